@@ -1,0 +1,71 @@
+/**
+ * The error catalogue: one home for every code a tool can answer with (CONTRACT.md, "Error codes").
+ * Services throw `WaymarkError`; the MCP envelope and the REST routes turn it into an answer.
+ */
+export const ERROR_CODES = {
+  VALIDATION_ERROR: { status: 422, when: 'an input fails its schema or a field rule; details.issues[] = {path, message}' },
+  UNKNOWN_ELEMENT_PROP: { status: 422, when: 'an element prop not allowed for its type; details.allowed_props' },
+  UNSUPPORTED_MARKDOWN_CONSTRUCT: { status: 422, when: 'element-like markdown without a matching elements[] entry, or prose imitating an element; details.line, details.text' },
+  UNSAFE_URL: { status: 422, when: 'a link, media or url prop whose scheme is not http, https or mailto (or one of ours); details.url' },
+  BODY_TOO_DEEP: { status: 422, when: 'a body nested deeper than the nesting limit; details.max_depth' },
+  BIT_CONTENT_LOSS: { status: 422, when: 'update_bit omits a kept node not listed in remove_node_ids; details.removed_nodes[] = {id, type, label}' },
+  BODY_TOO_LARGE: { status: 413, when: 'a body over 8 MB after conversion' },
+  UNAUTHENTICATED: { status: 401, when: 'no token, or a wrong or expired one' },
+  FORBIDDEN: { status: 403, when: 'capability or permission missing; details.required_capability / details.required_permission' },
+  BIT_NOT_FOUND: { status: 404, when: 'the bit does not exist, or is not the caller\'s to see' },
+  FLOW_NOT_FOUND: { status: 404, when: 'the flow does not exist, or is not the caller\'s to see' },
+  REFERENCE_NOT_FOUND: { status: 404, when: 'the reference does not exist, or is not the caller\'s to see' },
+  SCOPE_NOT_FOUND: { status: 404, when: 'the scope does not exist, or is not the caller\'s to see' },
+  TRAIL_NOT_FOUND: { status: 404, when: 'the trail does not exist, or is not the caller\'s to see' },
+  BIT_REFERENCE_LINK_NOT_FOUND: { status: 404, when: 'no link between that bit and that reference' },
+  ELEMENT_NOT_FOUND: { status: 404, when: 'an element id that the bit does not hold' },
+  CONNECTION_NOT_FOUND: { status: 404, when: 'the connection does not exist or was already removed' },
+  BIT_ARCHIVED: { status: 422, when: 'a write that needs an active bit names an archived one' },
+  SCOPE_MISMATCH: { status: 422, when: 'two records that must share a scope do not' },
+  SORT_ORDER_CONFLICT: { status: 409, when: 'explicit sort_order differs from the next position; details.expected_sort_order' },
+  CONNECTION_LIMIT_EXCEEDED: { status: 422, when: 'a 21st outgoing connection' },
+  BIT_IS_ACTIVE_FLOW_START: { status: 422, when: 'archive_bit on the start bit of an active flow; details.flow_ids' },
+  FLOW_START_BIT_INVALID: { status: 422, when: 'start bit missing, archived, in another scope, or null on update' },
+  FLOW_ACTIVATION_REFUSED: { status: 422, when: 'is_active=true while review_status is not approved or the start bit is archived; details.reasons' },
+  REFERENCE_IN_USE: { status: 409, when: 'archiving a reference that a bit links; details.bit_ids' },
+  REFERENCE_UNARCHIVE_UNSUPPORTED: { status: 422, when: 'is_active=true on an archived reference' },
+  REFERENCE_ARCHIVED: { status: 422, when: 'linking or citing an archived reference' },
+  DUPLICATE_REFERENCE_LINK: { status: 409, when: 'link_reference for a pair already linked' },
+  INTERACTIVE_ELEMENT_NOT_ALLOWED: { status: 422, when: 'an interactive element in reference content' },
+  INVALID_TRAIL_CONTEXT_SCHEMA: { status: 422, when: 'trail_context_schema is not of the accepted profile' },
+  TRAIL_CONTEXT_INVALID: { status: 422, when: 'trail_context fails the flow\'s schema; details.issues[]' },
+  FLOW_INACTIVE: { status: 422, when: 'start_trail on an inactive flow' },
+  ANSWER_INVALID: { status: 422, when: 'a submitted value fails its element\'s type or config; details.issues[]' },
+  REQUIRED_ANSWERS_MISSING: { status: 422, when: 'advancing past a step whose required elements are unanswered; details.element_ids' },
+  HUMAN_REQUIRED: { status: 409, when: 'an agent answers or advances a human_required step; use transfer_step' },
+  TRAIL_NOT_RUNNING: { status: 409, when: 'a trail call on a completed or cancelled trail' },
+  INTERNAL_ERROR: { status: 500, when: 'anything unexpected' },
+} as const satisfies Record<string, { status: number; when: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+export class WaymarkError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'WaymarkError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+export function validationError(issues: ValidationIssue[], message?: string): WaymarkError {
+  const text = message ?? issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+  return new WaymarkError('VALIDATION_ERROR', text, { issues });
+}
