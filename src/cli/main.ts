@@ -1,0 +1,193 @@
+import { createServer } from 'node:http';
+import { allCapabilityNames, capabilityName, CAPABILITY_KINDS } from '../config.js';
+import { WaymarkError } from '../errors.js';
+import { createHttpApp } from '../http/app.js';
+import { createLogger } from '../logger.js';
+import { runStdio } from '../mcp/stdio.js';
+import { PERMISSIONS, type Permission } from '../services/actor.js';
+import { parseDuration } from '../services/auth.service.js';
+import { createServices, type Services } from '../services/index.js';
+import { openStore, storeOptionsFromEnv } from '../store/store.js';
+import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
+
+/** Exit codes scripts can branch on. */
+const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+const USAGE = `Usage: waymark <command>
+
+  serve [--host 127.0.0.1] [--port 3000]   MCP over Streamable HTTP at /mcp, REST at /api/v1, GET /healthz
+  stdio                                    MCP over stdio, authenticated by WAYMARK_TOKEN
+  init [--new-token]                       create the store, an account and an Admin owner; print a token
+  account create NAME                      print the new account id
+  scope create --account ID NAME           print the new scope id
+  token create --account ID --permission view|edit|admin --capabilities a,b,c
+               [--scope ID] [--kind agent|person] [--principal ID] [--expires-in 30d]
+                                           print a new token (and nothing else)
+  migrate                                  bring the store's schema up to date
+
+Capabilities: ${allCapabilityNames().join(', ')}
+Store: WAYMARK_DATABASE_URL=postgres://… for PostgreSQL, else ./.waymark (WAYMARK_DATA_DIR moves it).`;
+
+async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
+  const store = openStore(storeOptionsFromEnv());
+  try {
+    await store.migrate();
+    return await work(createServices(store));
+  } finally {
+    await store.close();
+  }
+}
+
+function requireOption(args: ParsedArgs, name: string): string {
+  const value = stringOption(args, name);
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function onePositional(args: ParsedArgs, what: string): string {
+  if (args.positionals.length !== 1) throw new UsageError(`expected exactly one ${what}`);
+  return args.positionals[0];
+}
+
+async function serve(argv: string[]): Promise<void> {
+  const args = parseArgs(argv, { values: ['host', 'port'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`serve takes no arguments`);
+  const host = stringOption(args, 'host') ?? process.env.WAYMARK_HOST ?? '127.0.0.1';
+  const portText = stringOption(args, 'port') ?? process.env.WAYMARK_PORT ?? '3000';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${portText})`);
+  const logger = createLogger();
+  const store = openStore(storeOptionsFromEnv());
+  await store.migrate();
+  const services = createServices(store);
+  const first = await services.auth.init();
+  const app = createHttpApp(services, logger, { host, port, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined });
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  process.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${store.location})\n`);
+  if (first.token) {
+    process.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
+  }
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    void store.close().then(() => process.exit(EXIT.ok));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function stdio(argv: string[]): Promise<void> {
+  parseArgs(argv, { values: [], flags: [] });
+  const logger = createLogger({ stderr: true });
+  const store = openStore(storeOptionsFromEnv());
+  await store.migrate();
+  try {
+    await runStdio(createServices(store), logger, process.env.WAYMARK_TOKEN || undefined);
+  } finally {
+    await store.close();
+  }
+}
+
+async function init(argv: string[]): Promise<void> {
+  const args = parseArgs(argv, { values: [], flags: ['new-token'] });
+  await withServices(async (services) => {
+    const result = await services.auth.init({ newToken: args.options['new-token'] === true });
+    if (result.token) process.stdout.write(`${result.token.token}\n`);
+    if (result.created) process.stderr.write(`Created account ${result.accountId} with an Admin owner.\n`);
+    else if (!result.token) process.stderr.write(`The store is already set up (account ${result.accountId}); pass --new-token for another token.\n`);
+  });
+}
+
+async function account(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create') throw new UsageError(`account: expected 'create'`);
+  const args = parseArgs(rest, { values: [], flags: [] });
+  const name = onePositional(args, 'account NAME');
+  await withServices(async (services) => process.stdout.write(`${await services.auth.createAccount(name)}\n`));
+}
+
+async function scope(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create') throw new UsageError(`scope: expected 'create'`);
+  const args = parseArgs(rest, { values: ['account'], flags: [] });
+  const accountId = requireOption(args, 'account');
+  const name = onePositional(args, 'scope NAME');
+  await withServices(async (services) => process.stdout.write(`${await services.auth.createScope(accountId, name)}\n`));
+}
+
+async function token(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create') throw new UsageError(`token: expected 'create'`);
+  const args = parseArgs(rest, { values: ['account', 'permission', 'capabilities', 'scope', 'kind', 'principal', 'expires-in', 'name'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`token create takes no positional arguments`);
+  const permission = requireOption(args, 'permission');
+  if (!PERMISSIONS.includes(permission as Permission)) throw new UsageError(`--permission must be one of ${PERMISSIONS.join(', ')}`);
+  const kind = stringOption(args, 'kind') ?? 'agent';
+  if (kind !== 'agent' && kind !== 'person') throw new UsageError(`--kind must be agent or person`);
+  // `author` alone is accepted as short for `waymark.author`.
+  const capabilities = requireOption(args, 'capabilities')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .map((c) => ((CAPABILITY_KINDS as readonly string[]).includes(c) ? capabilityName(c as 'author') : c));
+  const expires = stringOption(args, 'expires-in');
+  await withServices(async (services) => {
+    const issued = await services.auth.createToken({
+      accountId: requireOption(args, 'account'),
+      permission: permission as Permission,
+      capabilities,
+      scopeId: stringOption(args, 'scope') ?? null,
+      kind,
+      principalId: stringOption(args, 'principal'),
+      name: stringOption(args, 'name'),
+      expiresInMs: expires ? parseDuration(expires) : undefined,
+    });
+    process.stdout.write(`${issued.token}\n`);
+  });
+}
+
+async function migrate(argv: string[]): Promise<void> {
+  parseArgs(argv, { values: [], flags: [] });
+  const store = openStore(storeOptionsFromEnv());
+  try {
+    const result = await store.migrate();
+    const applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    process.stdout.write(applied.length > 0 ? `Applied: ${applied.join(', ')}\n` : `The schema is up to date.\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { serve, stdio, init, account, scope, token, migrate };
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return command ? EXIT.ok : EXIT.usage;
+  }
+  const run = COMMANDS[command];
+  try {
+    if (!run) throw new UsageError(`unknown command '${command}'`);
+    await run(rest);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`waymark: ${error.message}\n\n${USAGE}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof WaymarkError) {
+      process.stderr.write(`waymark: ${error.message}\n`);
+      return EXIT.failure;
+    }
+    process.stderr.write(`waymark: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failure;
+  }
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { ERROR_CODES, WaymarkError, type ErrorCode } from '../errors.js';
+
+const errorSchema = z.object({
+  code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
+  message: z.string(),
+  errorId: z.string(),
+  status: z.number().int(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The output schema of every tool: one object that the success and the failure envelope both satisfy. */
+export function envelopeSchema(data: z.ZodType) {
+  return z.object({
+    success: z.boolean(),
+    data: data.optional(),
+    error: errorSchema.optional(),
+  });
+}
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  errorId: string;
+  status: number;
+  details?: Record<string, unknown>;
+}
+
+function result(envelope: Record<string, unknown>, isError: boolean): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(envelope) }],
+    structuredContent: envelope,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+export function successResult(data: unknown): CallToolResult {
+  return result({ success: true, data }, false);
+}
+
+/** A thrown value as the error body; anything but a WaymarkError is INTERNAL_ERROR with no internals shown. */
+export function errorBody(error: unknown): ErrorBody {
+  const errorId = randomUUID();
+  if (error instanceof WaymarkError) {
+    return { code: error.code, message: error.message, errorId, status: error.status, ...(error.details ? { details: error.details } : {}) };
+  }
+  return {
+    code: 'INTERNAL_ERROR',
+    message: `Something went wrong on our side. Quote errorId ${errorId} when reporting it.`,
+    errorId,
+    status: ERROR_CODES.INTERNAL_ERROR.status,
+  };
+}
+
+export function errorResult(body: ErrorBody): CallToolResult {
+  return result({ success: false, error: body }, true);
+}

@@ -1,0 +1,70 @@
+/**
+ * A tool's declaration: its name, its W/D/I flags, the capability and permission it needs, its input
+ * and output schemas and one call into a service. Registration, auth, validation and the envelope are
+ * derived from this in one place (register.ts).
+ */
+import type { z } from 'zod';
+import { validationError, type ValidationIssue } from '../errors.js';
+import type { CapabilityKind } from '../config.js';
+import type { Actor, Permission } from '../services/actor.js';
+import type { Services } from '../services/index.js';
+
+export interface ToolFlags {
+  /** writes */
+  W: boolean;
+  /** destructive */
+  D: boolean;
+  /** idempotent */
+  I: boolean;
+}
+
+export interface ToolAccess {
+  /** `read` is also satisfied by `author` (CONTRACT.md); `any` means any valid token. */
+  capability: CapabilityKind | 'any';
+  permission: Permission;
+}
+
+export interface ToolContext {
+  actor: Actor;
+  services: Services;
+}
+
+export interface ToolDeclaration<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  flags: ToolFlags;
+  access: ToolAccess;
+  input: I;
+  output: O;
+  run(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;
+}
+
+/** A declaration with its input type erased: what the registry holds and register.ts serves. */
+export interface Tool extends Omit<ToolDeclaration, 'run'> {
+  /** Validates the raw arguments against `input` (VALIDATION_ERROR on failure), then runs the tool. */
+  execute(ctx: ToolContext, args: unknown): Promise<unknown>;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodType>(declaration: ToolDeclaration<I, O>): Tool {
+  const { run, ...rest } = declaration;
+  return {
+    ...rest,
+    async execute(ctx, args) {
+      const parsed = declaration.input.safeParse(args ?? {});
+      if (!parsed.success) throw validationError(zodIssues(parsed.error));
+      return run(ctx, parsed.data);
+    },
+  };
+}
+
+/** zod issues as the `details.issues[]` of VALIDATION_ERROR: a dotted path and a message. */
+export function zodIssues(error: z.ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+/** Flags as the interface document writes them (`W, D, I`), for descriptions and describe_platform. */
+export function flagText(flags: ToolFlags): string {
+  const set = (['W', 'D', 'I'] as const).filter((f) => flags[f]);
+  return set.length > 0 ? set.join(', ') : 'read-only';
+}

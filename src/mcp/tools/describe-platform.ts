@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { brand, capabilityName, nodeScheme, version } from '../../config.js';
+import { LIMITS } from '../../content/limits.js';
+import { ERROR_CODES } from '../../errors.js';
+import { defineTool, flagText, type Tool } from '../tool.js';
+
+/**
+ * describe_platform: an agent's manual, generated from the definitions the server enforces (the tool
+ * declarations, the limits, the error catalogue, the element registry) and never written a second time.
+ */
+export function describePlatformTool(allTools: () => Tool[]) {
+  return defineTool({
+    name: 'describe_platform',
+    title: 'Describe the platform',
+    description:
+      'Answers what this server is and what the calling token may do: brand, version, the caller\'s account, permission and capabilities, every limit, each tool with the capability and permission it needs, the body syntax, element types and the error codes. Call it first.',
+    flags: { W: false, D: false, I: true },
+    access: { capability: 'any', permission: 'view' },
+    input: z.object({}),
+    output: z.object({
+      brand: z.string(),
+      version: z.string(),
+      account: z.object({ account_id: z.string(), name: z.string().nullable() }),
+      principal: z.object({ principal_id: z.string(), kind: z.string(), permission: z.string(), scope_id: z.string().nullable() }),
+      capabilities: z.array(z.string()),
+      capability_names: z.object({ author: z.string(), read: z.string(), run: z.string() }),
+      anchor_scheme: z.string(),
+      limits: z.record(z.string(), z.number()),
+      tools: z.array(z.object({ name: z.string(), flags: z.string(), capability: z.string(), permission: z.string(), allowed: z.boolean() })),
+      error_codes: z.array(z.object({ code: z.string(), status: z.number(), when: z.string() })),
+    }).passthrough(),
+    async run({ actor, services }) {
+      const readNames = [capabilityName('read'), capabilityName('author')];
+      const allowed = (capability: string, permission: string) => {
+        const capOk = capability === 'any' || (capability === 'read' ? readNames.some((c) => actor.capabilities.includes(c)) : actor.capabilities.includes(capabilityName(capability as 'author')));
+        const order = ['view', 'edit', 'admin'];
+        return capOk && order.indexOf(actor.permission) >= order.indexOf(permission);
+      };
+      return {
+        brand,
+        version,
+        account: { account_id: actor.accountId, name: await services.auth.accountName(actor.accountId) },
+        principal: { principal_id: actor.principalId, kind: actor.kind, permission: actor.permission, scope_id: actor.scopeId },
+        capabilities: actor.capabilities,
+        capability_names: { author: capabilityName('author'), read: capabilityName('read'), run: capabilityName('run') },
+        anchor_scheme: `${nodeScheme}:`,
+        limits: { ...LIMITS },
+        tools: allTools().map((t) => ({
+          name: t.name,
+          flags: flagText(t.flags),
+          capability: t.access.capability === 'any' ? 'any' : capabilityName(t.access.capability),
+          permission: t.access.permission,
+          allowed: allowed(t.access.capability, t.access.permission),
+        })),
+        error_codes: Object.entries(ERROR_CODES).map(([code, { status, when }]) => ({ code, status, when })),
+      };
+    },
+  });
+}

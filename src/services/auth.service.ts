@@ -1,0 +1,136 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { allCapabilityNames, brand } from '../config.js';
+import { WaymarkError } from '../errors.js';
+import * as repo from '../store/repositories/auth.repo.js';
+import type { Store } from '../store/store.js';
+import type { Actor, Permission, PrincipalKind } from './actor.js';
+import { nowIso } from './clock.js';
+
+/**
+ * Tokens carry 256 random bits, so a single SHA-256 is enough to store them: there is nothing to
+ * brute-force, and verification stays one indexed lookup per request.
+ */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+const DURATION = /^(\d+)([smhd])$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `30d`, `12h`, `15m`, `90s` → milliseconds; anything else is refused. */
+export function parseDuration(text: string): number {
+  const match = DURATION.exec(text);
+  if (!match || Number(match[1]) <= 0) throw new WaymarkError('VALIDATION_ERROR', `A duration is a positive number followed by s, m, h or d (got '${text}')`, { issues: [{ path: 'expires_in', message: 'invalid duration' }] });
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+export interface TokenRequest {
+  accountId: string;
+  permission: Permission;
+  capabilities: string[];
+  scopeId?: string | null;
+  kind?: PrincipalKind;
+  principalId?: string;
+  name?: string;
+  expiresInMs?: number;
+}
+
+export interface IssuedToken {
+  token: string;
+  principalId: string;
+  expiresAt: string | null;
+}
+
+export class AuthService {
+  constructor(private readonly store: Store) {}
+
+  async createAccount(name: string): Promise<string> {
+    const id = randomUUID();
+    await repo.insertAccount(this.store.db, { id, name, created_at: nowIso() });
+    return id;
+  }
+
+  async createScope(accountId: string, name: string): Promise<string> {
+    if (!(await repo.findAccount(this.store.db, accountId))) throw new WaymarkError('VALIDATION_ERROR', `No account ${accountId}`, { issues: [{ path: 'account', message: 'unknown account' }] });
+    const id = randomUUID();
+    await repo.insertScope(this.store.db, { id, account_id: accountId, name, created_at: nowIso() });
+    return id;
+  }
+
+  async createToken(request: TokenRequest): Promise<IssuedToken> {
+    const known = new Set(allCapabilityNames());
+    const unknown = request.capabilities.filter((c) => !known.has(c));
+    if (unknown.length > 0 || request.capabilities.length === 0) {
+      throw new WaymarkError('VALIDATION_ERROR', `Capabilities must be among ${[...known].join(', ')} (got ${request.capabilities.join(',') || 'none'})`, {
+        issues: [{ path: 'capabilities', message: `unknown: ${unknown.join(',')}` }],
+      });
+    }
+    return this.store.transaction(async (tx) => {
+      if (!(await repo.findAccount(tx, request.accountId))) throw new WaymarkError('VALIDATION_ERROR', `No account ${request.accountId}`, { issues: [{ path: 'account', message: 'unknown account' }] });
+      const scopeId = request.scopeId ?? null;
+      if (scopeId !== null) {
+        const scope = await repo.findScope(tx, scopeId);
+        if (!scope || scope.account_id !== request.accountId) throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${scopeId} in account ${request.accountId}`);
+      }
+      let principalId = request.principalId;
+      if (principalId) {
+        const principal = await repo.findPrincipal(tx, principalId);
+        if (!principal || principal.account_id !== request.accountId) throw new WaymarkError('VALIDATION_ERROR', `No principal ${principalId} in account ${request.accountId}`, { issues: [{ path: 'principal', message: 'unknown principal' }] });
+      } else {
+        principalId = randomUUID();
+        await repo.insertPrincipal(tx, {
+          id: principalId,
+          account_id: request.accountId,
+          scope_id: scopeId,
+          kind: request.kind ?? 'agent',
+          permission: request.permission,
+          name: request.name ?? `${request.kind ?? 'agent'} ${principalId.slice(0, 8)}`,
+          created_at: nowIso(),
+        });
+      }
+      const token = `${brand}_${randomBytes(32).toString('base64url')}`;
+      const expiresAt = request.expiresInMs ? new Date(Date.now() + request.expiresInMs).toISOString() : null;
+      await repo.insertToken(tx, {
+        id: randomUUID(),
+        principal_id: principalId,
+        token_hash: hashToken(token),
+        capabilities: this.store.dialect.json(request.capabilities),
+        expires_at: expiresAt,
+        created_at: nowIso(),
+      });
+      return { token, principalId, expiresAt };
+    });
+  }
+
+  /**
+   * `waymark init`: the first account with an Admin owner and one token with every capability.
+   * Idempotent: on a store that has an account it makes nothing, unless a new token is asked for.
+   */
+  async init(options: { newToken?: boolean } = {}): Promise<{ accountId: string; created: boolean; token: IssuedToken | null }> {
+    const existing = await repo.firstAccount(this.store.db);
+    if (existing && !options.newToken) return { accountId: existing.id, created: false, token: null };
+    const accountId = existing?.id ?? (await this.createAccount('default'));
+    const token = await this.createToken({ accountId, permission: 'admin', capabilities: allCapabilityNames(), kind: 'person', name: 'owner' });
+    return { accountId, created: !existing, token };
+  }
+
+  /** The actor behind a token, or null when the token is unknown or expired. */
+  async authenticate(token: string): Promise<(Actor & { expiresAt: string | null }) | null> {
+    const row = await repo.findTokenByHash(this.store.db, hashToken(token));
+    if (!row) return null;
+    if (row.expires_at !== null && Date.parse(row.expires_at) <= Date.now()) return null;
+    return {
+      accountId: row.account_id,
+      principalId: row.principal_id,
+      kind: row.kind,
+      permission: row.permission,
+      scopeId: row.scope_id,
+      capabilities: this.store.dialect.parseJson<string[]>(row.capabilities),
+      expiresAt: row.expires_at,
+    };
+  }
+
+  async accountName(accountId: string): Promise<string | null> {
+    return (await repo.findAccount(this.store.db, accountId))?.name ?? null;
+  }
+}

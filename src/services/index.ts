@@ -1,0 +1,15 @@
+import type { Store } from '../store/store.js';
+import { AuthService } from './auth.service.js';
+
+/** Every service over one store: what the MCP tools, REST routes and CLI call. */
+export interface Services {
+  store: Store;
+  auth: AuthService;
+}
+
+export function createServices(store: Store): Services {
+  return {
+    store,
+    auth: new AuthService(store),
+  };
+}

@@ -1,0 +1,23 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect, type SelectQueryBuilder } from 'kysely';
+import type { DB } from '../schema.js';
+import type { StoreDialect } from './dialect.js';
+
+/** serialization_failure, deadlock_detected: PostgreSQL asks the client to run the transaction again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+export function postgresDialect(url: string): StoreDialect {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return {
+    engine: 'postgres',
+    jsonType: 'jsonb',
+    createKysely: () => new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
+    json: (value) => JSON.stringify(value),
+    parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
+    forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forUpdate(),
+    isRetryable: (error) => RETRYABLE.has((error as { code?: string } | null)?.code ?? ''),
+    isUniqueViolation: (error) => (error as { code?: string } | null)?.code === '23505',
+  };
+}

@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { CompiledQuery, Kysely, SqliteDialect, type DatabaseConnection, type Driver, type SelectQueryBuilder } from 'kysely';
+import type { DB } from '../schema.js';
+import type { StoreDialect } from './dialect.js';
+
+/**
+ * Kysely's SQLite driver opens transactions with a plain BEGIN (deferred). Two processes on one file that
+ * both read and then write would then fail to upgrade their locks (SQLITE_BUSY without waiting). BEGIN
+ * IMMEDIATE takes the write lock up front, so busy_timeout makes the second writer wait instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
+export function sqliteDialect(file: string): StoreDialect {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const database = new Database(file);
+  database.pragma('journal_mode = WAL');
+  // WAL with synchronous=FULL: an acknowledged write survives a crash of the process and of the machine.
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 10000');
+  return {
+    engine: 'sqlite',
+    jsonType: 'text',
+    createKysely: () => new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database }) }),
+    json: (value) => JSON.stringify(value),
+    parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
+    forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
+    isRetryable: (error) => {
+      const code = (error as { code?: string } | null)?.code;
+      return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+    },
+    isUniqueViolation: (error) => {
+      const code = (error as { code?: string } | null)?.code;
+      return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { Db, Tx } from '../store.js';
+import type { PrincipalTable, ScopeTable } from '../schema.js';
+
+type Q = Db | Tx;
+
+export async function insertAccount(q: Q, row: { id: string; name: string; created_at: string }): Promise<void> {
+  await q.insertInto('accounts').values(row).execute();
+}
+
+export async function findAccount(q: Q, id: string) {
+  return q.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function firstAccount(q: Q) {
+  return q.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+}
+
+export async function insertScope(q: Q, row: ScopeTable): Promise<void> {
+  await q.insertInto('scopes').values(row).execute();
+}
+
+export async function findScope(q: Q, id: string) {
+  return q.selectFrom('scopes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertPrincipal(q: Q, row: PrincipalTable): Promise<void> {
+  await q.insertInto('principals').values(row).execute();
+}
+
+export async function findPrincipal(q: Q, id: string) {
+  return q.selectFrom('principals').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertToken(
+  q: Q,
+  row: { id: string; principal_id: string; token_hash: string; capabilities: string; expires_at: string | null; created_at: string },
+): Promise<void> {
+  await q.insertInto('tokens').values(row).execute();
+}
+
+/** The token row with its principal, by the token's hash. */
+export async function findTokenByHash(q: Q, tokenHash: string) {
+  return q
+    .selectFrom('tokens')
+    .innerJoin('principals', 'principals.id', 'tokens.principal_id')
+    .select([
+      'tokens.id as token_id',
+      'tokens.capabilities',
+      'tokens.expires_at',
+      'principals.id as principal_id',
+      'principals.account_id',
+      'principals.scope_id',
+      'principals.kind',
+      'principals.permission',
+    ])
+    .where('tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}

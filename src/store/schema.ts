@@ -1,0 +1,145 @@
+/**
+ * The typed schema of the store (one `DB` interface, as in immich). Timestamps are ISO-8601 UTC text
+ * with milliseconds on both engines, so they sort as text. Booleans are 0/1 integers: SQLite has no
+ * boolean and better-sqlite3 refuses to bind one. JSON columns are jsonb (PostgreSQL) or text (SQLite);
+ * read them through the dialect's parseJson.
+ */
+import type { Generated } from 'kysely';
+
+export type Json = unknown;
+export type Flag = number;
+
+export interface AccountTable { id: string; name: string; created_at: string }
+export interface ScopeTable { id: string; account_id: string; name: string; created_at: string }
+export interface PrincipalTable {
+  id: string;
+  account_id: string;
+  scope_id: string | null;
+  kind: 'agent' | 'person';
+  permission: 'view' | 'edit' | 'admin';
+  name: string;
+  created_at: string;
+}
+export interface TokenTable {
+  id: string;
+  principal_id: string;
+  /** SHA-256 of the token, hex. The token itself is shown once and never stored. */
+  token_hash: string;
+  capabilities: Json;
+  expires_at: string | null;
+  created_at: string;
+}
+export interface BitTable {
+  id: string;
+  account_id: string;
+  scope_id: string | null;
+  title: string;
+  abstract: string | null;
+  description: string | null;
+  body: Json;
+  categories: Json;
+  complexity: 'low' | 'medium' | 'high';
+  human_required: Flag;
+  status: 'active' | 'archived';
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface ConnectionTable {
+  id: string;
+  account_id: string;
+  source_bit_id: string;
+  target_bit_id: string;
+  sort_order: number;
+  created_at: string;
+}
+export interface FlowTable {
+  id: string;
+  account_id: string;
+  scope_id: string | null;
+  title: string;
+  description: string | null;
+  categories: Json;
+  priority: 'low' | 'medium' | 'high' | 'critical';
+  start_bit_id: string;
+  trail_context_schema: Json | null;
+  is_active: Flag;
+  review_status: 'pending' | 'approved' | 'changes_requested';
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface ReferenceTable {
+  id: string;
+  account_id: string;
+  scope_id: string | null;
+  title: string;
+  abstract: string | null;
+  content: Json;
+  search_text: string;
+  categories: Json;
+  is_active: Flag;
+  author_principal_id: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface BitReferenceLinkTable {
+  id: string;
+  account_id: string;
+  bit_id: string;
+  reference_id: string;
+  display_label: string | null;
+  position: number;
+  created_at: string;
+}
+export interface TrailTable {
+  id: string;
+  account_id: string;
+  scope_id: string | null;
+  flow_id: string;
+  title: string | null;
+  context: Json;
+  status: 'running' | 'waiting_for_person' | 'completed' | 'cancelled';
+  current_step_id: string | null;
+  started_by: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface TrailStepTable {
+  id: string;
+  trail_id: string;
+  seq: number;
+  bit_id: string;
+  /** The bit as the trail ran it, so a later edit or archive does not rewrite the trail's record. */
+  bit_snapshot: Json;
+  entered_at: string;
+  left_at: string | null;
+  left_by_connection_id: string | null;
+  transfer_reason: string | null;
+}
+export interface TrailAnswerTable {
+  id: Generated<number>;
+  trail_id: string;
+  step_id: string;
+  element_id: string;
+  element_type: string;
+  value: Json;
+  warnings: Json | null;
+  answered_by: string;
+  answered_at: string;
+}
+
+export interface DB {
+  accounts: AccountTable;
+  scopes: ScopeTable;
+  principals: PrincipalTable;
+  tokens: TokenTable;
+  bits: BitTable;
+  connections: ConnectionTable;
+  flows: FlowTable;
+  library_references: ReferenceTable;
+  bit_reference_links: BitReferenceLinkTable;
+  trails: TrailTable;
+  trail_steps: TrailStepTable;
+  trail_answers: TrailAnswerTable;
+}

@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import { Migrator, type Kysely, type MigrationResultSet, type Transaction } from 'kysely';
+import type { StoreDialect } from './dialects/dialect.js';
+import { postgresDialect } from './dialects/postgres.js';
+import { sqliteDialect } from './dialects/sqlite.js';
+import { migrations } from './migrations/index.js';
+import type { DB } from './schema.js';
+
+export type Tx = Transaction<DB>;
+export type Db = Kysely<DB>;
+
+export interface Store {
+  readonly db: Db;
+  readonly dialect: StoreDialect;
+  /** Where the data lives, for humans: a file path or the PostgreSQL URL without its password. */
+  readonly location: string;
+  /**
+   * Runs `work` in one transaction, running it again when the engine reports a transient conflict
+   * (deadlock, serialization failure, busy file). `work` must therefore have no effect outside the store.
+   */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  migrate(): Promise<MigrationResultSet>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** `postgres://…` selects PostgreSQL; unset selects the embedded store. */
+  databaseUrl?: string;
+  /** The embedded store's directory; default `./.waymark`. */
+  dataDir?: string;
+}
+
+const MAX_ATTEMPTS = 8;
+
+export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreOptions {
+  return { databaseUrl: env.WAYMARK_DATABASE_URL || undefined, dataDir: env.WAYMARK_DATA_DIR || undefined };
+}
+
+export function openStore(options: StoreOptions = {}): Store {
+  let dialect: StoreDialect;
+  let location: string;
+  const url = options.databaseUrl;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    dialect = postgresDialect(url);
+    location = url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  } else if (url) {
+    throw new Error(`WAYMARK_DATABASE_URL must be a postgres:// URL (got '${url.split(':')[0]}:…'); unset it for the embedded store`);
+  } else {
+    location = resolve(options.dataDir ?? '.waymark', 'waymark.db');
+    dialect = sqliteDialect(location);
+  }
+  const db = dialect.createKysely();
+  return {
+    db,
+    dialect,
+    location,
+    async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await db.transaction().execute(work);
+        } catch (error) {
+          if (attempt >= MAX_ATTEMPTS || !dialect.isRetryable(error)) throw error;
+          await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+        }
+      }
+    },
+    async migrate() {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(dialect) } });
+      const result = await migrator.migrateToLatest();
+      if (result.error) throw result.error;
+      return result;
+    },
+    async close() {
+      // Kysely's destroy closes the SQLite handle or ends the pg pool.
+      await db.destroy();
+    },
+  };
+}
