@@ -1,0 +1,28 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { BitTable } from '../schema.js';
+import type { StoreDialect } from '../dialects/dialect.js';
+import type { Db, Tx } from '../store.js';
+
+type Q = Db | Tx;
+
+export async function findBit(q: Q, id: string) {
+  return q.selectFrom('bits').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The bit's row, locked for the rest of the transaction (see StoreDialect.forUpdate). */
+export async function lockBit(q: Tx, dialect: StoreDialect, id: string) {
+  return dialect.forUpdate(q.selectFrom('bits').selectAll().where('id', '=', id)).executeTakeFirst();
+}
+
+export async function findBits(q: Q, ids: string[]) {
+  if (ids.length === 0) return [];
+  return q.selectFrom('bits').selectAll().where('id', 'in', ids).execute();
+}
+
+export async function insertBit(q: Q, row: Insertable<BitTable>): Promise<void> {
+  await q.insertInto('bits').values(row).execute();
+}
+
+export async function updateBit(q: Q, id: string, changes: Updateable<BitTable>): Promise<void> {
+  await q.updateTable('bits').set(changes).where('id', '=', id).execute();
+}
