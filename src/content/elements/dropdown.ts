@@ -1,0 +1,22 @@
+/** dropdown: one choice from a list; bit connections can depend on the option chosen. */
+import { z } from 'zod';
+import { checkOptionAnswer, type ElementDefinition } from './types.js';
+
+export const dropdown: ElementDefinition = {
+  type: 'dropdown',
+  stepType: 'Dropdown',
+  summary: 'one choice from a list; bit connections can depend on the option chosen',
+  hasLabel: true,
+  placement: 'block',
+  props: z.strictObject({ label: z.string().optional(), required: z.boolean().optional() }),
+  urlProps: [],
+  items: {
+    marker: 'none',
+    textField: 'name',
+    fields: z.strictObject({ name: z.string().min(1), value: z.string().optional() }),
+    booleanDefaults: [],
+  },
+  answer: z.string(),
+  answerRule: "the chosen option's id",
+  checkAnswer: checkOptionAnswer,
+};

@@ -1,0 +1,120 @@
+/**
+ * The element registry: every element type's definition, and the checks derived from them that the
+ * converter, the services and describe_platform share.
+ */
+import { z } from 'zod';
+import { validationError, WaymarkError, type ValidationIssue } from '../../errors.js';
+import { assertSafeUrl } from '../url.js';
+import { checkList } from './check-list.js';
+import { datePicker } from './date-picker.js';
+import { dropdown } from './dropdown.js';
+import { iframe } from './iframe.js';
+import { linkBlock } from './link-block.js';
+import { linkInline } from './link-inline.js';
+import { radioButton } from './radio-button.js';
+import { searchableField } from './searchable-field.js';
+import { textArea } from './text-area.js';
+import { ELEMENT_TYPES, type ElementDefinition, type ElementType } from './types.js';
+import { videoExternal } from './video-external.js';
+
+export { ELEMENT_TYPES, type ElementDefinition, type ElementType } from './types.js';
+
+export const ELEMENTS: Readonly<Record<ElementType, ElementDefinition>> = {
+  'check-list': checkList,
+  'date-picker': datePicker,
+  dropdown,
+  iframe,
+  'link-block': linkBlock,
+  'link-inline': linkInline,
+  'radio-button': radioButton,
+  'searchable-field': searchableField,
+  'text-area': textArea,
+  'video-external': videoExternal,
+};
+
+const TYPE_SET: ReadonlySet<string> = new Set(ELEMENT_TYPES);
+
+export function isElementType(type: unknown): type is ElementType {
+  return typeof type === 'string' && TYPE_SET.has(type);
+}
+
+export function elementDefinition(type: ElementType): ElementDefinition {
+  return ELEMENTS[type];
+}
+
+/** The element type whose step type name is `stepType` (e.g. `TextArea` → text-area). */
+export function elementTypeForStep(stepType: string): ElementType | undefined {
+  return ELEMENT_TYPES.find((t) => ELEMENTS[t].stepType === stepType);
+}
+
+export function allowedProps(type: ElementType): string[] {
+  return Object.keys(ELEMENTS[type].props.shape).sort();
+}
+
+function zodIssues(error: z.ZodError, prefix: string): ValidationIssue[] {
+  return error.issues.map((i) => ({
+    path: [prefix, ...i.path.map(String)].filter((s) => s !== '').join('.'),
+    message: i.message,
+  }));
+}
+
+/**
+ * Validates the complete props of an element: an unknown prop is UNKNOWN_ELEMENT_PROP (with
+ * `allowed_props`), a wrong type, a limit or a missing required prop VALIDATION_ERROR, an unsafe url UNSAFE_URL.
+ * Returns the props without `undefined` values.
+ */
+export function validateElementProps(type: ElementType, props: Record<string, unknown>, path = 'props'): Record<string, unknown> {
+  assertKnownProps(type, props);
+  const def = ELEMENTS[type];
+  const clean: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(props)) if (v !== undefined) clean[k] = v;
+  const r = def.props.safeParse(clean);
+  const issues = r.success ? [] : zodIssues(r.error, path);
+  if (r.success && def.crossCheck) issues.push(...def.crossCheck(clean).map((i) => ({ ...i, path: `${path}.${i.path}` })));
+  if (issues.length > 0) throw validationError(issues, `${type} ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  for (const name of def.urlProps) {
+    if (typeof clean[name] === 'string') assertSafeUrl(clean[name], `${type} ${name}`);
+  }
+  return clean;
+}
+
+/** Refuses a prop the type does not allow (authoring-interface.md, "Interactive elements"). */
+export function assertKnownProps(type: ElementType, props: Record<string, unknown>): void {
+  const shape = ELEMENTS[type].props.shape;
+  for (const prop of Object.keys(props)) {
+    if (!Object.prototype.hasOwnProperty.call(shape, prop)) {
+      const allowed = allowedProps(type);
+      throw new WaymarkError(
+        'UNKNOWN_ELEMENT_PROP',
+        `${type} has no prop '${prop}'; allowed props: ${allowed.join(', ')}`,
+        { type, prop, allowed_props: allowed },
+      );
+    }
+  }
+}
+
+/** Validates one item's fields (without its id or key) and fills the boolean defaults. */
+export function validateItemFields(type: ElementType, fields: Record<string, unknown>, path: string): Record<string, unknown> {
+  const items = ELEMENTS[type].items;
+  if (!items) throw validationError([{ path, message: `${type} has no items` }]);
+  const r = items.fields.safeParse(fields);
+  if (!r.success) {
+    const unknown = r.error.issues.find((i) => i.code === 'unrecognized_keys');
+    const issues = zodIssues(r.error, path);
+    if (unknown) {
+      const allowed = Object.keys(items.fields.shape).sort();
+      issues.push({ path, message: `allowed item fields of ${type}: ${allowed.join(', ')}` });
+    }
+    throw validationError(issues);
+  }
+  const out: Record<string, unknown> = { ...(r.data as Record<string, unknown>) };
+  for (const name of items.booleanDefaults) if (out[name] === undefined) out[name] = false;
+  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
+  return out;
+}
+
+/** Checks across the items of one element (e.g. one default radio choice). */
+export function checkItems(type: ElementType, items: ReadonlyArray<Record<string, unknown>>, path: string): void {
+  const issues = ELEMENTS[type].items?.check?.(items) ?? [];
+  if (issues.length > 0) throw validationError(issues.map((i) => ({ ...i, path: `${path}.${i.path}` })));
+}

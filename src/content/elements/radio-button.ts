@@ -1,0 +1,27 @@
+/** radio-button: one choice from a group shown together; bit connections can depend on the option chosen. */
+import { z } from 'zod';
+import { checkOptionAnswer, type ElementDefinition } from './types.js';
+
+export const radioButton: ElementDefinition = {
+  type: 'radio-button',
+  stepType: 'RadioButton',
+  summary: 'one choice from a group shown together; bit connections can depend on the option chosen',
+  hasLabel: true,
+  placement: 'block',
+  props: z.strictObject({ label: z.string().optional(), required: z.boolean().optional() }),
+  urlProps: [],
+  items: {
+    marker: 'radio',
+    textField: 'text',
+    fields: z.strictObject({ checked: z.boolean().optional(), text: z.string().min(1) }),
+    booleanDefaults: ['checked'],
+    // "(x)" marks the default choice: a group has at most one.
+    check: (items) =>
+      items.filter((i) => i.checked === true).length > 1
+        ? [{ path: 'items', message: 'at most one radio-button item can be checked (the default choice)' }]
+        : [],
+  },
+  answer: z.string(),
+  answerRule: "the chosen option's id",
+  checkAnswer: checkOptionAnswer,
+};

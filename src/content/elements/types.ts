@@ -1,0 +1,150 @@
+/**
+ * The shape of an element definition (one module per type beside this file) and the prop helpers they share.
+ * Everything else (validation of entries, the markdown forms, describe_platform, answer checks) is derived
+ * from these definitions.
+ */
+import { z } from 'zod';
+import type { ValidationIssue } from '../../errors.js';
+
+/** authoring-interface.md, "Interactive elements": the ten types, in the document's order. */
+export const ELEMENT_TYPES = [
+  'check-list',
+  'date-picker',
+  'dropdown',
+  'iframe',
+  'link-block',
+  'link-inline',
+  'radio-button',
+  'searchable-field',
+  'text-area',
+  'video-external',
+] as const;
+export type ElementType = (typeof ELEMENT_TYPES)[number];
+
+/** An element as the answer checks see it (a stored node or a listed element). */
+export interface AnswerTarget {
+  id: string;
+  type: ElementType;
+  props: Record<string, unknown>;
+  items?: Array<{ id: string; [field: string]: unknown }>;
+}
+
+export type AnswerResult =
+  | { ok: true; value: unknown; warnings: string[] }
+  | { ok: false; issues: ValidationIssue[] };
+
+export interface ItemsDefinition {
+  /** What stands before an item's anchor on its line: `[ ]`/`[x]`, `( )`/`(x)`, or nothing. */
+  marker: 'checkbox' | 'radio' | 'none';
+  /** The item field written as the item's text on its line (CONTRACT.md, "Body forms"). */
+  textField: 'text' | 'name';
+  /** The item's fields (strict: other fields are refused). */
+  fields: z.ZodObject;
+  /** Boolean fields stored as false when not given, so a stored item is always complete. */
+  booleanDefaults: readonly string[];
+  /** Checks across the items of one element. */
+  check?: (items: ReadonlyArray<Record<string, unknown>>) => ValidationIssue[];
+}
+
+export interface ElementDefinition {
+  type: ElementType;
+  /** What a step and submit_step_data call it; null for iframe, which records nothing. */
+  stepType: string | null;
+  /** The interface document's one-line description. */
+  summary: string;
+  /** Whether the element line carries a label (iframe, link-block and video-external do not). */
+  hasLabel: boolean;
+  /** link-inline sits inside a sentence; every other element is a line of its own. */
+  placement: 'block' | 'inline';
+  /** Allowed props with their types and limits (strict object: the keys are the allowed props). */
+  props: z.ZodObject;
+  /** Props holding a url: checked for a safe scheme. */
+  urlProps: readonly string[];
+  /** Checks across props that a per-prop schema cannot express. */
+  crossCheck?: (props: Record<string, unknown>) => ValidationIssue[];
+  items?: ItemsDefinition;
+  /** The inner value of an answer (`{value: <inner>}`), CONTRACT.md "Answer values"; null when nothing is recorded. */
+  answer: z.ZodType | null;
+  /** What the answer must be beyond its shape, for describe_platform. */
+  answerRule: string;
+  /** Checks an inner value against the element's config; `item` is the check-list item answered. */
+  checkAnswer(value: unknown, element: AnswerTarget): AnswerResult;
+}
+
+// ---- prop helpers ----------------------------------------------------------------------------------
+
+const INTEGER_TEXT = /^(0|-?[1-9][0-9]*)$/;
+const NUMBER_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+/**
+ * "integer or string; a string is the same number as text" (interface document, element props): `12` and
+ * `"12"` are accepted, `"12a"`, `"1.5"` and `"012"` are not; the range applies to the number.
+ */
+export function integerOrText(min: number, max: number): z.ZodType<number | string> {
+  const message = `must be an integer from ${min} to ${max}, or that number written as text`;
+  return z.union([z.number().int().min(min).max(max), z.string().regex(INTEGER_TEXT)], { error: message }).refine(
+    (v) => {
+      const n = typeof v === 'number' ? v : Number(v);
+      return n >= min && n <= max;
+    },
+    { message },
+  );
+}
+
+/** "number or string (a string is the same number as text)": iframe height/width, video maxWidth. */
+export function numberOrText(): z.ZodType<number | string> {
+  return z.union([z.number().finite(), z.string().regex(NUMBER_TEXT)], {
+    error: 'must be a number, or a number written as text',
+  });
+}
+
+export const urlDisplayOption = z.enum(['none', 'full', 'domain']);
+
+/** The number behind an integer-or-text prop, or undefined when the prop is absent. */
+export function numberProp(props: Record<string, unknown>, name: string): number | undefined {
+  const v = props[name];
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v !== '') return Number(v);
+  return undefined;
+}
+
+// ---- answer helpers --------------------------------------------------------------------------------
+
+export function accepted(value: unknown, warnings: string[] = []): AnswerResult {
+  return { ok: true, value, warnings };
+}
+
+export function refused(message: string, path = 'value'): AnswerResult {
+  return { ok: false, issues: [{ path, message }] };
+}
+
+/** Parses `value` with `schema`; on failure, the zod issues as answer issues. */
+export function parseAnswer<T>(schema: z.ZodType<T>, value: unknown): { ok: true; value: T } | { ok: false; result: AnswerResult } {
+  const r = schema.safeParse(value);
+  if (r.success) return { ok: true, value: r.data };
+  return {
+    ok: false,
+    result: { ok: false, issues: r.error.issues.map((i) => ({ path: ['value', ...i.path].join('.'), message: i.message })) },
+  };
+}
+
+/** The link answer shared by LinkBlock and LinkInline: `{clicked, url}` with url equal to the element's url. */
+export const linkAnswer = z.strictObject({ clicked: z.boolean(), url: z.string() });
+
+export function checkLinkAnswer(value: unknown, element: AnswerTarget): AnswerResult {
+  const parsed = parseAnswer(linkAnswer, value);
+  if (!parsed.ok) return parsed.result;
+  const expected = typeof element.props.url === 'string' ? element.props.url : '';
+  if (parsed.value.url !== expected) {
+    return refused(`url must be the element's url '${expected}'`, 'value.url');
+  }
+  return accepted(parsed.value);
+}
+
+/** The option answer shared by Dropdown and RadioButton: the chosen item's id. */
+export function checkOptionAnswer(value: unknown, element: AnswerTarget): AnswerResult {
+  if (typeof value !== 'string') return refused('must be the chosen option id (a string)');
+  const ids = (element.items ?? []).map((i) => i.id);
+  if (!ids.includes(value)) return refused(`must be one of the option ids: ${ids.join(', ')}`);
+  return accepted(value);
+}
