@@ -1,15 +1,18 @@
 import type { Store } from '../store/store.js';
 import { AuthService } from './auth.service.js';
+import { ReferencesService } from './references.service.js';
 
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
 export interface Services {
   store: Store;
   auth: AuthService;
+  references: ReferencesService;
 }
 
 export function createServices(store: Store): Services {
   return {
     store,
     auth: new AuthService(store),
+    references: new ReferencesService(store),
   };
 }

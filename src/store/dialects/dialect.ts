@@ -25,4 +25,52 @@ export interface StoreDialect {
   isRetryable(error: unknown): boolean;
   /** Whether an error is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
+  /** Full-text search of the References Library (see SearchDialect below). */
+  readonly search: SearchDialect;
+}
+
+/**
+ * Full-text search over the References Library (migration 002). The engines index differently (SQLite:
+ * an FTS5 table kept in sync by triggers; PostgreSQL: a generated tsvector column with a GIN index), so
+ * each dialect owns its DDL and its one search query; the query terms arrive already tokenized
+ * (src/services/reference-query.ts), so no user text ever reaches an engine's query syntax.
+ */
+export interface SearchTerm {
+  /** Lowercased words of letters and digits; more than one word is a phrase (the words adjacent, in order). */
+  words: string[];
+}
+
+export interface ReferenceSearchQuery {
+  accountId: string;
+  /** Every term must match (AND). Never empty. */
+  terms: SearchTerm[];
+  /** A scope-limited caller sees its scope and the account level only. */
+  visibleScopeId: string | null;
+  /** undefined: no scope filter; null: account-level references only; an id: that scope only. */
+  scopeId?: string | null;
+  /** Any of these categories (exact match). */
+  categories?: string[];
+  includeArchived: boolean;
+  /** Keyset cursor: hits strictly after this (score descending, then id ascending). */
+  after?: { score: number; id: string };
+  limit: number;
+}
+
+export interface ReferenceSearchHit {
+  id: string;
+  title: string;
+  abstract: string | null;
+  categories: unknown;
+  scope_id: string | null;
+  is_active: number;
+  /** Higher is better; comparable only within one engine and one query. */
+  score: number;
+  /** An excerpt of the body text with the matched words marked `**…**`. */
+  snippet: string;
+}
+
+export interface SearchDialect {
+  /** The engine's DDL of migration 002 (index, triggers or generated column), applied once. */
+  migrate(db: Kysely<unknown>): Promise<void>;
+  searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]>;
 }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../schema.js';
 import type { StoreDialect } from './dialect.js';
+import { postgresSearch } from './postgres-search.js';
 
 /** serialization_failure, deadlock_detected: PostgreSQL asks the client to run the transaction again. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -19,5 +20,6 @@ export function postgresDialect(url: string): StoreDialect {
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forUpdate(),
     isRetryable: (error) => RETRYABLE.has((error as { code?: string } | null)?.code ?? ''),
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === '23505',
+    search: postgresSearch,
   };
 }

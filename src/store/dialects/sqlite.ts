@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, type DatabaseConnection, type Driver, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../schema.js';
 import type { StoreDialect } from './dialect.js';
+import { sqliteSearch } from './sqlite-search.js';
 
 /**
  * Kysely's SQLite driver opens transactions with a plain BEGIN (deferred). Two processes on one file that
@@ -43,5 +44,6 @@ export function sqliteDialect(file: string): StoreDialect {
       const code = (error as { code?: string } | null)?.code;
       return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
     },
+    search: sqliteSearch,
   };
 }

@@ -1,10 +1,12 @@
 import type { Migration } from 'kysely';
 import type { StoreDialect } from '../dialects/dialect.js';
 import { initialSchema } from './001-initial.js';
+import { referenceSearch } from './002-reference-search.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: StoreDialect): Record<string, Migration> {
   return {
     '001-initial': initialSchema(dialect),
+    '002-reference-search': referenceSearch(dialect),
   };
 }

@@ -1,0 +1,105 @@
+/**
+ * Reference content: a Slate node array in the document model of bit bodies, without interactive
+ * elements (authoring-interface.md, Reference). Checked here and turned into the text that search
+ * indexes and the derived abstract is cut from.
+ */
+import { LIMITS } from '../content/limits.js';
+import { WaymarkError, validationError } from '../errors.js';
+
+export type SlateNode = { text: string } | { type: string; children: SlateNode[]; [prop: string]: unknown };
+
+/**
+ * The interactive element types (authoring-interface.md, Interactive elements) and their item nodes, by
+ * type name and by step type name, so that either spelling in a Slate node is refused.
+ */
+const INTERACTIVE_TYPES = new Set([
+  'check-list', 'check-list-item', 'date-picker', 'dropdown', 'dropdown-item', 'dropdown-option', 'iframe', 'link-block',
+  'link-inline', 'radio-button', 'radio-button-item', 'radio-option', 'searchable-field', 'text-area', 'video-external',
+  'CheckListItem', 'DatePicker', 'Dropdown', 'LinkBlock', 'LinkInline', 'RadioButton', 'SearchableField', 'TextArea', 'Video',
+]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks the node array and answers it typed. Refuses: a non-array or empty array, a node that is neither
+ * a text leaf (`text`) nor an element (`type` and `children`) with VALIDATION_ERROR; nesting beyond the
+ * body depth limit with BODY_TOO_DEEP; more than the body size limit with BODY_TOO_LARGE; an interactive
+ * element with INTERACTIVE_ELEMENT_NOT_ALLOWED.
+ */
+export function checkReferenceContent(content: unknown): SlateNode[] {
+  if (!Array.isArray(content) || content.length === 0) {
+    throw validationError([{ path: 'reference_content', message: 'must be a non-empty array of Slate nodes, e.g. [{"type":"paragraph","children":[{"text":"…"}]}]' }]);
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(content), 'utf8');
+  if (bytes > LIMITS.bodyBytes) {
+    throw new WaymarkError('BODY_TOO_LARGE', `reference_content is ${bytes} bytes; at most ${LIMITS.bodyBytes} are accepted. Split it into several references.`, {
+      max_bytes: LIMITS.bodyBytes,
+    });
+  }
+  const walk = (nodes: unknown[], path: string, depth: number) => {
+    if (depth > LIMITS.bodyDepth) {
+      throw new WaymarkError('BODY_TOO_DEEP', `reference_content nests deeper than ${LIMITS.bodyDepth} levels at ${path}; flatten it.`, { max_depth: LIMITS.bodyDepth });
+    }
+    nodes.forEach((node, i) => {
+      const at = `${path}.${i}`;
+      if (!isRecord(node)) throw validationError([{ path: at, message: 'a Slate node must be an object' }]);
+      if ('text' in node && !('children' in node)) {
+        if (typeof node.text !== 'string') throw validationError([{ path: `${at}.text`, message: 'must be a string' }]);
+        return;
+      }
+      if (typeof node.type !== 'string' || !Array.isArray(node.children)) {
+        throw validationError([{ path: at, message: 'a Slate node is a text leaf {"text": …} or an element {"type": …, "children": [...]}' }]);
+      }
+      if (INTERACTIVE_TYPES.has(node.type)) {
+        throw new WaymarkError(
+          'INTERACTIVE_ELEMENT_NOT_ALLOWED',
+          `reference_content holds an interactive element (${node.type}) at ${at}; references hold prose, links and media only. Put interactive elements in a bit body.`,
+          { type: node.type, path: at },
+        );
+      }
+      walk(node.children, `${at}.children`, depth + 1);
+    });
+  };
+  walk(content, 'reference_content', 1);
+  return content as SlateNode[];
+}
+
+/**
+ * The plain text of a body: an element whose children include a text leaf is a run of inline text and
+ * is concatenated; an element of elements is a stack of blocks, one line each.
+ */
+export function referenceText(nodes: SlateNode[]): string {
+  const text = (node: SlateNode): string => {
+    if (!('children' in node)) return node.text;
+    const inline = node.children.some((c) => !('children' in c));
+    return node.children.map(text).join(inline ? '' : '\n');
+  };
+  return nodes
+    .map(text)
+    .join('\n')
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/** The length an abstract derived from the body aims at: a paragraph's worth, well under the 2048 limit. */
+export const DERIVED_ABSTRACT_LENGTH = 500;
+
+/**
+ * An abstract cut from the body text: whole sentences up to DERIVED_ABSTRACT_LENGTH characters; when the
+ * first sentence alone is longer, whole words up to that length and an ellipsis. Null for a body without text.
+ */
+export function deriveAbstract(text: string): string | null {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return null;
+  if (flat.length <= DERIVED_ABSTRACT_LENGTH) return flat;
+  const head = flat.slice(0, DERIVED_ABSTRACT_LENGTH + 1);
+  let cut = -1;
+  for (const match of head.matchAll(/[.!?…](?=\s)/g)) cut = match.index + 1;
+  if (cut > 0) return head.slice(0, cut);
+  const space = head.lastIndexOf(' ', DERIVED_ABSTRACT_LENGTH - 1);
+  return `${head.slice(0, space > 0 ? space : DERIVED_ABSTRACT_LENGTH - 1)}…`;
+}

@@ -1,0 +1,75 @@
+/**
+ * References search on PostgreSQL: a stored generated tsvector column (always in step with the row,
+ * whoever writes it) and a GIN index over it.
+ */
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { DB } from '../schema.js';
+import type { ReferenceSearchHit, ReferenceSearchQuery, SearchDialect, SearchTerm } from './dialect.js';
+
+/**
+ * 'english': stemming and stop words, as SQLite's porter tokenizer stems (src/services/reference-query.ts
+ * drops the same stop words from queries on both engines). Title A, abstract B, body text D; ts_rank's
+ * default weights give them 1.0, 0.4 and 0.1.
+ */
+const DDL = [
+  `ALTER TABLE library_references ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
+     setweight(to_tsvector('english', title), 'A') ||
+     setweight(to_tsvector('english', coalesce(abstract, '')), 'B') ||
+     setweight(to_tsvector('english', search_text), 'D')
+   ) STORED`,
+  `CREATE INDEX library_references_search ON library_references USING gin (search_vector)`,
+];
+
+/** ts_headline options: the same marks and about the same length as SQLite's snippet() in sqlite-search.ts. */
+const HEADLINE = 'StartSel=**, StopSel=**, MaxWords=32, MinWords=12, ShortWord=2, MaxFragments=1, FragmentDelimiter=" … "';
+
+/**
+ * Each term through phraseto_tsquery (one word or a phrase, words in order), ANDed. The text is a bind
+ * parameter and phraseto_tsquery reads no operators, so no tsquery syntax can come from the caller.
+ */
+export function tsquery(terms: SearchTerm[]): RawBuilder<unknown> {
+  return sql.join(
+    terms.map((t) => sql`phraseto_tsquery('english', ${t.words.join(' ')})`),
+    sql` && `,
+  );
+}
+
+function filters(query: ReferenceSearchQuery): RawBuilder<unknown>[] {
+  const where: RawBuilder<unknown>[] = [sql`r.account_id = ${query.accountId}`];
+  if (query.visibleScopeId !== null) where.push(sql`(r.scope_id IS NULL OR r.scope_id = ${query.visibleScopeId})`);
+  if (query.scopeId === null) where.push(sql`r.scope_id IS NULL`);
+  else if (query.scopeId !== undefined) where.push(sql`r.scope_id = ${query.scopeId}`);
+  if (!query.includeArchived) where.push(sql`r.is_active = 1`);
+  if (query.categories && query.categories.length > 0) where.push(sql`r.categories ?| ${query.categories}::text[]`);
+  return where;
+}
+
+async function searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]> {
+  const after = query.after ? sql`WHERE score < ${query.after.score} OR (score = ${query.after.score} AND id > ${query.after.id})` : sql``;
+  // ts_rank is real (float4); as float8 its value prints and parses back exactly, so a cursor holding it
+  // compares equal to the recomputed score. The headline is computed outside the LIMIT, for the page only.
+  const result = await sql<ReferenceSearchHit>`
+    WITH q AS (SELECT ${tsquery(query.terms)} AS query),
+    page AS (
+      SELECT * FROM (
+        SELECT r.id, r.title, r.abstract, r.categories, r.scope_id, r.is_active, r.search_text,
+               ts_rank(r.search_vector, q.query, 1)::float8 AS score
+        FROM library_references r, q
+        WHERE r.search_vector @@ q.query AND ${sql.join(filters(query), sql` AND `)}
+      ) matches ${after}
+      ORDER BY score DESC, id ASC
+      LIMIT ${query.limit}
+    )
+    SELECT page.id, page.title, page.abstract, page.categories, page.scope_id, page.is_active, page.score,
+           ts_headline('english', page.search_text, q.query, ${HEADLINE}) AS snippet
+    FROM page, q
+    ORDER BY page.score DESC, page.id ASC`.execute(db);
+  return result.rows;
+}
+
+export const postgresSearch: SearchDialect = {
+  async migrate(db) {
+    for (const statement of DDL) await sql.raw(statement).execute(db);
+  },
+  searchReferences,
+};
