@@ -1,5 +1,7 @@
 import type { Store } from '../store/store.js';
 import { AuthService } from './auth.service.js';
+import { BitListService } from './bit-list.service.js';
+import { FlowsService } from './flows.service.js';
 import { ReferencesService } from './references.service.js';
 
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
@@ -13,6 +15,8 @@ export function createServices(store: Store): Services {
   return {
     store,
     auth: new AuthService(store),
+    flows: new FlowsService(store),
+    bitList: new BitListService(store),
     references: new ReferencesService(store),
   };
 }

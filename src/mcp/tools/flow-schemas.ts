@@ -1,0 +1,62 @@
+/**
+ * The flow fields as tool inputs and outputs, shared by the flow tools so each field has one definition
+ * (authoring-interface.md, "Flow"; limits from content/limits.ts).
+ */
+import { z } from 'zod';
+import { LIMITS } from '../../content/limits.js';
+
+export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
+export const REVIEW_STATUSES = ['pending', 'approved', 'changes_requested'] as const;
+
+export const flowId = z.string().min(1).describe('The flow id (UUID).');
+
+export const flowTitle = z
+  .string()
+  .max(LIMITS.title)
+  .refine((s) => s.trim() !== '', { message: 'must not be blank' })
+  .describe(`Non-empty, at most ${LIMITS.title} characters.`);
+
+export const flowDescription = z
+  .string()
+  .max(LIMITS.flowDescription)
+  .nullable()
+  .describe(`At most ${LIMITS.flowDescription} characters; an empty string (or null) stores null.`);
+
+export const flowCategories = z
+  .array(z.string().max(LIMITS.categoryLength))
+  .max(LIMITS.categories)
+  .describe(`At most ${LIMITS.categories} categories of at most ${LIMITS.categoryLength} characters each.`);
+
+export const priority = z.enum(PRIORITIES);
+
+export const trailContextSchema = z
+  .record(z.string(), z.unknown())
+  .nullable()
+  .describe(
+    'JSON Schema 2020-12 of the trail_context that start_trail must receive: {type: "object", properties: {<name>: {type: "string" (optional format date, date-time, email, uri; or enum of strings; or oneOf [{const, title}]) | "number" | "integer" | "boolean" | "array" (items: a string enum)}}, required: [...]}. No $ref, no nested objects. null clears it (update_flow).',
+  );
+
+export const lastModifiedIgnored = z.string().optional().describe('Accepted and ignored: writes are last-write-wins.');
+
+export const flowWritten = z.object({ flow_id: z.string(), last_modified_date_time_utc: z.string() });
+
+export const flowView = z.object({
+  flow_id: z.string(),
+  flow_title: z.string(),
+  flow_description: z.string().nullable(),
+  flow_categories: z.array(z.string()),
+  priority: priority,
+  scope_id: z.string().nullable(),
+  start_bit_id: z.string(),
+  trail_context_schema: z.record(z.string(), z.unknown()).nullable(),
+  is_active: z.boolean(),
+  review_status: z.enum(REVIEW_STATUSES),
+  created_by: z.string(),
+  created_date_time_utc: z.string(),
+  last_modified_date_time_utc: z.string(),
+});
+
+export const pageInput = {
+  cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
+  limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default 50.`),
+};

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../../../test/engines.js';
+import { insertTestBit, insertTestConnection, setBitStatus } from '../../../test/graph-fixtures.js';
+import { startHarness, type Harness } from '../../../test/harness.js';
+import { mermaidText } from '../../services/flow-mermaid.js';
+
+interface GraphData {
+  start_bit_id: string;
+  graph?: {
+    bits: Array<{
+      bit_id: string;
+      bit_title: string;
+      status: string;
+      depth: number;
+      human_required: boolean;
+      connections: Array<{ connection_id: string; target_bit_id: string; target_bit_title: string | null; sort_order: number; label: string | null; params: Record<string, boolean>; condition: unknown }>;
+    }>;
+    unreachable_bit_ids: string[];
+    mermaid?: string;
+  };
+}
+
+describe.each(ENGINES)('get_flow with the graph on %s', (engine) => {
+  let h: Harness;
+  const ids: Record<string, string> = {};
+  const conn: Record<string, string> = {};
+  let flowId: string;
+  beforeAll(async () => {
+    h = await startHarness(engine);
+    const s = h.store.store;
+    const bit = (title: string, extra: { humanRequired?: boolean } = {}) => insertTestBit(s, { accountId: h.accountId, title, ...extra });
+    // start → a, start → b (conditional), a → c, b → c, c → start (a cycle); orphan → b; feeder → orphan;
+    // island stands alone; unrelated is wired to island only.
+    ids.start = await bit('Start "here" <now>');
+    ids.a = await bit('A | pipe');
+    ids.b = await bit('B #1', { humanRequired: true });
+    ids.c = await bit('C');
+    ids.orphan = await bit('Orphan');
+    ids.feeder = await bit('Feeder');
+    ids.island = await bit('Island');
+    ids.unrelated = await bit('Unrelated');
+    conn.sa = await insertTestConnection(s, ids.start, ids.a, { label: 'Yes' });
+    conn.sb = await insertTestConnection(s, ids.start, ids.b, { label: null, when: { element_id: 'dd1', option_ids: ['o1', 'o2'] }, preview: false });
+    conn.ac = await insertTestConnection(s, ids.a, ids.c, { when: { element_id: 'item9', checked: true } });
+    conn.bc = await insertTestConnection(s, ids.b, ids.c);
+    conn.cs = await insertTestConnection(s, ids.c, ids.start, { label: 'again' });
+    conn.ob = await insertTestConnection(s, ids.orphan, ids.b);
+    conn.fo = await insertTestConnection(s, ids.feeder, ids.orphan);
+    conn.ui = await insertTestConnection(s, ids.unrelated, ids.island);
+    flowId = (await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Graph', start_bit_id: ids.start })).flow_id;
+  });
+  afterAll(async () => h.close());
+
+  it('leaves the graph out unless asked', async () => {
+    const data = await h.owner.client.ok<GraphData>('get_flow', { flow_id: flowId });
+    expect(data.graph).toBeUndefined();
+  });
+
+  it('walks breadth-first from the start bit, each bit once, with connections in sort_order and their conditions', async () => {
+    const { graph } = await h.owner.client.ok<GraphData>('get_flow', { flow_id: flowId, include_graph: true });
+    expect(graph!.bits.map((b) => [b.bit_id, b.depth])).toEqual([
+      [ids.start, 0],
+      [ids.a, 1],
+      [ids.b, 1],
+      [ids.c, 2],
+    ]);
+    const start = graph!.bits[0];
+    expect(start).toEqual({
+      bit_id: ids.start,
+      bit_title: 'Start "here" <now>',
+      status: 'active',
+      human_required: false,
+      depth: 0,
+      connections: [
+        { connection_id: conn.sa, target_bit_id: ids.a, target_bit_title: 'A | pipe', sort_order: 0, label: 'Yes', params: {}, condition: null },
+        { connection_id: conn.sb, target_bit_id: ids.b, target_bit_title: 'B #1', sort_order: 1, label: null, params: { preview: false }, condition: { element_id: 'dd1', option_ids: ['o1', 'o2'] } },
+      ],
+    });
+    expect(graph!.bits[1].connections[0].condition).toEqual({ element_id: 'item9', checked: true });
+    expect(graph!.bits[2].human_required).toBe(true);
+    expect(graph!.bits[3].connections.map((c) => c.target_bit_id)).toEqual([ids.start]);
+    // Wired into the flow but never reached from the start; island/unrelated are not part of this flow at all.
+    expect(graph!.unreachable_bit_ids).toEqual([ids.feeder, ids.orphan].sort());
+    expect(graph!.mermaid).toBeUndefined();
+  });
+
+  it('draws the graph as a Mermaid flowchart with escaped labels', async () => {
+    const { graph } = await h.owner.client.ok<GraphData>('get_flow', { flow_id: flowId, format: 'mermaid' });
+    expect(graph!.bits).toHaveLength(4);
+    // Unreachable bits follow the reachable ones, in id order.
+    const [u4, u5] = ids.feeder < ids.orphan ? ['Feeder', 'Orphan'] : ['Orphan', 'Feeder'];
+    const edges = ids.feeder < ids.orphan ? ['  n4 --> n5', '  n5 --> n2'] : ['  n4 --> n2', '  n5 --> n4'];
+    expect(graph!.mermaid).toBe(
+      [
+        'flowchart TD',
+        '  n0["Start #quot;here#quot; #lt;now#gt;"]',
+        '  n1["A #124; pipe"]',
+        '  n2["B #35;1 (human)"]',
+        '  n3["C"]',
+        `  n4["${u4}"]`,
+        `  n5["${u5}"]`,
+        '  n0 -->|"Yes"| n1',
+        '  n0 -.->|"when"| n2',
+        '  n1 -.->|"when"| n3',
+        '  n2 --> n3',
+        '  n3 -->|"again"| n0',
+        ...edges,
+        '  classDef start stroke-width:3px',
+        '  classDef archived stroke-dasharray:5 5,color:#888',
+        '  classDef unreachable fill:#eee,stroke-dasharray:2 2',
+        '  class n0 start',
+        '  class n4,n5 unreachable',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('escapes every character that could break a Mermaid label', () => {
+    expect(mermaidText('a"b<c>d`e|f#g\nh')).toBe('a#quot;b#lt;c#gt;d#96;e#124;f#35;g h');
+  });
+
+  it('shows an archived start bit of an inactive flow, alone', async () => {
+    const lone = await insertTestBit(h.store.store, { accountId: h.accountId, title: 'Lone' });
+    const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Lone', start_bit_id: lone });
+    await h.owner.client.ok('update_flow', { flow_id, is_active: false });
+    await setBitStatus(h.store.store, lone, 'archived');
+    const { graph } = await h.owner.client.ok<GraphData>('get_flow', { flow_id, format: 'mermaid' });
+    expect(graph!.bits).toEqual([{ bit_id: lone, bit_title: 'Lone', status: 'archived', human_required: false, depth: 0, connections: [] }]);
+    expect(graph!.unreachable_bit_ids).toEqual([]);
+    expect(graph!.mermaid).toContain('n0["Lone (archived)"]');
+    expect(graph!.mermaid).toContain('class n0 archived');
+  });
+
+  it('refuses an unknown format and a missing flow', async () => {
+    expect((await h.owner.client.fail('get_flow', { flow_id: flowId, format: 'svg' })).code).toBe('VALIDATION_ERROR');
+    expect((await h.owner.client.fail('get_flow', { flow_id: '00000000-0000-4000-8000-000000000000' })).code).toBe('FLOW_NOT_FOUND');
+  });
+});

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+import { pageInput } from './flow-schemas.js';
+
+export const listBitsTool = defineTool({
+  name: 'list_bits',
+  title: 'List bits',
+  description:
+    'Lists the bits your token can see (without bodies: get_bit reads one whole), most recently changed first, one page at a time (pass next_cursor back as cursor; null means the last page). Filters combine: scope_id (null = account level only), status (active by default; archived; any), category (exact), query (text in title, abstract or description, case-insensitive). Errors: VALIDATION_ERROR (a bad cursor), SCOPE_NOT_FOUND.',
+  flags: { W: false, D: false, I: true },
+  access: { capability: 'read', permission: 'view' },
+  input: z.strictObject({
+    scope_id: z.string().min(1).nullable().optional().describe('Only this scope\'s bits; null: account-level bits only; omitted: every bit you can see.'),
+    status: z.enum(['active', 'archived', 'any']).optional().describe('Default active.'),
+    category: z.string().optional().describe('Only bits carrying this category (exact match).'),
+    query: z.string().max(256).optional().describe('Text to find in the title, abstract or description.'),
+    ...pageInput,
+  }),
+  output: z.object({
+    bits: z.array(
+      z.object({
+        bit_id: z.string(),
+        bit_title: z.string(),
+        bit_abstract: z.string().nullable(),
+        bit_description: z.string().nullable(),
+        bit_categories: z.array(z.string()),
+        complexity: z.enum(['low', 'medium', 'high']),
+        human_required: z.boolean(),
+        scope_id: z.string().nullable(),
+        status: z.enum(['active', 'archived']),
+        created_date_time_utc: z.string(),
+        last_modified_date_time_utc: z.string(),
+      }),
+    ),
+    next_cursor: z.string().nullable(),
+  }),
+  run: ({ actor, services }, input) => services.bitList.list(actor, input),
+});

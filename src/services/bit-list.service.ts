@@ -1,0 +1,72 @@
+/**
+ * list_bits (CONTRACT.md, "Tools beyond the interface document"): the bits a caller can see, filtered
+ * and paged. Bodies are left out; get_bit reads one bit whole.
+ */
+import { WaymarkError } from '../errors.js';
+import { findScope } from '../store/repositories/auth.repo.js';
+import * as repo from '../store/repositories/flows.repo.js';
+import type { Store } from '../store/store.js';
+import type { Actor } from './actor.js';
+import { DEFAULT_PAGE_SIZE } from './flows.service.js';
+
+export interface ListBitsInput {
+  scope_id?: string | null;
+  status?: 'active' | 'archived' | 'any';
+  category?: string;
+  query?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export interface BitSummary {
+  bit_id: string;
+  bit_title: string;
+  bit_abstract: string | null;
+  bit_description: string | null;
+  bit_categories: string[];
+  complexity: 'low' | 'medium' | 'high';
+  human_required: boolean;
+  scope_id: string | null;
+  status: 'active' | 'archived';
+  created_date_time_utc: string;
+  last_modified_date_time_utc: string;
+}
+
+export class BitListService {
+  constructor(private readonly store: Store) {}
+
+  async list(actor: Actor, input: ListBitsInput): Promise<{ bits: BitSummary[]; next_cursor: string | null }> {
+    if (typeof input.scope_id === 'string') {
+      const scope = await findScope(this.store.db, input.scope_id);
+      if (!scope || scope.account_id !== actor.accountId || (actor.scopeId !== null && actor.scopeId !== input.scope_id)) {
+        throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${input.scope_id} is visible to this token: omit scope_id to list every bit you can see.`);
+      }
+    }
+    const parse = <T>(raw: unknown) => this.store.dialect.parseJson<T>(raw);
+    const category = input.category;
+    const status = input.status ?? 'active';
+    const page = await repo.listBits(
+      this.store.db,
+      { accountId: actor.accountId, scopeId: actor.scopeId },
+      { scopeId: input.scope_id, status: status === 'any' ? undefined : status, category, query: input.query },
+      { limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor },
+      (row) => category === undefined || parse<string[]>(row.categories).includes(category),
+    );
+    return {
+      bits: page.rows.map((row) => ({
+        bit_id: row.id,
+        bit_title: row.title,
+        bit_abstract: row.abstract,
+        bit_description: row.description,
+        bit_categories: parse<string[]>(row.categories),
+        complexity: row.complexity,
+        human_required: row.human_required === 1,
+        scope_id: row.scope_id,
+        status: row.status,
+        created_date_time_utc: row.created_at,
+        last_modified_date_time_utc: row.updated_at,
+      })),
+      next_cursor: page.next_cursor,
+    };
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * Flows: the workflow templates (authoring-interface.md, "Flow", "States and transitions", create_flow,
+ * update_flow) and the reading tools CONTRACT.md adds (review_flow, get_flow, list_flows).
+ */
+import { randomUUID } from 'node:crypto';
+import { WaymarkError } from '../errors.js';
+import type { BitTable, FlowTable } from '../store/schema.js';
+import { findScope } from '../store/repositories/auth.repo.js';
+import { lockBit } from '../store/repositories/bits.repo.js';
+import * as repo from '../store/repositories/flows.repo.js';
+import type { Db, Store, Tx } from '../store/store.js';
+import { assertCanWriteIn, canSee, type Actor } from './actor.js';
+import { nextModified, nowIso } from './clock.js';
+import { buildFlowGraph, type GraphBit } from './flow-graph.js';
+import { flowGraphMermaid } from './flow-mermaid.js';
+import { assertTrailContextSchema, type TrailContextSchema } from './trail-context-schema.js';
+
+export type Priority = FlowTable['priority'];
+export type ReviewStatus = FlowTable['review_status'];
+
+export interface CreateFlowInput {
+  flow_title: string;
+  start_bit_id: string;
+  flow_description?: string | null;
+  flow_categories?: string[];
+  priority?: Priority;
+  scope_id?: string | null;
+  trail_context_schema?: Record<string, unknown> | null;
+}
+
+export interface UpdateFlowInput {
+  flow_id: string;
+  flow_title?: string;
+  flow_description?: string | null;
+  flow_categories?: string[];
+  priority?: Priority;
+  start_bit_id?: string | null;
+  trail_context_schema?: Record<string, unknown> | null;
+  is_active?: boolean;
+}
+
+export interface FlowWritten {
+  flow_id: string;
+  last_modified_date_time_utc: string;
+}
+
+export interface FlowView {
+  flow_id: string;
+  flow_title: string;
+  flow_description: string | null;
+  flow_categories: string[];
+  priority: Priority;
+  scope_id: string | null;
+  start_bit_id: string;
+  trail_context_schema: TrailContextSchema | null;
+  is_active: boolean;
+  review_status: ReviewStatus;
+  created_by: string;
+  created_date_time_utc: string;
+  last_modified_date_time_utc: string;
+}
+
+export interface FlowGraphView {
+  bits: GraphBit[];
+  unreachable_bit_ids: string[];
+  mermaid?: string;
+}
+
+export interface ListFlowsInput {
+  scope_id?: string | null;
+  is_active?: boolean;
+  review_status?: ReviewStatus;
+  priority?: Priority;
+  category?: string;
+  query?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** Why a start bit cannot serve, in words an agent can act on. */
+type StartBitProblem = 'not_found' | 'archived' | 'scope_mismatch';
+
+const START_BIT_MESSAGES: Record<StartBitProblem, (id: string, scopeId: string | null) => string> = {
+  not_found: (id) => `start_bit_id ${id} names no bit of this account: pass the id of an active bit (list_bits with status "active").`,
+  archived: (id) => `start_bit_id ${id} is archived: a flow must start at an active bit; pick another or restore it (POST /api/v1/bits/{bit_id}/restore).`,
+  scope_mismatch: (id, scopeId) => `start_bit_id ${id} is in another scope than the flow (${scopeId ?? 'account level'}): the start bit must share the flow's scope.`,
+};
+
+export class FlowsService {
+  constructor(private readonly store: Store) {}
+
+  /** Re-exported for archive_bit: the active flows that start at a bit. */
+  static activeFlowsStartingAt(q: Db | Tx, bitId: string): Promise<string[]> {
+    return repo.activeFlowsStartingAt(q, bitId);
+  }
+
+  private parse<T>(raw: unknown): T {
+    return this.store.dialect.parseJson<T>(raw);
+  }
+
+  view(row: FlowTable): FlowView {
+    return {
+      flow_id: row.id,
+      flow_title: row.title,
+      flow_description: row.description,
+      flow_categories: this.parse<string[]>(row.categories),
+      priority: row.priority,
+      scope_id: row.scope_id,
+      start_bit_id: row.start_bit_id,
+      trail_context_schema: row.trail_context_schema === null ? null : this.parse<TrailContextSchema>(row.trail_context_schema),
+      is_active: row.is_active === 1,
+      review_status: row.review_status,
+      created_by: row.created_by,
+      created_date_time_utc: row.created_at,
+      last_modified_date_time_utc: row.updated_at,
+    };
+  }
+
+  /** A scope id given as input: it must be the account's and visible to the caller (SCOPE_NOT_FOUND). */
+  private async assertScope(q: Db | Tx, actor: Actor, scopeId: string): Promise<void> {
+    const scope = await findScope(q, scopeId);
+    if (!scope || scope.account_id !== actor.accountId || (actor.scopeId !== null && actor.scopeId !== scopeId)) {
+      throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${scopeId} is visible to this token: omit scope_id for account level, or pass a scope of your account.`);
+    }
+  }
+
+  /**
+   * The start bit under its row lock, so that archive_bit (which takes the same lock and then asks
+   * activeFlowsStartingAt) cannot slip between this check and the flow's commit.
+   */
+  private async assertStartBit(tx: Tx, actor: Actor, bitId: string, scopeId: string | null): Promise<BitTable> {
+    const bit = await lockBit(tx, this.store.dialect, bitId);
+    let problem: StartBitProblem | null = null;
+    if (!bit || !canSee(actor, bit)) problem = 'not_found';
+    else if (bit.status !== 'active') problem = 'archived';
+    else if (bit.scope_id !== scopeId) problem = 'scope_mismatch';
+    if (problem) {
+      throw new WaymarkError('FLOW_START_BIT_INVALID', START_BIT_MESSAGES[problem](bitId, scopeId), { start_bit_id: bitId, reason: problem });
+    }
+    return bit as BitTable;
+  }
+
+  /** The flow if the caller may see it; another account's or an invisible scope's flow is FLOW_NOT_FOUND. */
+  private visibleFlow(actor: Actor, row: FlowTable | undefined, flowId: string): FlowTable {
+    if (!row || !canSee(actor, row)) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${flowId} is visible to this token: list_flows shows the flows you can use.`);
+    return row;
+  }
+
+  async create(actor: Actor, input: CreateFlowInput): Promise<FlowWritten> {
+    const scopeId = input.scope_id ?? null;
+    const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : null;
+    return this.store.transaction(async (tx) => {
+      if (scopeId !== null) await this.assertScope(tx, actor, scopeId);
+      assertCanWriteIn(actor, scopeId);
+      await this.assertStartBit(tx, actor, input.start_bit_id, scopeId);
+      const id = randomUUID();
+      const now = nowIso();
+      await repo.insertFlow(tx, {
+        id,
+        account_id: actor.accountId,
+        scope_id: scopeId,
+        title: input.flow_title,
+        description: input.flow_description || null,
+        categories: this.store.dialect.json(input.flow_categories ?? []),
+        priority: input.priority ?? 'medium',
+        start_bit_id: input.start_bit_id,
+        trail_context_schema: schema === null ? null : this.store.dialect.json(schema),
+        // CONTRACT.md, "Readings": a new flow is active, with review_status 'pending'.
+        is_active: 1,
+        review_status: 'pending',
+        created_by: actor.principalId,
+        created_at: now,
+        updated_at: now,
+      });
+      return { flow_id: id, last_modified_date_time_utc: now };
+    });
+  }
+
+  async update(actor: Actor, input: UpdateFlowInput): Promise<FlowWritten> {
+    const newStartBitId = input.start_bit_id;
+    if (newStartBitId === null) {
+      throw new WaymarkError('FLOW_START_BIT_INVALID', 'start_bit_id cannot be unset: a flow always has a start bit. Pass the id of an active bit in the flow\'s scope, or omit start_bit_id.', {
+        start_bit_id: null,
+        reason: 'null',
+      });
+    }
+    const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : input.trail_context_schema;
+    return this.store.transaction(async (tx) => {
+      const flow = this.visibleFlow(actor, await repo.lockFlow(tx, this.store.dialect, input.flow_id), input.flow_id);
+      assertCanWriteIn(actor, flow.scope_id);
+      const changes: Partial<FlowTable> = {};
+      if (input.flow_title !== undefined) changes.title = input.flow_title;
+      if (input.flow_description !== undefined) changes.description = input.flow_description || null;
+      if (input.flow_categories !== undefined) changes.categories = this.store.dialect.json(input.flow_categories);
+      if (input.priority !== undefined) changes.priority = input.priority;
+      if (schema !== undefined) changes.trail_context_schema = schema === null ? null : this.store.dialect.json(schema);
+      let startBit: BitTable | undefined;
+      if (newStartBitId !== undefined) {
+        startBit = await this.assertStartBit(tx, actor, newStartBitId, flow.scope_id);
+        changes.start_bit_id = newStartBitId;
+      }
+      if (input.is_active === false) changes.is_active = 0;
+      if (input.is_active === true && flow.is_active === 0) {
+        // States and transitions: inactive → active needs review_status 'approved' and an active start bit.
+        startBit ??= await lockBit(tx, this.store.dialect, flow.start_bit_id);
+        const reasons: Array<{ reason: string; message: string }> = [];
+        if (flow.review_status !== 'approved') {
+          reasons.push({ reason: 'review_status_not_approved', message: `review_status is '${flow.review_status}'; an Admin approves it with review_flow (review_status "approved").` });
+        }
+        if (!startBit || startBit.status !== 'active') {
+          reasons.push({ reason: 'start_bit_archived', message: `the start bit ${flow.start_bit_id} is archived; pass another start_bit_id or restore the bit.` });
+        }
+        if (reasons.length > 0) {
+          throw new WaymarkError('FLOW_ACTIVATION_REFUSED', `Flow ${flow.id} stays inactive: ${reasons.map((r) => r.message).join(' Also, ')}`, { reasons });
+        }
+        changes.is_active = 1;
+      }
+      changes.updated_at = nextModified(flow.updated_at);
+      await repo.updateFlow(tx, flow.id, changes);
+      return { flow_id: flow.id, last_modified_date_time_utc: changes.updated_at };
+    });
+  }
+
+  async review(actor: Actor, input: { flow_id: string; review_status: ReviewStatus }): Promise<FlowWritten & { review_status: ReviewStatus; is_active: boolean }> {
+    return this.store.transaction(async (tx) => {
+      const flow = this.visibleFlow(actor, await repo.lockFlow(tx, this.store.dialect, input.flow_id), input.flow_id);
+      assertCanWriteIn(actor, flow.scope_id);
+      const updated = nextModified(flow.updated_at);
+      await repo.updateFlow(tx, flow.id, { review_status: input.review_status, updated_at: updated });
+      return { flow_id: flow.id, review_status: input.review_status, is_active: flow.is_active === 1, last_modified_date_time_utc: updated };
+    });
+  }
+
+  async get(actor: Actor, input: { flow_id: string; include_graph?: boolean; format?: 'json' | 'mermaid' }): Promise<FlowView & { graph?: FlowGraphView }> {
+    const db = this.store.db;
+    const flow = this.visibleFlow(actor, await repo.findFlow(db, input.flow_id), input.flow_id);
+    const view = this.view(flow);
+    if (!input.include_graph && input.format !== 'mermaid') return view;
+    const graph = await buildFlowGraph(db, this.store.dialect, actor.accountId, flow.start_bit_id);
+    return {
+      ...view,
+      graph: {
+        bits: graph.bits,
+        unreachable_bit_ids: graph.unreachable_bit_ids,
+        ...(input.format === 'mermaid' ? { mermaid: flowGraphMermaid(graph) } : {}),
+      },
+    };
+  }
+
+  /** A flow the caller may see, as stored: for the trail service. */
+  async visible(actor: Actor, q: Db | Tx, flowId: string): Promise<FlowTable> {
+    return this.visibleFlow(actor, await repo.findFlow(q, flowId), flowId);
+  }
+
+  async list(actor: Actor, input: ListFlowsInput): Promise<{ flows: FlowView[]; next_cursor: string | null }> {
+    if (typeof input.scope_id === 'string') await this.assertScope(this.store.db, actor, input.scope_id);
+    const category = input.category;
+    const page = await repo.listFlows(
+      this.store.db,
+      { accountId: actor.accountId, scopeId: actor.scopeId },
+      { scopeId: input.scope_id, isActive: input.is_active, reviewStatus: input.review_status, priority: input.priority, category, query: input.query },
+      { limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor },
+      (row) => category === undefined || this.parse<string[]>(row.categories).includes(category),
+    );
+    return { flows: page.rows.map((r) => this.view(r)), next_cursor: page.next_cursor };
+  }
+}

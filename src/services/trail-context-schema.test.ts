@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { WaymarkError } from '../errors.js';
+import { assertTrailContextSchema, trailContextIssues } from './trail-context-schema.js';
+
+function issuesOf(schema: unknown): Array<{ path: string; message: string }> {
+  try {
+    assertTrailContextSchema(schema);
+  } catch (error) {
+    expect(error).toBeInstanceOf(WaymarkError);
+    expect((error as WaymarkError).code).toBe('INVALID_TRAIL_CONTEXT_SCHEMA');
+    return (error as WaymarkError).details?.issues as Array<{ path: string; message: string }>;
+  }
+  return [];
+}
+
+const FULL = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'Context',
+  description: 'What a trail needs',
+  type: 'object',
+  properties: {
+    customer: { type: 'string', title: 'Customer', minLength: 1, maxLength: 80 },
+    due: { type: 'string', format: 'date' },
+    at: { type: 'string', format: 'date-time' },
+    email: { type: 'string', format: 'email' },
+    site: { type: 'string', format: 'uri' },
+    amount: { type: 'number', minimum: 0, default: 10.5 },
+    seats: { type: 'integer', maximum: 500 },
+    urgent: { type: 'boolean', default: false },
+    tier: { type: 'string', enum: ['gold', 'silver'], default: 'gold' },
+    region: { type: 'string', oneOf: [{ const: 'eu', title: 'Europe' }, { const: 'us', title: 'USA' }] },
+    tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, minItems: 1, uniqueItems: true },
+    labels: { type: 'array', items: { anyOf: [{ const: 'x', title: 'X' }, { const: 'y', title: 'Y' }] } },
+  },
+  required: ['customer', 'due'],
+  additionalProperties: false,
+};
+
+describe('trail_context_schema profile', () => {
+  it('accepts every form of the profile', () => {
+    expect(issuesOf(FULL)).toEqual([]);
+    expect(issuesOf({ type: 'object' })).toEqual([]);
+    expect(issuesOf({ type: 'object', properties: {} })).toEqual([]);
+  });
+
+  it('refuses what lies outside, with every issue and its path', () => {
+    expect(issuesOf([])).toEqual([{ path: 'trail_context_schema', message: 'trail_context_schema must be a JSON Schema object' }]);
+    expect(issuesOf({ type: 'array' }).map((i) => i.path)).toEqual(['trail_context_schema.type']);
+    expect(issuesOf({ type: 'object', $ref: '#/x', $defs: {} }).map((i) => i.path)).toEqual(['trail_context_schema.$ref', 'trail_context_schema.$defs']);
+    expect(issuesOf({ type: 'object', $schema: 'http://json-schema.org/draft-07/schema#' }).map((i) => i.path)).toEqual(['trail_context_schema.$schema']);
+    const nested = issuesOf({ type: 'object', properties: { a: { type: 'object', properties: {} } } });
+    expect(nested.map((i) => i.path)).toEqual(['trail_context_schema.properties.a.type']);
+    expect(nested[0].message).toContain('objects cannot nest');
+    const many = issuesOf({
+      type: 'object',
+      properties: {
+        a: { type: 'string', format: 'ipv4' },
+        b: { type: 'string', pattern: '^x' },
+        c: { type: 'number', default: 'x' },
+        d: { type: 'integer', default: 1.5 },
+        e: { type: 'string', enum: [] },
+        f: { type: 'string', oneOf: [{ const: 1, title: 'one' }, { title: 'no const' }] },
+        g: { type: 'array', items: { type: 'number' } },
+        h: { type: 'array', items: { type: 'string' } },
+        i: { type: 'string', enum: ['x'], default: 'y' },
+        j: { anyOf: [{ type: 'string' }] },
+        k: 'string',
+        l: { type: 'string', enum: ['a', 'a'] },
+        m: { type: 'string', minLength: -1 },
+      },
+      required: ['a', 'zz'],
+      additionalProperties: {},
+    });
+    expect(many.map((i) => i.path)).toEqual([
+      'trail_context_schema.additionalProperties',
+      'trail_context_schema.properties.a.format',
+      'trail_context_schema.properties.b.pattern',
+      'trail_context_schema.properties.c.default',
+      'trail_context_schema.properties.d.default',
+      'trail_context_schema.properties.e.enum',
+      'trail_context_schema.properties.f.oneOf.0.const',
+      'trail_context_schema.properties.f.oneOf.1.const',
+      'trail_context_schema.properties.g.items.type',
+      'trail_context_schema.properties.g.items',
+      'trail_context_schema.properties.h.items',
+      'trail_context_schema.properties.i.default',
+      'trail_context_schema.properties.j.type',
+      'trail_context_schema.properties.k',
+      'trail_context_schema.properties.l.enum',
+      'trail_context_schema.properties.m.minLength',
+      'trail_context_schema.required',
+    ]);
+  });
+});
+
+describe('trail_context against its schema', () => {
+  it('accepts a fitting context', () => {
+    expect(trailContextIssues(FULL, { customer: 'ACME', due: '2025-02-28', tags: ['a'], region: 'eu', labels: ['x', 'y'], seats: 3, urgent: true })).toEqual([]);
+  });
+
+  it('reports every problem with its path; the formats are enforced', () => {
+    const issues = trailContextIssues(FULL, {
+      due: '2025-02-30',
+      at: 'yesterday',
+      email: 'not-an-email',
+      site: 'no scheme',
+      amount: 'ten',
+      seats: 1.5,
+      urgent: 'yes',
+      tier: 'bronze',
+      region: 'asia',
+      tags: ['c'],
+      extra: 1,
+    });
+    expect(issues.map((i) => i.path)).toEqual([
+      'trail_context.customer',
+      'trail_context.extra',
+      'trail_context.due',
+      'trail_context.at',
+      'trail_context.email',
+      'trail_context.site',
+      'trail_context.amount',
+      'trail_context.seats',
+      'trail_context.urgent',
+      'trail_context.tier',
+      'trail_context.region',
+      'trail_context.tags.0',
+    ]);
+    expect(issues.find((i) => i.path === 'trail_context.customer')?.message).toBe('is required');
+    expect(issues.find((i) => i.path === 'trail_context.tier')?.message).toContain('gold, silver');
+    expect(issues.find((i) => i.path === 'trail_context.region')?.message).toContain('eu, us');
+  });
+
+  it('refuses a context that is not an object', () => {
+    expect(trailContextIssues({ type: 'object' }, 'text').map((i) => i.path)).toEqual(['trail_context']);
+  });
+});

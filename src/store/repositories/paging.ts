@@ -1,0 +1,64 @@
+/**
+ * Keyset pagination shared by the list queries: newest change first, ties broken by id, so a page
+ * boundary never skips or repeats a row while the table grows. The cursor is opaque to clients.
+ */
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+import { validationError } from '../../errors.js';
+
+export interface PageKey {
+  updated_at: string;
+  id: string;
+}
+
+export function encodeCursor(key: PageKey): string {
+  return Buffer.from(JSON.stringify([key.updated_at, key.id])).toString('base64url');
+}
+
+/** A cursor as given back by a client; anything we did not hand out is a VALIDATION_ERROR on `cursor`. */
+export function decodeCursor(cursor: string): PageKey {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
+      return { updated_at: parsed[0], id: parsed[1] };
+    }
+  } catch {
+    // fall through to the refusal below
+  }
+  throw validationError([{ path: 'cursor', message: 'not a cursor this server handed out; pass next_cursor from the previous page, or omit it' }]);
+}
+
+/** Rows strictly after `key` in the order (updated_at desc, id desc). */
+export function afterKey<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, key: PageKey): Expression<SqlBool> {
+  const updated = sql.ref<string>('updated_at');
+  const id = sql.ref<string>('id');
+  return eb.or([eb(updated, '<', key.updated_at), eb.and([eb(updated, '=', key.updated_at), eb(id, '<', key.id)])]);
+}
+
+/** `%text%` for LIKE … ESCAPE '\', with the text's own wildcards taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * A page of at most `limit` rows that pass `keep`, fetching batches in key order. `keep` lets a
+ * query filter exactly in code what SQL can only narrow down portably (a value inside a JSON array).
+ */
+export async function keysetPage<R extends PageKey>(
+  fetch: (after: PageKey | null, count: number) => Promise<R[]>,
+  keep: (row: R) => boolean,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ rows: R[]; next_cursor: string | null }> {
+  const rows: R[] = [];
+  let after = cursor ? decodeCursor(cursor) : null;
+  for (;;) {
+    const batch = await fetch(after, limit + 1);
+    for (const row of batch) {
+      if (!keep(row)) continue;
+      if (rows.length === limit) return { rows, next_cursor: encodeCursor(rows[rows.length - 1]) };
+      rows.push(row);
+    }
+    if (batch.length < limit + 1) return { rows, next_cursor: null };
+    after = batch[batch.length - 1];
+  }
+}
