@@ -116,6 +116,10 @@ export interface TrailStepTable {
   left_at: string | null;
   left_by_connection_id: string | null;
   transfer_reason: string | null;
+  /** Migration 003: who handed the step to a person, and when; who left the step. */
+  transferred_by: string | null;
+  transferred_at: string | null;
+  left_by: string | null;
 }
 export interface TrailAnswerTable {
   id: Generated<number>;

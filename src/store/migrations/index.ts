@@ -2,11 +2,13 @@ import type { Migration } from 'kysely';
 import type { StoreDialect } from '../dialects/dialect.js';
 import { initialSchema } from './001-initial.js';
 import { referenceSearch } from './002-reference-search.js';
+import { trailStepActors } from './003-trail-step-actors.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: StoreDialect): Record<string, Migration> {
   return {
     '001-initial': initialSchema(dialect),
     '002-reference-search': referenceSearch(dialect),
+    '003-trail-step-actors': trailStepActors(),
   };
 }
