@@ -23,12 +23,21 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Checks the node array and answers it typed. Refuses: a non-array or empty array, a node that is neither
+ * Checks the node array (or its JSON text) and answers it typed. Refuses: a non-array or empty array, a node that is neither
  * a text leaf (`text`) nor an element (`type` and `children`) with VALIDATION_ERROR; nesting beyond the
  * body depth limit with BODY_TOO_DEEP; more than the body size limit with BODY_TOO_LARGE; an interactive
  * element with INTERACTIVE_ELEMENT_NOT_ALLOWED.
  */
-export function checkReferenceContent(content: unknown): SlateNode[] {
+export function checkReferenceContent(raw: unknown): SlateNode[] {
+  // A JSON-stringified array is accepted, as it is for bit_body (authoring-interface.md, add_bit).
+  let content = raw;
+  if (typeof raw === 'string') {
+    try {
+      content = JSON.parse(raw);
+    } catch {
+      throw validationError([{ path: 'reference_content', message: 'a string must be a JSON-stringified array of Slate nodes' }]);
+    }
+  }
   if (!Array.isArray(content) || content.length === 0) {
     throw validationError([{ path: 'reference_content', message: 'must be a non-empty array of Slate nodes, e.g. [{"type":"paragraph","children":[{"text":"…"}]}]' }]);
   }

@@ -1,5 +1,12 @@
 import type { Tool } from '../tool.js';
 import { describePlatformTool } from './describe-platform.js';
+import { createReferenceTool } from './create-reference.js';
+import { getReferenceTool } from './get-reference.js';
+import { linkReferenceTool } from './link-reference.js';
+import { searchReferencesTool } from './search-references.js';
+import { unlinkReferenceTool } from './unlink-reference.js';
+import { updateBitReferenceLinkTool } from './update-bit-reference-link.js';
+import { updateReferenceTool } from './update-reference.js';
 import { createFlowTool } from './create-flow.js';
 import { getFlowTool } from './get-flow.js';
 import { listBitsTool } from './list-bits.js';
@@ -20,4 +27,11 @@ const TOOLS: Tool[] = [
   getFlowTool,
   listFlowsTool,
   listBitsTool,
+  createReferenceTool,
+  updateReferenceTool,
+  getReferenceTool,
+  searchReferencesTool,
+  linkReferenceTool,
+  updateBitReferenceLinkTool,
+  unlinkReferenceTool,
 ];

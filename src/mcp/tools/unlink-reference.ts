@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+import { bitId, lastModifiedIgnored, referenceId } from './reference-schemas.js';
+
+export const unlinkReferenceTool = defineTool({
+  name: 'unlink_reference',
+  title: 'Unlink a reference from a bit',
+  description: [
+    'Removes a bit\'s link to a reference; the later links move up one position. Not idempotent: a link already removed is BIT_REFERENCE_LINK_NOT_FOUND.',
+    'Works on an archived bit too, so that a reference it links can be archived.',
+    'Errors: BIT_NOT_FOUND, REFERENCE_NOT_FOUND, BIT_REFERENCE_LINK_NOT_FOUND, FORBIDDEN.',
+  ].join(' '),
+  flags: { W: true, D: true, I: false },
+  access: { capability: 'author', permission: 'edit' },
+  input: z.strictObject({
+    bit_id: bitId,
+    reference_id: referenceId,
+    last_modified_date_time_utc: lastModifiedIgnored,
+  }),
+  output: z.object({ bit_id: z.string(), reference_id: z.string() }),
+  run: ({ actor, services }, { last_modified_date_time_utc: _ignored, ...input }) => services.references.unlink(actor, input),
+});
