@@ -1,0 +1,50 @@
+/**
+ * Inline rule for a reference citation, `[[ref:<reference_id>|<label>]]` (authoring-interface.md, Body
+ * syntax). The label runs to the first unescaped `]]` on the same line; a backslash escapes ASCII punctuation
+ * in it, as everywhere in markdown.
+ */
+import type { StateInline } from 'markdown-it';
+import { UUID_PATTERN } from '../ids.js';
+
+export interface CitationMeta {
+  reference_id: string;
+  label: string;
+}
+
+const OPEN = '[[ref:';
+const UUID_LENGTH = 36;
+const ASCII_PUNCT = /[!-/:-@[-`{-~]/;
+
+export function citationRule(state: StateInline, silent: boolean): boolean {
+  const src = state.src;
+  const start = state.pos;
+  if (src.charCodeAt(start) !== 0x5b || !src.startsWith(OPEN, start)) return false;
+  const idStart = start + OPEN.length;
+  const id = src.slice(idStart, idStart + UUID_LENGTH);
+  if (!UUID_PATTERN.test(id)) return false;
+  let pos = idStart + UUID_LENGTH;
+  let label = '';
+  if (src.charCodeAt(pos) === 0x7c /* | */) {
+    pos++;
+    for (;;) {
+      if (pos >= state.posMax) return false;
+      const ch = src[pos];
+      if (ch === '\n') return false;
+      if (ch === '\\' && pos + 1 < state.posMax && ASCII_PUNCT.test(src[pos + 1])) {
+        label += src[pos + 1];
+        pos += 2;
+        continue;
+      }
+      if (ch === ']' && src[pos + 1] === ']') break;
+      label += ch;
+      pos++;
+    }
+  } else if (!(src[pos] === ']' && src[pos + 1] === ']')) return false;
+  if (pos + 2 > state.posMax) return false;
+  if (!silent) {
+    const token = state.push('citation', '', 0);
+    token.meta = { reference_id: id, label } satisfies CitationMeta;
+  }
+  state.pos = pos + 2;
+  return true;
+}

@@ -1,0 +1,23 @@
+/** Errors that point at a place in the caller's input: a markdown line, or an entry path. */
+import { validationError, WaymarkError } from '../errors.js';
+
+/** A line of the markdown being converted, 1-based, with its text for the error details. */
+export interface SourceLine {
+  line: number;
+  text: string;
+}
+
+export type Place = SourceLine | string;
+
+function pathOf(at: Place): string {
+  return typeof at === 'string' ? at : `bit_body line ${at.line}`;
+}
+
+/** UNSUPPORTED_MARKDOWN_CONSTRUCT with `details.line` and `details.text` (CONTRACT.md, "Error codes"). */
+export function unsupported(at: SourceLine, message: string): WaymarkError {
+  return new WaymarkError('UNSUPPORTED_MARKDOWN_CONSTRUCT', `line ${at.line}: ${message}`, { line: at.line, text: at.text });
+}
+
+export function invalid(at: Place, message: string): WaymarkError {
+  return validationError([{ path: pathOf(at), message }]);
+}

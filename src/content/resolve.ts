@@ -1,0 +1,329 @@
+/**
+ * Turns what a call names (an anchor in markdown, an `elements[]` entry) into element nodes: a key creates
+ * a node with a fresh id, an id keeps a node of the previous body, and entries edit what they name.
+ * Markdown alone never creates an element (authoring-interface.md, Body syntax rule 1).
+ */
+import { WaymarkError } from '../errors.js';
+import { checkItems, ELEMENTS, validateElementProps, validateItemFields, type ElementType } from './elements/index.js';
+import { itemLineForm } from './elements/forms.js';
+import { itemFields, type CheckedEntry, type ItemEntry } from './entries.js';
+import type { BodyIndex } from './body-index.js';
+import { invalid, unsupported, type Place, type SourceLine } from './problems.js';
+import { emptyVoidChildren, type ElementItem, type ElementNode, type InlineNode } from './slate.js';
+
+/** An element line as the parser read it. */
+export interface ElementLine extends SourceLine {
+  type: ElementType;
+  ref: string;
+  /** The label written on the line, or undefined when the line has none. */
+  label?: string;
+  /** The item lines under it, or undefined when none were written. */
+  items?: ItemLine[];
+}
+
+export interface ItemLine extends SourceLine {
+  ref: string;
+  /** The item's text (dropdown: its name) as written on the line. */
+  itemText: string;
+  /** What stood before the anchor: `[ ]`, `( )` or nothing. */
+  marker: 'checkbox' | 'radio' | 'none';
+  /** `[x]` / `(x)` state; undefined for dropdown items, which have no marker. */
+  checked?: boolean;
+}
+
+export type LinkAnchor =
+  | { type: 'a' | 'img'; id: string }
+  | { type: 'link-inline'; id: string; props: Record<string, unknown> };
+
+/** Applies a props patch: a value replaces, `null` removes the prop, `undefined` is ignored. */
+export function patchProps(base: Record<string, unknown>, patch: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(patch ?? {})) {
+    if (v === null) delete out[k];
+    else if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * An entry that edits one check-list item (`id` an item, `parent_element_id` its list, fields in `props`)
+ * becomes an item edit of an entry for the list, so one path handles both spellings.
+ */
+function foldItemEntries(entries: readonly CheckedEntry[]): CheckedEntry[] {
+  const out: CheckedEntry[] = [];
+  const byId = new Map<string, CheckedEntry>();
+  for (const e of entries) {
+    if (e.id !== undefined && e.parent_element_id !== undefined) continue;
+    const copy: CheckedEntry = { ...e, ...(e.parent_element_id !== undefined ? { id: e.parent_element_id } : {}) };
+    delete copy.parent_element_id;
+    out.push(copy);
+    if (copy.id !== undefined) byId.set(copy.id, copy);
+  }
+  for (const e of entries) {
+    if (e.id === undefined || e.parent_element_id === undefined) continue;
+    const item: ItemEntry = { ...(e.props ?? {}), id: e.id };
+    let list = byId.get(e.parent_element_id);
+    if (!list) {
+      list = { type: 'check-list', id: e.parent_element_id };
+      byId.set(e.parent_element_id, list);
+      out.push(list);
+    }
+    list.items = [...(list.items ?? []), item];
+  }
+  return out;
+}
+
+export class ElementResolver {
+  readonly minted: Record<string, string> = {};
+  private readonly byKey = new Map<string, CheckedEntry>();
+  private readonly byId = new Map<string, CheckedEntry>();
+  private readonly usedKeys = new Set<string>();
+  private readonly placed = new Set<string>();
+
+  constructor(
+    entries: readonly CheckedEntry[],
+    private readonly previous: BodyIndex,
+    private readonly newId: () => string,
+  ) {
+    for (const e of foldItemEntries(entries)) {
+      if (e.key !== undefined) this.byKey.set(e.key, e);
+      else if (e.id !== undefined) this.byId.set(e.id, e);
+    }
+  }
+
+  private useKey(key: string, at: Place): string {
+    if (this.usedKeys.has(key)) throw invalid(at, `key '${key}' is written more than once; each key is used once`);
+    this.usedKeys.add(key);
+    const id = this.newId();
+    this.minted[key] = id;
+    return id;
+  }
+
+  /** Records that a kept node is in the new body; a node written twice is refused. */
+  place(id: string, at: Place): void {
+    if (this.placed.has(id)) throw invalid(at, `node ${id} is written more than once`);
+    this.placed.add(id);
+  }
+
+  /** The element of an element line (authoring-interface.md, Body syntax; CONTRACT.md, "Body forms"). */
+  resolveLine(line: ElementLine): ElementNode {
+    const def = ELEMENTS[line.type];
+    if (def.placement === 'inline') {
+      throw unsupported(line, `${line.type} is written as a link inside a sentence: [<text>](<url> "<anchor>")`);
+    }
+    let entry = this.byKey.get(line.ref);
+    let id: string;
+    let stored: ElementNode | undefined;
+    if (entry) {
+      if (entry.type !== line.type) throw invalid(line, `key '${line.ref}' is a ${entry.type} entry, but the line says ${line.type}`);
+      id = this.useKey(line.ref, line);
+    } else {
+      entry = this.byId.get(line.ref);
+      const found = this.previous.get(line.ref);
+      if (!found) {
+        if (entry) throw notFound(line.ref);
+        throw unsupported(
+          line,
+          `'${line.ref}' names no elements[] entry (by key) and no element of this bit; markdown alone never creates an element: add an elements[] entry with this key`,
+        );
+      }
+      if (found.kind !== 'element') throw unsupported(line, `'${line.ref}' names a ${found.kind} node, not an element`);
+      stored = found.node;
+      if (stored.type !== line.type) throw invalid(line, `element ${line.ref} is a ${stored.type}, but the line says ${line.type}`);
+      id = line.ref;
+      this.place(id, line);
+    }
+    let props = patchProps(stored?.props ?? {}, entry?.props);
+    if (line.label !== undefined) {
+      if (!def.hasLabel) throw invalid(line, `${line.type} has no label: write [${line.type}](<anchor>)`);
+      const given = entry?.props?.label;
+      if (given !== undefined && given !== null && given !== line.label) {
+        throw invalid(line, `the label on the line ('${line.label}') and props.label ('${String(given)}') differ; give it in one place`);
+      }
+      props.label = line.label;
+    }
+    props = validateElementProps(line.type, props, entry ? `elements[${entry.key ?? entry.id}].props` : `bit_body line ${line.line}`);
+    const node: ElementNode = { type: line.type, id, props, children: emptyVoidChildren() };
+    if (def.items) node.items = this.resolveItems(line.type, entry, stored?.items, line.items, line);
+    else if (line.items) throw unsupported(line.items[0], `${line.type} has no items`);
+    return node;
+  }
+
+  private resolveItems(
+    type: ElementType,
+    entry: CheckedEntry | undefined,
+    stored: readonly ElementItem[] | undefined,
+    lines: readonly ItemLine[] | undefined,
+    at: SourceLine,
+  ): ElementItem[] {
+    const items = ELEMENTS[type].items!;
+    const entryItems = entry?.items ?? [];
+    const byKey = new Map(entryItems.filter((i) => i.key !== undefined).map((i) => [i.key!, i]));
+    const byId = new Map(entryItems.filter((i) => i.id !== undefined).map((i) => [i.id!, i]));
+    const storedById = new Map((stored ?? []).map((i) => [i.id, i]));
+    const out: ElementItem[] = [];
+    const placedKeys = new Set<string>();
+    const placedIds = new Set<string>();
+    for (const line of lines ?? []) {
+      if (line.marker !== items.marker) {
+        throw unsupported(line, `an item of a ${type} is written ${itemLineForm(ELEMENTS[type])}`);
+      }
+      let id: string;
+      let fields: Record<string, unknown>;
+      let given: Record<string, unknown>;
+      const keyed = byKey.get(line.ref);
+      if (keyed) {
+        id = this.useKey(line.ref, line);
+        placedKeys.add(line.ref);
+        given = itemFields(keyed);
+        fields = { ...given };
+      } else if (storedById.has(line.ref)) {
+        id = line.ref;
+        this.place(id, line);
+        placedIds.add(id);
+        given = itemFields(byId.get(id) ?? {});
+        fields = patchProps(itemFields(storedById.get(id)!), given);
+      } else {
+        throw unsupported(
+          line,
+          `'${line.ref}' names no item key of this ${type}'s elements[] entry and no item of it; add the item to the entry's items with this key`,
+        );
+      }
+      const field = items.textField;
+      if (given[field] !== undefined && given[field] !== null && line.itemText !== given[field]) {
+        throw invalid(line, `the item text on the line ('${line.text}') and ${field} ('${String(given[field])}') differ; give it in one place`);
+      }
+      fields[field] = line.itemText;
+      if (line.checked !== undefined) {
+        if (typeof given.checked === 'boolean' && given.checked !== line.checked) {
+          throw invalid(line, `the line marks the item ${line.checked ? 'checked' : 'unchecked'} but checked is ${String(given.checked)}`);
+        }
+        fields.checked = line.checked;
+      }
+      out.push({ id, ...validateItemFields(type, fields, `bit_body line ${line.line}`) });
+    }
+    for (const [key, item] of byKey) {
+      if (placedKeys.has(key)) continue;
+      const fields = validateItemFields(type, itemFields(item), `elements[${entry?.key ?? entry?.id}].items[${key}]`);
+      out.push({ id: this.useKey(key, `elements items key ${key}`), ...fields });
+    }
+    for (const id of byId.keys()) {
+      if (placedIds.has(id)) continue;
+      if (!storedById.has(id)) throw notFound(id, 'item');
+      throw invalid(at, `item ${id} is edited in elements[] but its line is not under the element; write it back or list it in remove_node_ids`);
+    }
+    checkItems(type, out, `element ${entry?.key ?? at.line}`);
+    return out;
+  }
+
+  /** The node a link or image anchor names; a link or image without an anchor is new. */
+  resolveAnchor(kind: 'a' | 'img', ref: string | null, url: string, at: SourceLine): LinkAnchor {
+    if (ref === null) return { type: kind, id: this.newId() };
+    const entry = this.byKey.get(ref) ?? this.byId.get(ref);
+    const found = this.previous.get(ref);
+    if (entry) {
+      if (entry.type !== 'link-inline' || kind !== 'a') {
+        throw invalid(at, `anchor '${ref}' names a ${entry.type} entry; only link-inline is written as a link`);
+      }
+      let id: string;
+      let base: Record<string, unknown> = {};
+      if (entry.key !== undefined) id = this.useKey(ref, at);
+      else {
+        if (!found || found.kind !== 'element' || found.node.type !== 'link-inline') throw notFound(ref);
+        id = ref;
+        this.place(id, at);
+        base = found.node.props;
+      }
+      const given = entry.props?.url;
+      if (typeof given === 'string' && given !== url) {
+        throw invalid(at, `the link's destination (${url}) and props.url (${given}) differ; give it in one place`);
+      }
+      return { type: 'link-inline', id, props: validateElementProps('link-inline', { ...patchProps(base, entry.props), url }) };
+    }
+    if (found?.kind === 'element' && found.node.type === 'link-inline' && kind === 'a') {
+      this.place(ref, at);
+      // A destination changed on a kept anchor is applied (update_bit rule 3).
+      return { type: 'link-inline', id: ref, props: validateElementProps('link-inline', { ...found.node.props, url }) };
+    }
+    if (found && found.kind === kind) {
+      this.place(ref, at);
+      return { type: kind, id: ref };
+    }
+    if (found) throw unsupported(at, `anchor '${ref}' names a ${found.kind === 'element' ? found.node.type : found.kind} node, not ${kind === 'a' ? 'a link' : 'an image'}`);
+    throw unsupported(
+      at,
+      `anchor '${ref}' names no node of this bit and no elements[] entry; remove the anchor from the title to add a new ${kind === 'a' ? 'link' : 'image'}`,
+    );
+  }
+
+  /**
+   * Entries the markdown did not place: a key entry becomes a new node appended at the end of the body
+   * (as applyElementEdits does); an id entry whose line was left out is refused.
+   */
+  unplaced(): Array<{ entry: CheckedEntry; node: ElementNode }> {
+    const out: Array<{ entry: CheckedEntry; node: ElementNode }> = [];
+    for (const [key, entry] of this.byKey) {
+      if (this.usedKeys.has(key)) continue;
+      out.push({ entry, node: this.newFromEntry(entry) });
+    }
+    for (const [id, entry] of this.byId) {
+      if (this.placed.has(id)) continue;
+      if (!this.previous.has(id)) throw notFound(id);
+      throw invalid(`elements[${id}]`, `element ${id} is edited but its line is not in bit_body; write it back as get_bit returned it`);
+    }
+    return out;
+  }
+
+  /** A new element from a key entry alone (no line). */
+  newFromEntry(entry: CheckedEntry): ElementNode {
+    const type = entry.type;
+    const id = this.useKey(entry.key!, `elements[${entry.key}]`);
+    const props = validateElementProps(type, patchProps({}, entry.props), `elements[${entry.key}].props`);
+    const node: ElementNode = { type, id, props, children: emptyVoidChildren() };
+    if (type === 'link-inline') node.children = [{ text: String(props.url) }] as InlineNode[];
+    if (ELEMENTS[type].items) {
+      node.items = (entry.items ?? []).map((item) => {
+        const fields = validateItemFields(type, itemFields(item), `elements[${entry.key}].items[${item.key ?? item.id}]`);
+        if (item.key === undefined) throw invalid(`elements[${entry.key}].items`, 'items of a new element are new: give each a key');
+        return { id: this.useKey(item.key, `elements[${entry.key}].items[${item.key}]`), ...fields };
+      });
+      checkItems(type, node.items, `elements[${entry.key}]`);
+    }
+    return node;
+  }
+
+  /** Edits a stored element in place from its id entry (update_bit without bit_body, rule 5). */
+  editInPlace(node: ElementNode, entry: CheckedEntry): void {
+    if (entry.type !== node.type) throw invalid(`elements[${node.id}].type`, `element ${node.id} is a ${node.type}`);
+    node.props = validateElementProps(node.type, patchProps(node.props, entry.props), `elements[${node.id}].props`);
+    if (!ELEMENTS[node.type].items) return;
+    const items = [...(node.items ?? [])];
+    for (const item of entry.items ?? []) {
+      const at = `elements[${node.id}].items[${item.key ?? item.id}]`;
+      if (item.key !== undefined) {
+        const fields = validateItemFields(node.type, itemFields(item), at);
+        items.push({ id: this.useKey(item.key, at), ...fields });
+        continue;
+      }
+      const i = items.findIndex((s) => s.id === item.id);
+      if (i < 0) throw notFound(String(item.id), 'item');
+      const { id, ...stored } = items[i];
+      items[i] = { id, ...validateItemFields(node.type, patchProps(stored, itemFields(item)), at) };
+    }
+    checkItems(node.type, items, `elements[${node.id}]`);
+    node.items = items;
+  }
+
+  /** Id entries, for applyElementEdits. */
+  idEntries(): IterableIterator<[string, CheckedEntry]> {
+    return this.byId.entries();
+  }
+
+  keyEntries(): IterableIterator<CheckedEntry> {
+    return this.byKey.values();
+  }
+}
+
+function notFound(id: string, what: 'element' | 'item' = 'element'): WaymarkError {
+  return new WaymarkError('ELEMENT_NOT_FOUND', `this bit has no ${what} ${id}; read the bit with get_bit for its element ids`, { element_id: id });
+}
