@@ -17,6 +17,8 @@ export interface TestBitOptions {
   abstract?: string | null;
   description?: string | null;
   humanRequired?: boolean;
+  /** Top-level blocks of the Slate body; default one paragraph with the title. */
+  blocks?: unknown[];
 }
 
 /** Strictly increasing across fixtures, so list order (newest change first) is the order of insertion. */
@@ -38,7 +40,7 @@ export async function insertTestBit(store: Store, options: TestBitOptions): Prom
       title: options.title ?? `Bit ${id.slice(0, 6)}`,
       abstract: options.abstract ?? null,
       description: options.description ?? null,
-      body: store.dialect.json({ children: [{ type: 'p', children: [{ text: options.title ?? 'step' }] }] }),
+      body: store.dialect.json({ children: options.blocks ?? [{ type: 'p', children: [{ text: options.title ?? 'step' }] }] }),
       categories: store.dialect.json(options.categories ?? []),
       complexity: 'medium',
       human_required: options.humanRequired ? 1 : 0,

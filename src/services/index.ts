@@ -3,12 +3,14 @@ import { AuthService } from './auth.service.js';
 import { BitListService } from './bit-list.service.js';
 import { FlowsService } from './flows.service.js';
 import { ReferencesService } from './references.service.js';
+import { TrailsService } from './trails.service.js';
 
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
 export interface Services {
   store: Store;
   auth: AuthService;
   references: ReferencesService;
+  trails: TrailsService;
 }
 
 export function createServices(store: Store): Services {
@@ -18,5 +20,6 @@ export function createServices(store: Store): Services {
     flows: new FlowsService(store),
     bitList: new BitListService(store),
     references: new ReferencesService(store),
+    trails: new TrailsService(store),
   };
 }

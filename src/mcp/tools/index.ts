@@ -13,6 +13,12 @@ import { listBitsTool } from './list-bits.js';
 import { listFlowsTool } from './list-flows.js';
 import { reviewFlowTool } from './review-flow.js';
 import { updateFlowTool } from './update-flow.js';
+import { advanceTrailTool } from './advance-trail.js';
+import { getTrailTool } from './get-trail.js';
+import { listTrailsTool } from './list-trails.js';
+import { startTrailTool } from './start-trail.js';
+import { submitStepDataTool } from './submit-step-data.js';
+import { transferStepTool } from './transfer-step.js';
 
 /** Every tool the server offers, in the order tools/list shows them. */
 export function allTools(): Tool[] {
@@ -27,6 +33,12 @@ const TOOLS: Tool[] = [
   getFlowTool,
   listFlowsTool,
   listBitsTool,
+  startTrailTool,
+  getTrailTool,
+  listTrailsTool,
+  submitStepDataTool,
+  advanceTrailTool,
+  transferStepTool,
   createReferenceTool,
   updateReferenceTool,
   getReferenceTool,

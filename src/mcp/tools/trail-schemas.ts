@@ -1,0 +1,82 @@
+/** The trail payload as tool output, shared by every trail tool (services/trail-view.ts is its source). */
+import { z } from 'zod';
+
+export const TRAIL_STATUSES = ['running', 'waiting_for_person', 'completed', 'cancelled'] as const;
+
+export const trailId = z.string().min(1).describe('The trail id (UUID), as start_trail or list_trails gave it.');
+
+const condition = z.union([
+  z.object({ element_id: z.string(), option_ids: z.array(z.string()) }),
+  z.object({ element_id: z.string(), checked: z.boolean() }),
+]);
+
+const answer = z.object({
+  element_id: z.string(),
+  element_type: z.string(),
+  value: z.unknown(),
+  warnings: z.array(z.string()),
+  answered_by: z.string(),
+  answered_date_time_utc: z.string(),
+});
+
+const step = z.object({
+  step_id: z.string(),
+  seq: z.number().int(),
+  bit_id: z.string(),
+  bit_title: z.string(),
+  bit_abstract: z.string().nullable(),
+  bit_body: z.string(),
+  content_format: z.literal('markdown'),
+  complexity: z.string(),
+  human_required: z.boolean(),
+  elements: z.array(
+    z.object({
+      element_id: z.string(),
+      type: z.string(),
+      element_type: z.string().nullable(),
+      props: z.record(z.string(), z.unknown()),
+      items: z.array(z.object({ id: z.string() }).passthrough()).optional(),
+      required: z.boolean(),
+    }),
+  ),
+  references: z.array(z.object({ bit_reference_id: z.string(), reference_id: z.string(), display_label: z.string().nullable(), label: z.string(), position: z.number().int() })),
+  answers: z.array(answer),
+  required_missing: z.array(z.string()),
+  connections_available: z.array(
+    z.object({ connection_id: z.string(), target_bit_id: z.string(), target_bit_title: z.string(), label: z.string().nullable(), condition: condition.nullable() }),
+  ),
+  waiting_for_person: z.boolean(),
+  transfer_reason: z.string().nullable(),
+  entered_date_time_utc: z.string(),
+});
+
+export const trailView = z.object({
+  trail_id: z.string(),
+  flow_id: z.string(),
+  trail_title: z.string().nullable(),
+  status: z.enum(TRAIL_STATUSES),
+  trail_context: z.record(z.string(), z.unknown()),
+  started_by: z.string(),
+  started_date_time_utc: z.string(),
+  last_modified_date_time_utc: z.string(),
+  current_step: step.nullable(),
+  history: z.array(
+    z.object({
+      step_id: z.string(),
+      seq: z.number().int(),
+      bit_id: z.string(),
+      bit_title: z.string(),
+      entered_date_time_utc: z.string(),
+      left_date_time_utc: z.string().nullable(),
+      left_by: z.string().nullable(),
+      left_by_connection_id: z.string().nullable(),
+      transfer_reason: z.string().nullable(),
+      transferred_by: z.string().nullable(),
+      transferred_date_time_utc: z.string().nullable(),
+      answers: z.array(answer),
+    }),
+  ),
+});
+
+export const STEP_PAYLOAD_TEXT =
+  'Answers the trail: status, trail_context, current_step (bit title, body as markdown with anchors, elements with element_id, element_type and config, complexity, human_required, references, the answers that count, required_missing, connections_available now with target titles; null once completed) and history (every step with every answer, who gave it and when).';

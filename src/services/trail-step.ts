@@ -1,0 +1,206 @@
+/**
+ * A trail step as the trail ran it: the bit's snapshot (taken when the step is entered, so a later edit or
+ * archive of the bit cannot change the trail's record), its answerable elements, the check of submitted
+ * answers against the element definitions (content/elements: one definition per type, never a second set
+ * of answer rules), and which connections are available given the answers so far.
+ */
+import { indexBody } from '../content/body-index.js';
+import { ELEMENTS, isElementType } from '../content/elements/index.js';
+import type { AnswerTarget } from '../content/elements/types.js';
+import { walk, type ConnectionCondition, type ElementNode, type SlateBody, type SlateNode } from '../content/slate.js';
+import type { ValidationIssue } from '../errors.js';
+import type { BitReferenceLinkView } from '../store/repositories/links.repo.js';
+import type { BitTable } from '../store/schema.js';
+import { connectionNodes } from './flow-graph.js';
+
+export interface SnapshotConnection {
+  connection_id: string;
+  target_bit_id: string;
+  sort_order: number;
+  label: string | null;
+  params: Record<string, boolean>;
+  when: ConnectionCondition | null;
+}
+
+export interface BitSnapshot {
+  bit_id: string;
+  title: string;
+  abstract: string | null;
+  description: string | null;
+  categories: string[];
+  complexity: BitTable['complexity'];
+  human_required: boolean;
+  body: SlateBody;
+  references: BitReferenceLinkView[];
+  connections: SnapshotConnection[];
+  last_modified_date_time_utc: string;
+}
+
+export function takeSnapshot(
+  bit: BitTable,
+  parse: <T>(raw: unknown) => T,
+  references: BitReferenceLinkView[],
+  rows: Array<{ id: string; target_bit_id: string; sort_order: number }>,
+): BitSnapshot {
+  const body = parse<SlateBody>(bit.body);
+  const nodes = connectionNodes(body);
+  return {
+    bit_id: bit.id,
+    title: bit.title,
+    abstract: bit.abstract,
+    description: bit.description,
+    categories: parse<string[]>(bit.categories),
+    complexity: bit.complexity,
+    human_required: bit.human_required === 1,
+    body,
+    references,
+    // The mirror rows are the set of connections; the body node adds label, flags and the condition.
+    connections: rows.map((row) => {
+      const node = nodes.get(row.id);
+      return {
+        connection_id: row.id,
+        target_bit_id: row.target_bit_id,
+        sort_order: row.sort_order,
+        label: node?.label ?? null,
+        params: node?.params ?? {},
+        when: node?.when ?? null,
+      };
+    }),
+    last_modified_date_time_utc: bit.updated_at,
+  };
+}
+
+export interface StepElement {
+  element_id: string;
+  /** The element type of the body (`text-area`, …). */
+  type: string;
+  /** The step type name submit_step_data uses; for a check-list, each item is answered as CheckListItem. */
+  element_type: string | null;
+  props: Record<string, unknown>;
+  items?: Array<{ id: string; [field: string]: unknown }>;
+  /** Whether advancing needs an answer (a check-list: whether some item must be checked). */
+  required: boolean;
+}
+
+/** The interactive elements of a snapshot, in body order. */
+export function stepElements(body: SlateBody): StepElement[] {
+  const out: StepElement[] = [];
+  walk(body.children as SlateNode[], (node) => {
+    const type = (node as { type?: unknown }).type;
+    if (!isElementType(type)) return;
+    const element = node as ElementNode;
+    const items = element.items;
+    out.push({
+      element_id: element.id,
+      type,
+      element_type: ELEMENTS[type].stepType,
+      props: element.props,
+      ...(items ? { items } : {}),
+      required: type === 'check-list' ? (items ?? []).some((i) => i.required === true) : element.props.required === true,
+    });
+    return false;
+  });
+  return out;
+}
+
+export interface LatestAnswer {
+  element_id: string;
+  element_type: string;
+  value: unknown;
+}
+
+/** Whether a required element's answer counts: something chosen or written (an empty text or list does not). */
+function filled(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (Array.isArray(value)) return value.length > 0;
+  return true;
+}
+
+/**
+ * Required elements without a counting answer: elements with `required: true` need a non-empty answer;
+ * a required check-list item must be answered `true` (checked). A default (`checked` on an item) is what
+ * the app shows first, not an answer given on this trail.
+ */
+export function missingRequired(elements: StepElement[], latest: Map<string, LatestAnswer>): string[] {
+  const missing: string[] = [];
+  for (const element of elements) {
+    if (element.type === 'check-list') {
+      for (const item of element.items ?? []) {
+        if (item.required === true && latest.get(item.id)?.value !== true) missing.push(item.id);
+      }
+    } else if (element.required && !filled(latest.get(element.element_id)?.value)) {
+      missing.push(element.element_id);
+    }
+  }
+  return missing;
+}
+
+/**
+ * A connection's `when` given the answers so far (authoring-interface.md, Body syntax rule 4): an option
+ * condition holds when the dropdown's or radio-button's latest answer is one of its options; a check-list
+ * condition when the item's latest answer equals it, an unanswered item counting as unchecked.
+ */
+export function conditionHolds(when: ConnectionCondition | null, latest: Map<string, LatestAnswer>): boolean {
+  if (!when) return true;
+  const answer = latest.get(when.element_id)?.value;
+  if ('option_ids' in when) return typeof answer === 'string' && when.option_ids.includes(answer);
+  return (answer === true) === when.checked;
+}
+
+export interface SubmittedAnswer {
+  element_id: string;
+  element_type: string;
+  value: unknown;
+}
+
+export interface CheckedAnswer {
+  element_id: string;
+  element_type: string;
+  value: unknown;
+  warnings: string[];
+}
+
+export interface AnswerCheck {
+  /** Element ids the step does not hold (ELEMENT_NOT_FOUND). */
+  unknown: string[];
+  /** Every problem of the other answers (ANSWER_INVALID), each with the data index and element id. */
+  issues: Array<ValidationIssue & { element_id: string }>;
+  accepted: CheckedAnswer[];
+}
+
+/** Checks every answer of a call against the snapshot's elements; nothing is stored unless all pass. */
+export function checkAnswers(body: SlateBody, data: SubmittedAnswer[]): AnswerCheck {
+  const index = indexBody(body);
+  const result: AnswerCheck = { unknown: [], issues: [], accepted: [] };
+  data.forEach((answer, i) => {
+    const at = `data.${i}`;
+    const issue = (message: string, path = `${at}.element_id`) => result.issues.push({ path, message, element_id: answer.element_id });
+    const found = index.get(answer.element_id);
+    let target: AnswerTarget;
+    let stepType: string | null;
+    if (found?.kind === 'element') {
+      target = found.node;
+      stepType = ELEMENTS[found.node.type].stepType;
+      if (found.node.type === 'check-list') return issue('a check-list is answered item by item: use each item\'s id with element_type CheckListItem');
+      if (stepType === null) return issue(`an ${found.node.type} records nothing and takes no answer`);
+    } else if (found?.kind === 'item') {
+      target = found.element;
+      stepType = found.element.type === 'check-list' ? ELEMENTS['check-list'].stepType : null;
+      if (stepType === null) {
+        return issue(`this is an option of ${found.element.type} ${found.element.id}: answer that element with this id as its value`);
+      }
+    } else {
+      result.unknown.push(answer.element_id);
+      return;
+    }
+    if (answer.element_type !== stepType) return issue(`element ${answer.element_id} is a ${stepType}, not ${answer.element_type}`, `${at}.element_type`);
+    const checked = ELEMENTS[target.type].checkAnswer(answer.value, target);
+    if (!checked.ok) {
+      for (const problem of checked.issues) result.issues.push({ path: `${at}.value.${problem.path}`, message: problem.message, element_id: answer.element_id });
+      return;
+    }
+    result.accepted.push({ element_id: answer.element_id, element_type: stepType, value: checked.value, warnings: checked.warnings });
+  });
+  return result;
+}

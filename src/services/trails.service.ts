@@ -1,0 +1,314 @@
+/**
+ * Trails: runs of a flow (CONTRACT.md, "Tools beyond the interface document": start_trail, get_trail,
+ * list_trails, submit_step_data, advance_trail, transfer_step). Each write locks the trail's row, so two
+ * callers moving the same trail take turns; every step keeps the bit as it was entered.
+ */
+import { randomUUID } from 'node:crypto';
+import { validationError, WaymarkError } from '../errors.js';
+import { findBit, findBits } from '../store/repositories/bits.repo.js';
+import { findFlow } from '../store/repositories/flows.repo.js';
+import { listLinksForBit } from '../store/repositories/links.repo.js';
+import * as repo from '../store/repositories/trails.repo.js';
+import type { TrailTable } from '../store/schema.js';
+import type { Db, Store, Tx } from '../store/store.js';
+import { canSee, type Actor } from './actor.js';
+import { nextModified, nowIso } from './clock.js';
+import { DEFAULT_PAGE_SIZE } from './flows.service.js';
+import { trailContextIssues, type TrailContextSchema } from './trail-context-schema.js';
+import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
+import { answerView, availableConnections, historyEntry, latestAnswers, stepView, type AnswerView, type TrailSummary, type TrailView } from './trail-view.js';
+
+/** Answers in one submit_step_data call: a step holds at most 200 elements and items (LIMITS.entriesAndItemsPerCall). */
+export const MAX_ANSWERS_PER_CALL = 200;
+
+export type TrailStatus = TrailTable['status'];
+
+export interface StartTrailInput {
+  flow_id: string;
+  trail_context?: Record<string, unknown>;
+  trail_title?: string;
+}
+
+export interface ListTrailsInput {
+  flow_id?: string;
+  status?: TrailStatus;
+  principal_id?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+type Q = Db | Tx;
+
+export class TrailsService {
+  constructor(private readonly store: Store) {}
+
+  private parse<T>(raw: unknown): T {
+    return this.store.dialect.parseJson<T>(raw);
+  }
+
+  private visibleTrail(actor: Actor, row: TrailTable | undefined, trailId: string): TrailTable {
+    if (!row || !canSee(actor, row)) throw new WaymarkError('TRAIL_NOT_FOUND', `No trail ${trailId} is visible to this token: list_trails shows the trails you can use.`);
+    return row;
+  }
+
+  private assertRunning(trail: TrailTable): void {
+    if (trail.status === 'completed' || trail.status === 'cancelled') {
+      throw new WaymarkError('TRAIL_NOT_RUNNING', `Trail ${trail.id} is ${trail.status}; nothing more can be answered or advanced on it. Start a new trail with start_trail.`, {
+        status: trail.status,
+      });
+    }
+  }
+
+  /** Agents may not act on a human_required step, nor on one handed to a person; people may. */
+  private assertMayAct(actor: Actor, trail: TrailTable, snapshot: BitSnapshot): void {
+    if (actor.kind === 'person') return;
+    if (snapshot.human_required || trail.status === 'waiting_for_person') {
+      const why = snapshot.human_required ? `step "${snapshot.title}" is human_required` : `step "${snapshot.title}" was handed to a person`;
+      throw new WaymarkError(
+        'HUMAN_REQUIRED',
+        `The ${why}: an agent must not answer or advance it. Call transfer_step with the trail_id and a reason to hand it to a person; a person's token can then answer and advance it.`,
+        { trail_id: trail.id, step_id: trail.current_step_id, bit_id: snapshot.bit_id },
+      );
+    }
+  }
+
+  /** Enters a bit as the trail's next step: the bit as it is now, with its links and connections, is kept. */
+  private async enterStep(tx: Tx, trail: { id: string; account_id: string }, bitId: string, seq: number, at: string): Promise<string> {
+    const bit = await findBit(tx, bitId);
+    if (!bit || bit.account_id !== trail.account_id || bit.status !== 'active') {
+      throw new WaymarkError('BIT_ARCHIVED', `Bit ${bitId} is no longer active, so the trail cannot enter it; ask an author to repoint the flow or restore the bit.`, { bit_id: bitId });
+    }
+    const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await repo.connectionsOf(tx, trail.account_id, bitId));
+    const id = randomUUID();
+    await repo.insertStep(tx, { id, trail_id: trail.id, seq, bit_id: bitId, bit_snapshot: this.store.dialect.json(snapshot), entered_at: at });
+    return id;
+  }
+
+  /** The trail with its current step payload and history, read in one go. */
+  private async view(q: Q, trail: TrailTable): Promise<TrailView> {
+    const steps = await repo.stepsOf(q, trail.id);
+    const answers = await repo.answersOf(q, trail.id);
+    const byStep = new Map<string, AnswerView[]>();
+    for (const row of answers) {
+      const list = byStep.get(row.step_id) ?? [];
+      list.push(answerView(row, (raw) => this.parse(raw)));
+      byStep.set(row.step_id, list);
+    }
+    const history = [];
+    let current = null;
+    for (const step of steps) {
+      const snapshot = this.parse<BitSnapshot>(step.bit_snapshot);
+      const stepAnswers = byStep.get(step.id) ?? [];
+      history.push(historyEntry(step, snapshot, stepAnswers));
+      if (step.id === trail.current_step_id) {
+        const targets = await findBits(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
+        const live = new Map(targets.filter((b) => b.account_id === trail.account_id).map((b) => [b.id, { title: b.title, status: b.status }]));
+        current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live);
+      }
+    }
+    return {
+      trail_id: trail.id,
+      flow_id: trail.flow_id,
+      trail_title: trail.title,
+      status: trail.status,
+      trail_context: this.parse<Record<string, unknown>>(trail.context),
+      started_by: trail.started_by,
+      started_date_time_utc: trail.created_at,
+      last_modified_date_time_utc: trail.updated_at,
+      current_step: current,
+      history,
+    };
+  }
+
+  /** The trail locked, visible, running, and its current step with the snapshot and answers. */
+  private async current(tx: Tx, actor: Actor, trailId: string) {
+    const trail = this.visibleTrail(actor, await repo.lockTrail(tx, this.store.dialect, trailId), trailId);
+    this.assertRunning(trail);
+    const step = trail.current_step_id ? await repo.findStep(tx, trail.current_step_id) : undefined;
+    if (!step) throw new Error(`trail ${trail.id} is ${trail.status} without a current step`);
+    const snapshot = this.parse<BitSnapshot>(step.bit_snapshot);
+    const answers = (await repo.answersOfStep(tx, step.id)).map((row) => answerView(row, (raw) => this.parse(raw)));
+    return { trail, step, snapshot, answers };
+  }
+
+  async start(actor: Actor, input: StartTrailInput): Promise<TrailView> {
+    return this.store.transaction(async (tx) => {
+      const flow = await findFlow(tx, input.flow_id);
+      if (!flow || !canSee(actor, flow)) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can run.`);
+      if (flow.is_active !== 1) {
+        throw new WaymarkError('FLOW_INACTIVE', `Flow ${flow.id} is inactive, so no trail can start on it; an author re-activates it with update_flow (is_active: true).`, { flow_id: flow.id });
+      }
+      const context = input.trail_context ?? {};
+      if (flow.trail_context_schema !== null) {
+        const issues = trailContextIssues(this.parse<TrailContextSchema>(flow.trail_context_schema), context);
+        if (issues.length > 0) {
+          throw new WaymarkError(
+            'TRAIL_CONTEXT_INVALID',
+            `trail_context does not fit the flow's trail_context_schema (get_flow shows it): ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+            { issues },
+          );
+        }
+      }
+      const now = nowIso();
+      const trail: TrailTable = {
+        id: randomUUID(),
+        account_id: flow.account_id,
+        scope_id: flow.scope_id,
+        flow_id: flow.id,
+        title: input.trail_title ?? null,
+        context: this.store.dialect.json(context),
+        status: 'running',
+        current_step_id: null,
+        started_by: actor.principalId,
+        created_at: now,
+        updated_at: now,
+      };
+      await repo.insertTrail(tx, trail);
+      trail.current_step_id = await this.enterStep(tx, trail, flow.start_bit_id, 1, now);
+      await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id });
+      return this.view(tx, trail);
+    });
+  }
+
+  async get(actor: Actor, input: { trail_id: string }): Promise<TrailView> {
+    const db = this.store.db;
+    return this.view(db, this.visibleTrail(actor, await repo.findTrail(db, input.trail_id), input.trail_id));
+  }
+
+  async list(actor: Actor, input: ListTrailsInput): Promise<{ trails: TrailSummary[]; next_cursor: string | null }> {
+    const db = this.store.db;
+    if (input.flow_id) {
+      const flow = await findFlow(db, input.flow_id);
+      if (!flow || !canSee(actor, flow)) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`);
+    }
+    const page = await repo.listTrails(
+      db,
+      { accountId: actor.accountId, scopeId: actor.scopeId },
+      { flowId: input.flow_id, status: input.status, principalId: input.principal_id },
+      { limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor },
+    );
+    const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
+    const steps = new Map<string, { bit_id: string; title: string }>();
+    for (const id of stepIds) {
+      const step = await repo.findStep(db, id);
+      if (step) steps.set(id, { bit_id: step.bit_id, title: this.parse<BitSnapshot>(step.bit_snapshot).title });
+    }
+    return {
+      trails: page.rows.map((t) => {
+        const step = t.current_step_id ? steps.get(t.current_step_id) : undefined;
+        return {
+          trail_id: t.id,
+          flow_id: t.flow_id,
+          trail_title: t.title,
+          status: t.status,
+          current_bit_id: step?.bit_id ?? null,
+          current_bit_title: step?.title ?? null,
+          started_by: t.started_by,
+          started_date_time_utc: t.created_at,
+          last_modified_date_time_utc: t.updated_at,
+        };
+      }),
+      next_cursor: page.next_cursor,
+    };
+  }
+
+  async submit(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<TrailView & { warnings: Array<{ element_id: string; warnings: string[] }> }> {
+    return this.store.transaction(async (tx) => {
+      const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
+      this.assertMayAct(actor, trail, snapshot);
+      const check = checkAnswers(snapshot.body, input.data);
+      if (check.unknown.length > 0) {
+        const known = stepElements(snapshot.body).flatMap((e) => (e.type === 'check-list' ? (e.items ?? []).map((i) => i.id) : e.element_type ? [e.element_id] : []));
+        throw new WaymarkError('ELEMENT_NOT_FOUND', `The current step "${snapshot.title}" holds no element ${check.unknown.join(', ')}; its answerable ids are: ${known.join(', ') || 'none'} (get_trail lists them with their element_type).`, {
+          element_ids: check.unknown,
+          answerable_element_ids: known,
+        });
+      }
+      if (check.issues.length > 0) {
+        throw new WaymarkError('ANSWER_INVALID', `Nothing was recorded; fix every answer: ${check.issues.map((i) => `${i.path} (${i.element_id}): ${i.message}`).join('; ')}`, { issues: check.issues });
+      }
+      const now = nowIso();
+      await repo.insertAnswers(
+        tx,
+        check.accepted.map((a) => ({
+          trail_id: trail.id,
+          step_id: step.id,
+          element_id: a.element_id,
+          element_type: a.element_type,
+          // Stored as submitted, `{value: <inner>}`: always an object, because the pg dialect's parseJson
+          // would parse a top-level JSON string (already decoded by pg) a second time.
+          value: this.store.dialect.json({ value: a.value }),
+          warnings: a.warnings.length > 0 ? this.store.dialect.json(a.warnings) : null,
+          answered_by: actor.principalId,
+          answered_at: now,
+        })),
+      );
+      trail.updated_at = nextModified(trail.updated_at);
+      await repo.updateTrail(tx, trail.id, { updated_at: trail.updated_at });
+      const warnings = check.accepted.filter((a) => a.warnings.length > 0).map((a) => ({ element_id: a.element_id, warnings: a.warnings }));
+      return { ...(await this.view(tx, trail)), warnings };
+    });
+  }
+
+  async advance(actor: Actor, input: { trail_id: string; connection_id?: string }): Promise<TrailView> {
+    return this.store.transaction(async (tx) => {
+      const { trail, step, snapshot, answers } = await this.current(tx, actor, input.trail_id);
+      this.assertMayAct(actor, trail, snapshot);
+      const latest = latestAnswers(answers);
+      const missing = missingRequired(stepElements(snapshot.body), latest);
+      if (missing.length > 0) {
+        throw new WaymarkError(
+          'REQUIRED_ANSWERS_MISSING',
+          `Step "${snapshot.title}" has required elements without an answer (a required check-list item must be checked): ${missing.join(', ')}. Answer them with submit_step_data, then advance.`,
+          { element_ids: missing },
+        );
+      }
+      const targets = await findBits(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
+      const live = new Map(targets.filter((b) => b.account_id === trail.account_id).map((b) => [b.id, { title: b.title, status: b.status }]));
+      const available = availableConnections(snapshot, latest, live);
+      const choices = available.map((c) => ({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: c.target_bit_title, label: c.label }));
+      let follow = available.length === 1 ? available[0] : undefined;
+      if (input.connection_id !== undefined) {
+        follow = available.find((c) => c.connection_id === input.connection_id);
+        if (!follow) {
+          const known = snapshot.connections.some((c) => c.connection_id === input.connection_id);
+          throw validationError(
+            [{ path: 'connection_id', message: known ? 'this connection is not available now: its condition does not hold for the answers given, or its target is archived' : 'not a connection of the current step' }],
+            `connection_id ${input.connection_id} cannot be followed now; available: ${choices.map((c) => `${c.connection_id} (${c.label ?? c.target_bit_title})`).join(', ') || 'none (advance without connection_id to complete the trail)'}.`,
+          );
+        }
+      } else if (available.length > 1) {
+        const error = validationError(
+          [{ path: 'connection_id', message: 'several connections are available: pass one of them' }],
+          `Several connections are available from "${snapshot.title}"; call advance_trail again with connection_id, one of: ${choices.map((c) => `${c.connection_id} → ${c.target_bit_title}${c.label ? ` (${c.label})` : ''}`).join('; ')}.`,
+        );
+        throw new WaymarkError(error.code, error.message, { ...error.details, available_connections: choices });
+      }
+      const now = nextModified(trail.updated_at);
+      await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: follow?.connection_id ?? null });
+      if (follow) {
+        trail.current_step_id = await this.enterStep(tx, trail, follow.target_bit_id, step.seq + 1, now);
+        trail.status = 'running';
+      } else {
+        // No connection is available: the trail has reached its end.
+        trail.current_step_id = null;
+        trail.status = 'completed';
+      }
+      trail.updated_at = now;
+      await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now });
+      return this.view(tx, trail);
+    });
+  }
+
+  async transfer(actor: Actor, input: { trail_id: string; reason: string }): Promise<TrailView> {
+    return this.store.transaction(async (tx) => {
+      const { trail, step } = await this.current(tx, actor, input.trail_id);
+      const now = nextModified(trail.updated_at);
+      await repo.updateStep(tx, step.id, { transfer_reason: input.reason, transferred_by: actor.principalId, transferred_at: now });
+      trail.status = 'waiting_for_person';
+      trail.updated_at = now;
+      await repo.updateTrail(tx, trail.id, { status: trail.status, updated_at: now });
+      return this.view(tx, trail);
+    });
+  }
+}

@@ -1,0 +1,98 @@
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { StoreDialect } from '../dialects/dialect.js';
+import type { TrailAnswerTable, TrailStepTable, TrailTable } from '../schema.js';
+import type { Db, Tx } from '../store.js';
+import type { Visibility } from './flows.repo.js';
+import { afterKey, keysetPage, type PageKey } from './paging.js';
+
+type Q = Db | Tx;
+
+export async function findTrail(q: Q, id: string) {
+  return q.selectFrom('trails').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The trail's row, locked for the rest of the transaction: one step change at a time per trail. */
+export async function lockTrail(q: Tx, dialect: StoreDialect, id: string) {
+  return dialect.forUpdate(q.selectFrom('trails').selectAll().where('id', '=', id)).executeTakeFirst();
+}
+
+export async function insertTrail(q: Q, row: Insertable<TrailTable>): Promise<void> {
+  await q.insertInto('trails').values(row).execute();
+}
+
+export async function updateTrail(q: Q, id: string, changes: Updateable<TrailTable>): Promise<void> {
+  await q.updateTable('trails').set(changes).where('id', '=', id).execute();
+}
+
+export async function insertStep(q: Q, row: Insertable<TrailStepTable>): Promise<void> {
+  await q.insertInto('trail_steps').values(row).execute();
+}
+
+export async function updateStep(q: Q, id: string, changes: Updateable<TrailStepTable>): Promise<void> {
+  await q.updateTable('trail_steps').set(changes).where('id', '=', id).execute();
+}
+
+export async function findStep(q: Q, id: string) {
+  return q.selectFrom('trail_steps').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Every step of a trail in the order it ran. */
+export async function stepsOf(q: Q, trailId: string) {
+  return q.selectFrom('trail_steps').selectAll().where('trail_id', '=', trailId).orderBy('seq').execute();
+}
+
+export async function insertAnswers(q: Q, rows: Array<Insertable<TrailAnswerTable>>): Promise<void> {
+  if (rows.length === 0) return;
+  await q.insertInto('trail_answers').values(rows).execute();
+}
+
+/** Every answer of a trail, oldest first (the last one per step and element counts). */
+export async function answersOf(q: Q, trailId: string) {
+  return q.selectFrom('trail_answers').selectAll().where('trail_id', '=', trailId).orderBy('id').execute();
+}
+
+export async function answersOfStep(q: Q, stepId: string) {
+  return q.selectFrom('trail_answers').selectAll().where('step_id', '=', stepId).orderBy('id').execute();
+}
+
+export interface TrailListFilter {
+  flowId?: string;
+  status?: TrailTable['status'];
+  /** Trails this principal started, answered on, handed over or advanced. */
+  principalId?: string;
+}
+
+export async function listTrails(q: Q, seen: Visibility, filter: TrailListFilter, page: { limit: number; cursor?: string }) {
+  const fetch = (after: PageKey | null, count: number) => {
+    let query = q.selectFrom('trails').selectAll().where('account_id', '=', seen.accountId);
+    if (seen.scopeId !== null) query = query.where((eb) => eb.or([eb('scope_id', 'is', null), eb('scope_id', '=', seen.scopeId)]));
+    if (filter.flowId) query = query.where('flow_id', '=', filter.flowId);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    const principal = filter.principalId;
+    if (principal) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('started_by', '=', principal),
+          eb.exists(
+            eb.selectFrom('trail_answers as a').select(sql.lit(1).as('one')).whereRef('a.trail_id', '=', 'trails.id').where('a.answered_by', '=', principal),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('trail_steps as s')
+              .select(sql.lit(1).as('one'))
+              .whereRef('s.trail_id', '=', 'trails.id')
+              .where((s) => s.or([s('s.transferred_by', '=', principal), s('s.left_by', '=', principal)])),
+          ),
+        ]),
+      );
+    }
+    if (after) query = query.where((eb) => afterKey(eb, after));
+    return query.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(count).execute();
+  };
+  return keysetPage(fetch, () => true, page.limit, page.cursor);
+}
+
+/** Connection mirror rows leaving a bit, in sort_order. */
+export async function connectionsOf(q: Q, accountId: string, bitId: string) {
+  return q.selectFrom('connections').selectAll().where('account_id', '=', accountId).where('source_bit_id', '=', bitId).orderBy('sort_order').execute();
+}
