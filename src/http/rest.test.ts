@@ -1,0 +1,88 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../../test/engines.js';
+import { insertTestBit, insertTestConnection } from '../../test/graph-fixtures.js';
+import { silentLogger, startHarness, type Harness } from '../../test/harness.js';
+import { createHttpApp } from './app.js';
+
+describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
+  let h: Harness;
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    h = await startHarness(engine);
+    const app = createHttpApp(h.services, silentLogger, { host: '127.0.0.1', port: 0 });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await h.close();
+  });
+
+  const restore = (bitId: string, token: string | null) =>
+    fetch(`${base}/bits/${bitId}/restore`, { method: 'POST', headers: token ? { Authorization: `Bearer ${token}` } : {} });
+
+  it('restores an archived bit: active again, a later timestamp, its cleared connections stay cleared', async () => {
+    const s = h.store.store;
+    const bit = await insertTestBit(s, { accountId: h.accountId, title: 'To restore' });
+    const other = await insertTestBit(s, { accountId: h.accountId });
+    await insertTestConnection(s, bit, other);
+    // What archive_bit leaves behind: the bit archived, its connections gone from rows and bodies.
+    await s.db.deleteFrom('connections').where('source_bit_id', '=', bit).execute();
+    await s.db.updateTable('bits').set({ status: 'archived', body: s.dialect.json({ children: [] }) }).where('id', '=', bit).execute();
+    const before = await s.db.selectFrom('bits').select('updated_at').where('id', '=', bit).executeTakeFirstOrThrow();
+    const res = await restore(bit, h.owner.token);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { success: boolean; data: { bit_id: string; status: string; last_modified_date_time_utc: string; was_already_active: boolean } };
+    expect(body).toMatchObject({ success: true, data: { bit_id: bit, status: 'active', was_already_active: false } });
+    expect(body.data.last_modified_date_time_utc > before.updated_at).toBe(true);
+    const row = await s.db.selectFrom('bits').selectAll().where('id', '=', bit).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'active', updated_at: body.data.last_modified_date_time_utc });
+    expect(await s.db.selectFrom('connections').select('id').where('source_bit_id', '=', bit).execute()).toEqual([]);
+    const listed = await h.owner.client.ok<{ bits: Array<{ bit_id: string }> }>('list_bits', {});
+    expect(listed.bits.map((b) => b.bit_id)).toContain(bit);
+    // Again: nothing to do, nothing changes.
+    const again = (await (await restore(bit, h.owner.token)).json()) as { data: { was_already_active: boolean; last_modified_date_time_utc: string } };
+    expect(again.data).toMatchObject({ was_already_active: true, last_modified_date_time_utc: body.data.last_modified_date_time_utc });
+  });
+
+  it('answers errors in the envelope with the HTTP status: 404, 403, 401', async () => {
+    const missing = await restore('00000000-0000-4000-8000-000000000000', h.owner.token);
+    expect(missing.status).toBe(404);
+    const error = ((await missing.json()) as { success: boolean; error: { code: string; message: string; errorId: string; status: number } });
+    expect(error.success).toBe(false);
+    expect(error.error).toMatchObject({ code: 'BIT_NOT_FOUND', status: 404 });
+    expect(error.error.errorId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const bit = await insertTestBit(h.store.store, { accountId: h.accountId, status: 'archived' });
+    const stranger = await h.principal({ accountId: await h.services.auth.createAccount('x') });
+    expect((await restore(bit, stranger.token)).status).toBe(404);
+    const reader = await h.principal({ permission: 'admin', capabilities: ['read', 'run'] });
+    const noCap = await restore(bit, reader.token);
+    expect(noCap.status).toBe(403);
+    expect(((await noCap.json()) as { error: { details: unknown } }).error.details).toEqual({ required_capability: 'waymark.author' });
+    const viewer = await h.principal({ permission: 'view', capabilities: ['author'] });
+    expect(((await (await restore(bit, viewer.token)).json()) as { error: { details: unknown } }).error.details).toEqual({ required_permission: 'edit' });
+    const scope = await h.services.auth.createScope(h.accountId, 'team');
+    const limited = await h.principal({ permission: 'edit', capabilities: ['author'], scopeId: scope });
+    const account = await restore(bit, limited.token);
+    expect(account.status).toBe(403);
+    expect(((await account.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
+    const unauthenticated = await restore(bit, null);
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect((await h.store.store.db.selectFrom('bits').select('status').where('id', '=', bit).executeTakeFirstOrThrow()).status).toBe('archived');
+  });
+
+  it('serves its OpenAPI description', async () => {
+    const res = await fetch(`${base}/openapi.json`, { headers: { Authorization: `Bearer ${h.owner.token}` } });
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/bits/{bit_id}/restore'].post.operationId).toBe('restoreBit');
+    expect(Object.keys(doc.paths['/bits/{bit_id}/restore'].post.responses)).toEqual(['200', '401', '403', '404', '500']);
+  });
+});
