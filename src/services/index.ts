@@ -1,6 +1,7 @@
 import type { Store } from '../store/store.js';
 import { AuthService } from './auth.service.js';
 import { BitListService } from './bit-list.service.js';
+import { BitRestoreService } from './bit-restore.service.js';
 import { FlowsService } from './flows.service.js';
 import { ReferencesService } from './references.service.js';
 import { TrailsService } from './trails.service.js';
@@ -9,6 +10,9 @@ import { TrailsService } from './trails.service.js';
 export interface Services {
   store: Store;
   auth: AuthService;
+  flows: FlowsService;
+  bitList: BitListService;
+  bitRestore: BitRestoreService;
   references: ReferencesService;
   trails: TrailsService;
 }
@@ -19,6 +23,7 @@ export function createServices(store: Store): Services {
     auth: new AuthService(store),
     flows: new FlowsService(store),
     bitList: new BitListService(store),
+    bitRestore: new BitRestoreService(store),
     references: new ReferencesService(store),
     trails: new TrailsService(store),
   };
