@@ -188,11 +188,7 @@ export class TrailsService {
       { limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor },
     );
     const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
-    const steps = new Map<string, { bit_id: string; title: string }>();
-    for (const id of stepIds) {
-      const step = await repo.findStep(db, id);
-      if (step) steps.set(id, { bit_id: step.bit_id, title: this.parse<BitSnapshot>(step.bit_snapshot).title });
-    }
+    const steps = new Map((await repo.stepBits(db, stepIds)).map((s) => [s.id, { bit_id: s.bit_id, title: s.title }]));
     return {
       trails: page.rows.map((t) => {
         const step = t.current_step_id ? steps.get(t.current_step_id) : undefined;

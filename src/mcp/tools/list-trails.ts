@@ -24,7 +24,7 @@ export const listTrailsTool = defineTool({
         trail_title: z.string().nullable(),
         status: z.enum(TRAIL_STATUSES),
         current_bit_id: z.string().nullable(),
-        current_bit_title: z.string().nullable(),
+        current_bit_title: z.string().nullable().describe('The current bit\'s title as it is now (get_trail shows the step as the trail entered it).'),
         started_by: z.string(),
         started_date_time_utc: z.string(),
         last_modified_date_time_utc: z.string(),

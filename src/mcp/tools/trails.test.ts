@@ -374,6 +374,18 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     expect((await h.owner.client.fail('list_trails', { flow_id: '00000000-0000-4000-8000-000000000000' })).code).toBe('FLOW_NOT_FOUND');
   });
 
+  it('two advances at once take turns on the trail: each moves one step, none is lost or doubled', async () => {
+    const trail = await start();
+    await fill(trail.trail_id, 'o1');
+    const [one, two] = await Promise.all([
+      h.owner.client.ok<Trail>('advance_trail', { trail_id: trail.trail_id }),
+      h.owner.client.ok<Trail>('advance_trail', { trail_id: trail.trail_id }),
+    ]);
+    const final = await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id });
+    expect(final.history.map((s) => s.bit_id)).toEqual([bit.start, bit.a, bit.c]);
+    expect([one.current_step!.bit_id, two.current_step!.bit_id].sort()).toEqual([bit.a, bit.c].sort());
+  });
+
   it('trails are the account\'s own and need the run capability', async () => {
     const trail = await start();
     const stranger = await h.principal({ accountId: await h.services.auth.createAccount('else') });

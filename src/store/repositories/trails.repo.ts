@@ -36,6 +36,20 @@ export async function findStep(q: Q, id: string) {
   return q.selectFrom('trail_steps').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * The bit of each of these steps, with the bit's current title: a light read for lists, which must not
+ * parse snapshots (a body can be megabytes).
+ */
+export async function stepBits(q: Q, stepIds: string[]) {
+  if (stepIds.length === 0) return [];
+  return q
+    .selectFrom('trail_steps as s')
+    .leftJoin('bits as b', 'b.id', 's.bit_id')
+    .select(['s.id', 's.bit_id', 'b.title'])
+    .where('s.id', 'in', stepIds)
+    .execute();
+}
+
 /** Every step of a trail in the order it ran. */
 export async function stepsOf(q: Q, trailId: string) {
   return q.selectFrom('trail_steps').selectAll().where('trail_id', '=', trailId).orderBy('seq').execute();
