@@ -191,7 +191,7 @@ export class ElementResolver {
       }
       const field = items.textField;
       if (given[field] !== undefined && given[field] !== null && line.itemText !== given[field]) {
-        throw invalid(line, `the item text on the line ('${line.text}') and ${field} ('${String(given[field])}') differ; give it in one place`);
+        throw invalid(line, `the item text on the line ('${line.itemText}') and ${field} ('${String(given[field])}') differ; give it in one place`);
       }
       fields[field] = line.itemText;
       if (line.checked !== undefined) {

@@ -1,0 +1,40 @@
+/**
+ * Checking a submit_step_data answer against the element it names (CONTRACT.md, "Answer values"): the
+ * element_type must be the element's step type name, and the inner value must fit the element's config.
+ */
+import type { ValidationIssue } from '../errors.js';
+import { ELEMENTS } from './elements/index.js';
+import { indexBody } from './body-index.js';
+import type { SlateBody } from './slate.js';
+
+export interface StepAnswer {
+  element_id: string;
+  element_type: string;
+  /** The inner value (what `{value: <inner>}` wraps). */
+  value: unknown;
+}
+
+export type StepAnswerResult =
+  | { ok: true; element_id: string; value: unknown; warnings: string[] }
+  | { ok: false; element_id: string; issues: ValidationIssue[] };
+
+/** Validates one answer against the body of the step's bit; issues are for ANSWER_INVALID's details. */
+export function checkStepAnswer(body: SlateBody, answer: StepAnswer): StepAnswerResult {
+  const found = indexBody(body).get(answer.element_id);
+  const fail = (message: string, path = 'element_id'): StepAnswerResult => ({
+    ok: false,
+    element_id: answer.element_id,
+    issues: [{ path, message }],
+  });
+  if (!found || (found.kind !== 'element' && found.kind !== 'item')) return fail('this step has no element with that id');
+  // A check-list item is answered on its own, by its id (CheckListItem).
+  if (found.kind === 'item' && found.element.type !== 'check-list') return fail('answer the dropdown or radio-button by its own id, with the option id as value');
+  const element = found.kind === 'item' ? found.element : found.node;
+  const def = ELEMENTS[element.type];
+  if (def.stepType === null) return fail(`a ${element.type} records nothing and cannot be answered`);
+  if (found.kind === 'element' && element.type === 'check-list') return fail('answer each check-list item by its own id (CheckListItem)');
+  if (answer.element_type !== def.stepType) return fail(`element ${answer.element_id} is a ${def.stepType}`, 'element_type');
+  const result = def.checkAnswer(answer.value, element);
+  if (!result.ok) return { ok: false, element_id: answer.element_id, issues: result.issues };
+  return { ok: true, element_id: answer.element_id, value: result.value, warnings: result.warnings };
+}

@@ -1,0 +1,235 @@
+/**
+ * bodyToMarkdown: the canonical markdown of a body, as get_bit prints it (CONTRACT.md, "Body forms"): ids
+ * in anchors, `(required)` marks, connection parameters in their order. Blocks are written with an explicit
+ * stack; each open container (quote, list item) contributes a prefix to every line written inside it.
+ * The output is a fixpoint: reading it and writing it again gives the same text.
+ */
+import { ELEMENTS } from '../elements/index.js';
+import { anchorOf, itemMarkerForm } from '../elements/forms.js';
+import type { BlockNode, CodeBlockNode, ConnectionNode, ElementNode, InlineNode, ListItemNode, ListNode, SlateBody, TableNode } from '../slate.js';
+import { HEADING_TYPES } from '../slate.js';
+import { formatConnectionUrl } from './connection-url.js';
+import { escapeInline, escapeLineEnd, escapeLineStart, type TextContext } from './escape.js';
+import { connectionLine, renderInlines } from './render-inline.js';
+
+const BLOCK: TextContext = { inLink: false, inTable: false, singleLine: false };
+const SINGLE: TextContext = { inLink: false, inTable: false, singleLine: true };
+const CELL: TextContext = { inLink: false, inTable: true, singleLine: true };
+const LABEL: TextContext = { inLink: true, inTable: false, singleLine: true };
+
+interface Prefix {
+  first: string;
+  rest: string;
+  used: boolean;
+}
+
+type Task =
+  | { kind: 'block'; node: BlockNode; marker?: string; task?: string }
+  | { kind: 'item'; node: ListItemNode; marker: string; tight: boolean }
+  | { kind: 'blank' }
+  | { kind: 'pop' };
+
+class Writer {
+  readonly lines: string[] = [];
+  private readonly prefixes: Prefix[] = [];
+
+  push(prefix: Prefix): void {
+    this.prefixes.push(prefix);
+  }
+
+  pop(): void {
+    this.prefixes.pop();
+  }
+
+  line(content: string): void {
+    let prefix = '';
+    for (const p of this.prefixes) {
+      prefix += p.used ? p.rest : p.first;
+      p.used = true;
+    }
+    // A blank line inside a container keeps only the container's marks (`>`), never trailing spaces.
+    this.lines.push(content === '' ? prefix.trimEnd() : prefix + content);
+  }
+}
+
+/** A list is loose (blank lines between items) when an item holds a `p`; a tight item holds `lic`. */
+function isLoose(list: ListNode): boolean {
+  return list.children.some((li) => li.children.some((c) => c.type === 'p'));
+}
+
+function hasItemLines(node: BlockNode | undefined): boolean {
+  return node !== undefined && ELEMENTS[node.type as ElementNode['type']]?.items !== undefined && ((node as ElementNode).items?.length ?? 0) > 0;
+}
+
+/**
+ * The marker of a list: two lists in a row with the same marker would read as one list, and a bullet
+ * list right after an element's item lines would read as more items, so such a list takes the other marker.
+ */
+function listMarker(list: ListNode, previous: BlockNode | undefined, previousMarker: string | undefined): string {
+  if (list.type === 'ol') return previous?.type === 'ol' && previousMarker === '.' ? ')' : '.';
+  // `+`, not `*`: an item starting with a thematic break `***` would make `* ***` one thematic break.
+  if (previous?.type === 'ul' && previousMarker === '-') return '+';
+  if (hasItemLines(previous)) return '+';
+  return '-';
+}
+
+export function bodyToMarkdown(body: SlateBody): string {
+  const w = new Writer();
+  const stack: Task[] = [];
+  const markers = new Map<BlockNode, string>();
+  const schedule = (children: readonly BlockNode[], tight: boolean, taskMarker?: string) => {
+    const tasks: Task[] = [];
+    children.forEach((child, i) => {
+      if (i > 0 && !tight) tasks.push({ kind: 'blank' });
+      let marker: string | undefined;
+      if (child.type === 'ul' || child.type === 'ol') {
+        const prev = children[i - 1];
+        marker = listMarker(child, prev, prev ? markers.get(prev) : undefined);
+        markers.set(child, marker);
+      }
+      tasks.push({ kind: 'block', node: child, marker, task: i === 0 ? taskMarker : undefined });
+    });
+    for (let i = tasks.length - 1; i >= 0; i--) stack.push(tasks[i]);
+  };
+  schedule(body.children, false);
+  while (stack.length > 0) {
+    const task = stack.pop()!;
+    if (task.kind === 'blank') w.line('');
+    else if (task.kind === 'pop') w.pop();
+    else if (task.kind === 'item') {
+      const li = task.node;
+      const first = li.children[0];
+      const isTask = li.checked !== undefined && (first?.type === 'lic' || first?.type === 'p');
+      w.push({ first: `${task.marker} `, rest: ' '.repeat(task.marker.length + 1), used: false });
+      stack.push({ kind: 'pop' });
+      schedule(li.children, task.tight, isTask ? (li.checked ? '[x] ' : '[ ] ') : undefined);
+    } else writeBlock(w, task, stack, schedule);
+  }
+  return w.lines.join('\n') + (w.lines.length > 0 ? '\n' : '');
+}
+
+function writeBlock(
+  w: Writer,
+  task: Extract<Task, { kind: 'block' }>,
+  stack: Task[],
+  schedule: (children: readonly BlockNode[], tight: boolean) => void,
+): void {
+  const node = task.node;
+  switch (node.type) {
+    case 'p':
+    case 'lic': {
+      const text = renderInlines(node.children, BLOCK, task.task === undefined);
+      const content = task.task !== undefined ? task.task + text : text;
+      for (const l of content.split('\n')) w.line(l);
+      return;
+    }
+    case 'blockquote':
+      w.push({ first: '> ', rest: '> ', used: false });
+      stack.push({ kind: 'pop' });
+      schedule(node.children, false);
+      return;
+    case 'ul':
+    case 'ol': {
+      const tight = !isLoose(node);
+      const start = node.type === 'ol' ? (node.start ?? 1) : 0;
+      const items: Task[] = node.children.map((li, i) => ({
+        kind: 'item',
+        node: li,
+        marker: node.type === 'ol' ? `${start + i}${task.marker ?? '.'}` : (task.marker ?? '-'),
+        tight,
+      }));
+      for (let i = items.length - 1; i >= 0; i--) {
+        stack.push(items[i]);
+        if (i > 0 && !tight) stack.push({ kind: 'blank' });
+      }
+      return;
+    }
+    case 'code_block':
+      writeCode(w, node);
+      return;
+    case 'hr':
+      // `***`, not `---`: after a paragraph line `---` would underline it as a heading.
+      w.line('***');
+      return;
+    case 'table':
+      writeTable(w, node);
+      return;
+    case 'bit-connection':
+      w.line(connectionLine((node as ConnectionNode).label, formatConnectionUrl(node as ConnectionNode)));
+      return;
+    default:
+      if ((HEADING_TYPES as readonly string[]).includes(node.type)) {
+        const level = Number(node.type[1]);
+        let text = renderInlines((node as { children: InlineNode[] }).children, SINGLE);
+        // A closing run of `#` would be dropped from the heading.
+        if (/(^|[ \t])#+$/.test(text)) text = text.replace(/#+$/, (run) => `\\${run}`);
+        w.line(text === '' ? '#'.repeat(level) : `${'#'.repeat(level)} ${text}`);
+        return;
+      }
+      writeElement(w, node as ElementNode);
+  }
+}
+
+function writeElement(w: Writer, node: ElementNode): void {
+  const def = ELEMENTS[node.type];
+  if (!def) return;
+  const label = typeof node.props.label === 'string' && node.props.label !== '' && def.hasLabel ? `: ${escapeInline(node.props.label, LABEL)}` : '';
+  const required = node.props.required === true ? ' (required)' : '';
+  w.line(`[${node.type}${label}](${anchorOf(node.id)})${required}`);
+  if (!def.items) return;
+  const field = def.items.textField;
+  for (const item of node.items ?? []) {
+    let marker = itemMarkerForm(def);
+    if (item.checked === true) marker = marker.replace(' ]', 'x]').replace(' )', 'x)');
+    const text = escapeLineEnd(escapeLineStart(escapeInline(String(item[field] ?? ''), LABEL)));
+    w.line(`- ${marker}[${text}](${anchorOf(item.id)})${item.required === true ? ' *(required)*' : ''}`);
+  }
+}
+
+function writeCode(w: Writer, node: CodeBlockNode): void {
+  const lines = node.children.map((l) => l.children.map((t) => t.text).join(''));
+  const lang = node.lang ?? '';
+  // An info string cannot hold a backtick after a backtick fence.
+  const char = lang.includes('`') ? '~' : '`';
+  let longest = 0;
+  for (const l of lines) {
+    const m = l.match(char === '`' ? /^ {0,3}(`+)/ : /^ {0,3}(~+)/);
+    if (m && m[1].length > longest) longest = m[1].length;
+  }
+  const fence = char.repeat(Math.max(3, longest + 1));
+  // The info string reads backslash escapes and references.
+  const info = lang.replace(/[\\&]/g, (c) => (c === '\\' ? '\\\\' : '\\&'));
+  w.line(fence + info);
+  for (const l of lines.join('\n').split('\n')) w.line(l);
+  w.line(fence);
+}
+
+function writeTable(w: Writer, node: TableNode): void {
+  const rows = node.children;
+  const columns = rows[0]?.children.length ?? 0;
+  if (columns === 0) return;
+  const cell = (r: number, c: number) => {
+    const content = rows[r].children[c]?.children[0]?.children ?? [];
+    const text = renderInlines(content, CELL);
+    return text === '' ? ' ' : ` ${text} `;
+  };
+  const row = (r: number) => `|${Array.from({ length: columns }, (_, c) => cell(r, c)).join('|')}|`;
+  w.line(row(0));
+  const align = node.align ?? [];
+  w.line(
+    `|${Array.from({ length: columns }, (_, c) => {
+      switch (align[c]) {
+        case 'left':
+          return ' :-- ';
+        case 'center':
+          return ' :-: ';
+        case 'right':
+          return ' --: ';
+        default:
+          return ' --- ';
+      }
+    }).join('|')}|`,
+  );
+  for (let r = 1; r < rows.length; r++) w.line(row(r));
+}
+
