@@ -3,20 +3,20 @@
  * elements (authoring-interface.md, Reference). Checked here and turned into the text that search
  * indexes and the derived abstract is cut from.
  */
+import { elementTypeForStep, isElementType } from '../content/elements/index.js';
 import { LIMITS } from '../content/limits.js';
+import { assertSafeUrl } from '../content/url.js';
 import { WaymarkError, validationError } from '../errors.js';
 
 export type SlateNode = { text: string } | { type: string; children: SlateNode[]; [prop: string]: unknown };
 
 /**
- * The interactive element types (authoring-interface.md, Interactive elements) and their item nodes, by
- * type name and by step type name, so that either spelling in a Slate node is refused.
+ * An interactive element, by its Slate type name or by its step type name (authoring-interface.md,
+ * Interactive elements): the element registry is the one list of them.
  */
-const INTERACTIVE_TYPES = new Set([
-  'check-list', 'check-list-item', 'date-picker', 'dropdown', 'dropdown-item', 'dropdown-option', 'iframe', 'link-block',
-  'link-inline', 'radio-button', 'radio-button-item', 'radio-option', 'searchable-field', 'text-area', 'video-external',
-  'CheckListItem', 'DatePicker', 'Dropdown', 'LinkBlock', 'LinkInline', 'RadioButton', 'SearchableField', 'TextArea', 'Video',
-]);
+function isInteractive(type: string): boolean {
+  return isElementType(type) || elementTypeForStep(type) !== undefined;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -26,7 +26,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * Checks the node array (or its JSON text) and answers it typed. Refuses: a non-array or empty array, a node that is neither
  * a text leaf (`text`) nor an element (`type` and `children`) with VALIDATION_ERROR; nesting beyond the
  * body depth limit with BODY_TOO_DEEP; more than the body size limit with BODY_TOO_LARGE; an interactive
- * element with INTERACTIVE_ELEMENT_NOT_ALLOWED.
+ * element with INTERACTIVE_ELEMENT_NOT_ALLOWED; a link or media url of an unsafe scheme with UNSAFE_URL.
  */
 export function checkReferenceContent(raw: unknown): SlateNode[] {
   // A JSON-stringified array is accepted, as it is for bit_body (authoring-interface.md, add_bit).
@@ -61,13 +61,15 @@ export function checkReferenceContent(raw: unknown): SlateNode[] {
       if (typeof node.type !== 'string' || !Array.isArray(node.children)) {
         throw validationError([{ path: at, message: 'a Slate node is a text leaf {"text": …} or an element {"type": …, "children": [...]}' }]);
       }
-      if (INTERACTIVE_TYPES.has(node.type)) {
+      if (isInteractive(node.type)) {
         throw new WaymarkError(
           'INTERACTIVE_ELEMENT_NOT_ALLOWED',
           `reference_content holds an interactive element (${node.type}) at ${at}; references hold prose, links and media only. Put interactive elements in a bit body.`,
           { type: node.type, path: at },
         );
       }
+      // Links and media in a reference follow the url rule of bodies: no javascript: and the like.
+      if (typeof node.url === 'string') assertSafeUrl(node.url, `${at}.url`);
       walk(node.children, `${at}.children`, depth + 1);
     });
   };

@@ -111,13 +111,23 @@ describe.each(ENGINES)('create_reference, update_reference, get_reference on %s'
   it('refuses interactive elements anywhere in the content: INTERACTIVE_ELEMENT_NOT_ALLOWED', async () => {
     const textArea = { type: 'text-area', id: 'e1', props: { label: 'Notes' }, children: [{ text: '' }] };
     const inline = { type: 'p', children: [{ text: 'See ' }, { type: 'link-inline', id: 'e2', props: { url: 'https://example.com' }, children: [{ text: 'this' }] }, { text: '' }] };
-    for (const content of [[textArea], [{ type: 'blockquote', children: [inline] }]]) {
+    const byStepName = { type: 'DatePicker', children: [{ text: '' }] };
+    for (const content of [[textArea], [{ type: 'blockquote', children: [inline] }], [byStepName]]) {
       const error = await h.owner.client.fail('create_reference', { reference_title: 'T', reference_content: content });
       expect(error.code).toBe('INTERACTIVE_ELEMENT_NOT_ALLOWED');
       expect(error.status).toBe(422);
     }
     const id = await makeReference(h.owner.client);
     expect((await h.owner.client.fail('update_reference', { reference_id: id, reference_content: [textArea] })).code).toBe('INTERACTIVE_ELEMENT_NOT_ALLOWED');
+  });
+
+  it('keeps links and media, and refuses an unsafe url: UNSAFE_URL', async () => {
+    const content = [{ type: 'p', children: [{ text: 'See ' }, { type: 'a', id: 'l1', url: 'https://example.com', children: [{ text: 'the site' }] }, { text: '.' }] }];
+    const id = await makeReference(h.owner.client, { reference_content: content });
+    expect((await get(id)).reference_content).toEqual(content);
+    const evil = [{ type: 'p', children: [{ type: 'a', id: 'l2', url: 'java\tscript:alert(1)', children: [{ text: 'x' }] }] }];
+    const error = await h.owner.client.fail('create_reference', { reference_title: 'T', reference_content: evil });
+    expect([error.code, error.status]).toEqual(['UNSAFE_URL', 422]);
   });
 
   it('refuses a body nested too deep (BODY_TOO_DEEP) or too large (BODY_TOO_LARGE)', async () => {

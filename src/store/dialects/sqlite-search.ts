@@ -12,6 +12,7 @@ import type { ReferenceSearchHit, ReferenceSearchQuery, SearchDialect, SearchTer
  */
 const BM25_WEIGHTS = sql.raw('10.0, 4.0, 1.0');
 const SNIPPET_TOKENS = 32;
+const SNIPPET_CHUNK = 500;
 
 /**
  * FTS5 needs an integer rowid that never changes, and library_references has a text key: a plain rowid
@@ -98,11 +99,17 @@ async function searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Pr
     LIMIT ${query.limit}`.execute(db);
   if (page.rows.length === 0) return [];
   // Snippets only for the page: snippet() re-reads and re-tokenizes the text, too costly for every match.
-  const snippets = await sql<{ rowid: number; snippet: string }>`
-    SELECT rowid, snippet(library_references_fts, 2, '**', '**', '…', ${sql.lit(SNIPPET_TOKENS)}) AS snippet
-    FROM library_references_fts
-    WHERE library_references_fts MATCH ${match} AND rowid IN (${sql.join(page.rows.map((r) => r.search_rowid))})`.execute(db);
-  const byRowid = new Map(snippets.rows.map((s) => [s.rowid, s.snippet]));
+  // In chunks: a page is at most 101 rows through the service, but the store's own callers may ask for
+  // more, and SQLite caps the number of bound variables.
+  const byRowid = new Map<number, string>();
+  for (let start = 0; start < page.rows.length; start += SNIPPET_CHUNK) {
+    const rowids = page.rows.slice(start, start + SNIPPET_CHUNK).map((r) => r.search_rowid);
+    const snippets = await sql<{ rowid: number; snippet: string }>`
+      SELECT rowid, snippet(library_references_fts, 2, '**', '**', '…', ${sql.lit(SNIPPET_TOKENS)}) AS snippet
+      FROM library_references_fts
+      WHERE library_references_fts MATCH ${match} AND rowid IN (${sql.join(rowids)})`.execute(db);
+    for (const s of snippets.rows) byRowid.set(s.rowid, s.snippet);
+  }
   return page.rows.map(({ search_rowid, ...hit }) => ({ ...hit, snippet: byRowid.get(search_rowid) ?? '' }));
 }
 
