@@ -60,6 +60,7 @@ export const UNSAFE: readonly Rule[] = [
   },
   { char: '&', when: (t, i) => ENTITY_AHEAD.test(t.slice(i, i + 40)), why: 'would be read as a character reference' },
   { char: '|', when: (_t, _i, ctx) => ctx.inTable, why: 'ends a table cell' },
+  { char: '!', when: (t, i) => i === t.length - 1, why: 'before a link written next to the text, `!` would make it an image' },
 ];
 
 /** Rules for the first character of a line: block markers that only count there. */
@@ -71,7 +72,7 @@ const LINE_START: ReadonlyArray<{ test: RegExp; why: string }> = [
 const ORDERED_MARKER = /^([0-9]{1,9})([.)])/;
 
 const RULES = new Map(UNSAFE.map((r) => [r.char, r]));
-const SPECIAL = /[\\*_`[\]~<&|\n]/;
+const SPECIAL = /[\\*_`[\]~<&|\n!]/;
 
 export function charRef(ch: string): string {
   return `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};`;

@@ -90,7 +90,8 @@ export function buildInlines(ctx: ParseContext, tokens: readonly Token[], from: 
         if (link) linkRaw += t.content;
         break;
       case 'text_special':
-        pushText(t.content, mask());
+        // A newline written as a reference (`&#10;`) is whitespace in a paragraph, not a hard break.
+        pushText(t.content === '\n' || t.content === '\r' ? ' ' : t.content, mask());
         raw += ESCAPED;
         if (link) linkRaw += ESCAPED;
         break;

@@ -200,7 +200,9 @@ function writeCode(w: Writer, node: CodeBlockNode): void {
   // The info string reads backslash escapes and references.
   const info = lang.replace(/[\\&]/g, (c) => (c === '\\' ? '\\\\' : '\\&'));
   w.line(fence + info);
-  for (const l of lines.join('\n').split('\n')) w.line(l);
+  // One empty line is how Slate holds an empty code block (an element needs a child): it is written empty.
+  const content = lines.join('\n');
+  if (content !== '') for (const l of content.split('\n')) w.line(l);
   w.line(fence);
 }
 
