@@ -3,7 +3,7 @@
  * mirror rows, each with its outgoing connections in sort_order and their conditions, which live in
  * the source bit's body (the `bit-connection` void node whose id is the connection id).
  */
-import type { ConnectionCondition } from '../content/slate.js';
+import { collectConnections, type ConnectionCondition, type SlateBody } from '../content/index.js';
 import * as flowsRepo from '../store/repositories/flows.repo.js';
 import { findBits } from '../store/repositories/bits.repo.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
@@ -39,61 +39,26 @@ export interface FlowGraph {
   unreachable_bits: GraphBit[];
 }
 
-/** A `bit-connection` node as found in a stored body (content/slate.ts ConnectionNode), read defensively. */
+type ConnectionRow = Awaited<ReturnType<typeof flowsRepo.connectionsFrom>>[number];
+
+/** A `bit-connection` node of a stored body, as the graph and the trail steps read it. */
 export interface StoredConnection {
   id: string;
-  target_bit_id: string | null;
+  target_bit_id: string;
   label: string | null;
+  /** The preview flags (`preview: false`, …); the condition is `when`. */
   params: Record<string, boolean>;
   when: ConnectionCondition | null;
 }
 
-type ConnectionRow = Awaited<ReturnType<typeof flowsRepo.connectionsFrom>>[number];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A stored `when` (content/slate.ts ConnectionCondition), or null when absent or malformed. */
-export function readCondition(when: unknown): ConnectionCondition | null {
-  if (!isRecord(when) || typeof when.element_id !== 'string') return null;
-  if (typeof when.checked === 'boolean') return { element_id: when.element_id, checked: when.checked };
-  if (Array.isArray(when.option_ids) && when.option_ids.every((o) => typeof o === 'string')) {
-    return { element_id: when.element_id, option_ids: when.option_ids as string[] };
-  }
-  return null;
-}
-
-/** Every `bit-connection` node of a Slate body (an object with children, or a node array), by its id. */
-export function connectionNodes(body: unknown): Map<string, StoredConnection> {
+/** Every connection node of a body (content's collectConnections), by its id (the connection_id). */
+export function connectionNodes(body: SlateBody): Map<string, StoredConnection> {
   const found = new Map<string, StoredConnection>();
-  // Iterative: a stored body may be deeply nested (content/slate.ts walks the same way).
-  const stack: unknown[] = [body];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
-      continue;
-    }
-    if (!isRecord(node)) continue;
-    if (node.type === 'bit-connection' && typeof node.id === 'string') {
-      const params: Record<string, boolean> = {};
-      let when: ConnectionCondition | null = null;
-      if (isRecord(node.params)) {
-        for (const [key, value] of Object.entries(node.params)) {
-          if (typeof value === 'boolean') params[key] = value;
-        }
-        when = readCondition(node.params.when);
-      }
-      found.set(node.id, {
-        id: node.id,
-        target_bit_id: typeof node.target_bit_id === 'string' ? node.target_bit_id : null,
-        label: typeof node.label === 'string' && node.label !== '' ? node.label : null,
-        params,
-        when,
-      });
-    }
-    if (Array.isArray(node.children)) stack.push(node.children);
+  for (const node of collectConnections(body)) {
+    if (node.id === null) continue;
+    const params: Record<string, boolean> = {};
+    for (const [key, value] of Object.entries(node.params)) if (typeof value === 'boolean') params[key] = value;
+    found.set(node.id, { id: node.id, target_bit_id: node.target_bit_id, label: node.label || null, params, when: node.params.when ?? null });
   }
   return found;
 }
@@ -156,7 +121,7 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
   const describe = (id: string): GraphBit | null => {
     const bit = byId.get(id);
     if (!bit) return null;
-    const nodes = connectionNodes(dialect.parseJson<unknown>(bit.body));
+    const nodes = connectionNodes(dialect.parseJson<SlateBody>(bit.body));
     return {
       bit_id: bit.id,
       bit_title: bit.title,

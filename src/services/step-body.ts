@@ -1,9 +1,6 @@
-/**
- * The step's body as markdown with its anchors, as get_bit prints it. PLACEHOLDER until the content
- * renderer (bodyToMarkdown) lands: plain text of the blocks.
- */
-import { textOf, type SlateBody, type SlateNode } from '../content/slate.js';
+/** The step's body as markdown with its anchors and `(required)` marks: exactly what get_bit prints. */
+import { bodyToMarkdown, type SlateBody } from '../content/index.js';
 
 export function stepBodyMarkdown(body: SlateBody): string {
-  return (body.children as SlateNode[]).map((b) => textOf(b)).filter((t) => t !== '').join('\n\n');
+  return bodyToMarkdown(body);
 }

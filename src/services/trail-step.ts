@@ -4,10 +4,7 @@
  * answers against the element definitions (content/elements: one definition per type, never a second set
  * of answer rules), and which connections are available given the answers so far.
  */
-import { indexBody } from '../content/body-index.js';
-import { ELEMENTS, isElementType } from '../content/elements/index.js';
-import type { AnswerTarget } from '../content/elements/types.js';
-import { walk, type ConnectionCondition, type ElementNode, type SlateBody, type SlateNode } from '../content/slate.js';
+import { checkStepAnswer, listElements, nodeInventory, type ConnectionCondition, type SlateBody } from '../content/index.js';
 import type { ValidationIssue } from '../errors.js';
 import type { BitReferenceLinkView } from '../store/repositories/links.repo.js';
 import type { BitTable } from '../store/schema.js';
@@ -82,25 +79,16 @@ export interface StepElement {
   required: boolean;
 }
 
-/** The interactive elements of a snapshot, in body order. */
+/** The interactive elements of a snapshot, in body order, named as submit_step_data names them. */
 export function stepElements(body: SlateBody): StepElement[] {
-  const out: StepElement[] = [];
-  walk(body.children as SlateNode[], (node) => {
-    const type = (node as { type?: unknown }).type;
-    if (!isElementType(type)) return;
-    const element = node as ElementNode;
-    const items = element.items;
-    out.push({
-      element_id: element.id,
-      type,
-      element_type: ELEMENTS[type].stepType,
-      props: element.props,
-      ...(items ? { items } : {}),
-      required: type === 'check-list' ? (items ?? []).some((i) => i.required === true) : element.props.required === true,
-    });
-    return false;
-  });
-  return out;
+  return listElements(body).map((e) => ({
+    element_id: e.id,
+    type: e.type,
+    element_type: e.step_type,
+    props: e.props,
+    ...(e.items ? { items: e.items } : {}),
+    required: e.required,
+  }));
 }
 
 export interface LatestAnswer {
@@ -169,38 +157,31 @@ export interface AnswerCheck {
   accepted: CheckedAnswer[];
 }
 
-/** Checks every answer of a call against the snapshot's elements; nothing is stored unless all pass. */
+/**
+ * Checks every answer of a call against the snapshot's elements (content's checkStepAnswer: the element
+ * definitions' rules); nothing is stored unless all pass. Ids that name no element or item of the step are
+ * set apart (ELEMENT_NOT_FOUND); every other problem is an issue with its place in `data`.
+ */
 export function checkAnswers(body: SlateBody, data: SubmittedAnswer[]): AnswerCheck {
-  const index = indexBody(body);
+  const inventory = nodeInventory(body);
   const result: AnswerCheck = { unknown: [], issues: [], accepted: [] };
   data.forEach((answer, i) => {
-    const at = `data.${i}`;
-    const issue = (message: string, path = `${at}.element_id`) => result.issues.push({ path, message, element_id: answer.element_id });
-    const found = index.get(answer.element_id);
-    let target: AnswerTarget;
-    let stepType: string | null;
-    if (found?.kind === 'element') {
-      target = found.node;
-      stepType = ELEMENTS[found.node.type].stepType;
-      if (found.node.type === 'check-list') return issue('a check-list is answered item by item: use each item\'s id with element_type CheckListItem');
-      if (stepType === null) return issue(`an ${found.node.type} records nothing and takes no answer`);
-    } else if (found?.kind === 'item') {
-      target = found.element;
-      stepType = found.element.type === 'check-list' ? ELEMENTS['check-list'].stepType : null;
-      if (stepType === null) {
-        return issue(`this is an option of ${found.element.type} ${found.element.id}: answer that element with this id as its value`);
-      }
-    } else {
+    const entry = inventory.get(answer.element_id);
+    const answerable = entry !== undefined && entry.type !== 'a' && entry.type !== 'img' && entry.type !== 'bit-connection';
+    if (!answerable) {
       result.unknown.push(answer.element_id);
       return;
     }
-    if (answer.element_type !== stepType) return issue(`element ${answer.element_id} is a ${stepType}, not ${answer.element_type}`, `${at}.element_type`);
-    const checked = ELEMENTS[target.type].checkAnswer(answer.value, target);
-    if (!checked.ok) {
-      for (const problem of checked.issues) result.issues.push({ path: `${at}.value.${problem.path}`, message: problem.message, element_id: answer.element_id });
+    const checked = checkStepAnswer(body, answer);
+    if (checked.ok) {
+      result.accepted.push({ element_id: answer.element_id, element_type: answer.element_type, value: checked.value, warnings: checked.warnings });
       return;
     }
-    result.accepted.push({ element_id: answer.element_id, element_type: stepType, value: checked.value, warnings: checked.warnings });
+    for (const problem of checked.issues) {
+      // Value problems are placed inside the submitted `{value: <inner>}`; the others on the entry's field.
+      const path = problem.path === 'value' || problem.path.startsWith('value.') ? `data.${i}.value.${problem.path}` : `data.${i}.${problem.path}`;
+      result.issues.push({ path, message: problem.message, element_id: answer.element_id });
+    }
   });
   return result;
 }

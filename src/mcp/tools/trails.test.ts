@@ -290,6 +290,10 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     await fill(trail.trail_id, 'o2');
     const atB = await h.owner.client.ok<Trail>('advance_trail', { trail_id: trail.trail_id });
     expect(atB.current_step).toMatchObject({ bit_id: bit.b, human_required: true });
+    // The body as get_bit prints it: anchors with ids, the (required) mark of the item.
+    expect(atB.current_step!.bit_body).toBe(
+      `[check-list: Tasks](waymark-node:sign)\n- [ ] [Task sig](waymark-node:sig) *(required)*\n\n[→](bit-connection:${bit.c}?node=${conn.bc}&when=sig:checked)\n`,
+    );
     for (const [tool, args] of [
       ['submit_step_data', { data: [answer('sig', 'CheckListItem', true)] }],
       ['advance_trail', {}],
@@ -340,7 +344,7 @@ describe.each(ENGINES)('trails on %s', (engine) => {
       .where('id', '=', editable)
       .execute();
     const seen = await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id });
-    expect(seen.current_step).toMatchObject({ bit_title: 'Original', elements: [{ element_id: 't1' }] });
+    expect(seen.current_step).toMatchObject({ bit_title: 'Original', bit_body: `[text-area: Notes](waymark-node:t1)\n\n[→](bit-connection:${next}?node=${link})\n`, elements: [{ element_id: 't1' }] });
     await h.owner.client.ok('submit_step_data', { trail_id: trail.trail_id, data: [answer('t1', 'TextArea', 'still here')] });
     expect(seen.current_step!.connections_available.map((c) => c.connection_id)).toEqual([link]);
     // An archived target is not available any more: with no other way on, the trail completes.
