@@ -7,7 +7,7 @@
  *
  *   npx tsx bench/search.ts            (or through the bench runner: run())
  *   WAYMARK_BENCH_DATABASE_URL=postgres://…   an admin URL; default postgres://postgres@127.0.0.1:5432/test.
- *   BENCH_SEARCH_REFERENCES=100000, BENCH_SEARCH_ITERATIONS=60 to change the size.
+ *   BENCH_SEARCH_REFERENCES=100000, BENCH_SEARCH_ITERATIONS=60, BENCH_SEARCH_ENGINES=sqlite,postgres to change it.
  * A fresh database (or directory) is made for each engine and dropped afterwards.
  */
 import { randomUUID } from 'node:crypto';
@@ -253,7 +253,7 @@ async function benchEngine(name: Engine['name']): Promise<Record<string, unknown
 }
 
 export async function run(): Promise<Record<string, unknown>> {
-  const engines: Engine['name'][] = ['sqlite', 'postgres'];
+  const engines = (process.env.BENCH_SEARCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine['name'][];
   const results: Record<string, unknown> = { bench: 'search_references', bar: `MCP median ≤ ${BAR}× direct median`, when: new Date().toISOString() };
   for (const name of engines) results[name] = await benchEngine(name);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
