@@ -61,14 +61,15 @@ async function serve(argv: string[]): Promise<void> {
   await store.migrate();
   const services = createServices(store);
   const first = await services.auth.init();
-  const app = createHttpApp(services, logger, { host, port, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined });
-  const server = createServer(app);
+  // Listen first, so that with --port 0 the URLs the app advertises carry the port the system chose.
+  const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
+  server.on('request', createHttpApp(services, logger, { host, port: actualPort, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined }));
   const shownHost = host.includes(':') ? `[${host}]` : host;
   process.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${store.location})\n`);
   if (first.token) {

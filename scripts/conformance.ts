@@ -1,0 +1,85 @@
+/**
+ * npm run conformance: the official MCP conformance suite against `waymark serve`.
+ *
+ * The suite cannot send an Authorization header, so it talks to a small local proxy that adds the
+ * owner's bearer token and forwards everything else untouched (the Host and Origin headers included,
+ * so the server's own DNS-rebinding checks are what the suite sees). The scenarios that need the
+ * suite's fixture tools, resources and prompts are listed as not applicable, each with its reason.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const APPLICABLE = (process.env.SCENARIOS ?? 'server-initialize,ping,tools-list,dns-rebinding-protection').split(',');
+const NOT_APPLICABLE: Record<string, string> = {
+  'logging-set-level': 'Waymark logs to its own structured log (pino), not through MCP logging',
+  'completion-complete': 'Waymark offers no prompts or resource templates to complete',
+  'tools-call-simple-text': 'calls the suite\'s fixture tool test_simple_text, which a Waymark server does not have',
+  'tools-call-image': 'fixture tool test_image_content; Waymark tools answer JSON envelopes',
+  'tools-call-audio': 'fixture tool test_audio_content',
+  'tools-call-embedded-resource': 'fixture tool test_embedded_resource',
+  'tools-call-mixed-content': 'fixture tool test_multiple_content_types',
+  'tools-call-with-logging': 'fixture tool test_tool_with_logging',
+  'tools-call-error': 'fixture tool test_error_handling (Waymark errors are envelopes with isError, tested in npm test)',
+  'tools-call-with-progress': 'fixture tool test_tool_with_progress',
+  'tools-call-sampling': 'fixture tool test_sampling; Waymark does not sample',
+  'tools-call-elicitation': 'fixture tool test_elicitation',
+  'json-schema-2020-12': 'fixture tool json_schema_2020_12_tool',
+  'elicitation-sep1034-defaults': 'fixture tool for elicitation defaults',
+  'elicitation-sep1330-enums': 'fixture tool for elicitation enums',
+  'server-sse-polling': 'Waymark serves stateless Streamable HTTP without SSE streams',
+  'server-sse-multiple-streams': 'Waymark serves stateless Streamable HTTP without SSE streams',
+  'resources-list': 'Waymark exposes no MCP resources', 'resources-read-text': 'no MCP resources', 'resources-read-binary': 'no MCP resources',
+  'resources-templates-read': 'no MCP resources', 'resources-subscribe': 'no MCP resources', 'resources-unsubscribe': 'no MCP resources',
+  'prompts-list': 'Waymark exposes no MCP prompts', 'prompts-get-simple': 'no MCP prompts', 'prompts-get-with-args': 'no MCP prompts',
+  'prompts-get-embedded-resource': 'no MCP prompts', 'prompts-get-with-image': 'no MCP prompts',
+};
+
+const bin = new URL('../bin/waymark.js', import.meta.url).pathname;
+const dataDir = mkdtempSync(join(tmpdir(), 'waymark-conformance-'));
+const env = { ...process.env, WAYMARK_DATA_DIR: dataDir, WAYMARK_LOG_LEVEL: 'warn' };
+delete env.WAYMARK_DATABASE_URL;
+
+const token = spawnSync(process.execPath, [bin, 'init'], { env, encoding: 'utf8' }).stdout.trim();
+const serve = spawn(process.execPath, [bin, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+const target = await new Promise<URL>((resolve) => {
+  let out = '';
+  serve.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+    const m = /listening on (http:\/\/\S+\/mcp)/.exec(out);
+    if (m) resolve(new URL(m[1]));
+  });
+});
+
+const proxy = createServer((req, res) => {
+  const upstream = request(
+    { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, authorization: `Bearer ${token}` } },
+    (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    },
+  );
+  upstream.on('error', () => res.writeHead(502).end());
+  req.pipe(upstream);
+});
+await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+const address = proxy.address();
+const proxyUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}/mcp`;
+
+let failed = 0;
+for (const scenario of APPLICABLE) {
+  const run = spawnSync('npx', ['-y', '-p', 'node@22', '-p', '@modelcontextprotocol/conformance', '--', 'conformance', 'server', '--url', proxyUrl, '--scenario', scenario], { encoding: 'utf8' });
+  const output = `${run.stdout}${run.stderr}`.split('\n').filter((l) => !/npm warn|EBADENGINE|^\s*(package|required|current):|^\s*}$/.test(l)).join('\n');
+  const ok = run.status === 0;
+  if (run.error) console.log(String(run.error));
+  if (!ok) failed++;
+  console.log(`${ok ? 'PASS' : 'FAIL'} ${scenario}`);
+  if (!ok || process.env.VERBOSE) console.log(process.env.VERBOSE ? `${run.stdout}${run.stderr}` : output);
+}
+for (const [scenario, reason] of Object.entries(NOT_APPLICABLE)) console.log(`n/a  ${scenario}: ${reason}`);
+
+proxy.close();
+serve.kill('SIGTERM');
+process.exit(failed === 0 ? 0 : 1);
