@@ -249,11 +249,6 @@ export class FlowsService {
     };
   }
 
-  /** A flow the caller may see, as stored: for the trail service. */
-  async visible(actor: Actor, q: Db | Tx, flowId: string): Promise<FlowTable> {
-    return this.visibleFlow(actor, await repo.findFlow(q, flowId), flowId);
-  }
-
   async list(actor: Actor, input: ListFlowsInput): Promise<{ flows: FlowView[]; next_cursor: string | null }> {
     if (typeof input.scope_id === 'string') await this.assertScope(this.store.db, actor, input.scope_id);
     const category = input.category;
