@@ -71,7 +71,7 @@ describe.each(ENGINES)('transports on %s', (engine) => {
 
   it('serves protected-resource metadata and /healthz', async () => {
     const base = new URL(serve.url);
-    const prm = await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', base))).json();
+    const prm = (await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', base))).json()) as { resource: string };
     expect(prm.resource).toBe(serve.url);
     const health = await (await fetch(new URL('/healthz', base))).json();
     expect(health).toMatchObject({ status: 'ok', engine });

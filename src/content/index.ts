@@ -32,6 +32,7 @@ export { bodyToMarkdown } from './markdown/render.js';
 export { describeBodySyntax, type SyntaxEntry } from './markdown/syntax.js';
 export { slateToBody, type SlateInputOptions } from './slate-input.js';
 export { applyElementEdits } from './edits.js';
+export { appendConnection, removeConnections } from './connections.js';
 export { validateElementEntries, type ElementEntry, type ItemEntry } from './entries.js';
 export {
   nodeInventory,

@@ -2,6 +2,8 @@ import type { Store } from '../store/store.js';
 import { AuthService } from './auth.service.js';
 import { BitListService } from './bit-list.service.js';
 import { BitRestoreService } from './bit-restore.service.js';
+import { BitsService } from './bits.service.js';
+import { ConnectionsService } from './connections.service.js';
 import { FlowsService } from './flows.service.js';
 import { ReferencesService } from './references.service.js';
 import { TrailsService } from './trails.service.js';
@@ -13,18 +15,23 @@ export interface Services {
   flows: FlowsService;
   bitList: BitListService;
   bitRestore: BitRestoreService;
+  bits: BitsService;
+  connections: ConnectionsService;
   references: ReferencesService;
   trails: TrailsService;
 }
 
 export function createServices(store: Store): Services {
+  const references = new ReferencesService(store);
   return {
+    bits: new BitsService(store, references),
+    connections: new ConnectionsService(store),
     store,
     auth: new AuthService(store),
     flows: new FlowsService(store),
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),
-    references: new ReferencesService(store),
+    references,
     trails: new TrailsService(store),
   };
 }

@@ -1,5 +1,11 @@
 import type { Tool } from '../tool.js';
 import { describePlatformTool } from './describe-platform.js';
+import { addBitTool } from './add-bit.js';
+import { archiveBitTool } from './archive-bit.js';
+import { connectBitsTool } from './connect-bits.js';
+import { getBitTool } from './get-bit.js';
+import { removeConnectionTool } from './remove-connection.js';
+import { updateBitTool } from './update-bit.js';
 import { createReferenceTool } from './create-reference.js';
 import { getReferenceTool } from './get-reference.js';
 import { linkReferenceTool } from './link-reference.js';
@@ -27,6 +33,12 @@ export function allTools(): Tool[] {
 
 const TOOLS: Tool[] = [
   describePlatformTool(allTools),
+  addBitTool,
+  getBitTool,
+  updateBitTool,
+  archiveBitTool,
+  connectBitsTool,
+  removeConnectionTool,
   createFlowTool,
   updateFlowTool,
   reviewFlowTool,

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+import { bitId } from './bit-schemas.js';
+
+export const getBitTool = defineTool({
+  name: 'get_bit',
+  title: 'Get a bit',
+  description:
+    'Returns every field of a bit: bit_body as markdown (default) with ids in anchors and (required) marks, ready to edit and write back with update_bit, or as Slate (format "slate"); elements[] with ids, props and items; connections[] in sort_order; references[] (links by position); status and timestamps. Errors: BIT_NOT_FOUND.',
+  flags: { W: false, D: false, I: true },
+  access: { capability: 'read', permission: 'view' },
+  input: z.object({ bit_id: bitId, format: z.enum(['markdown', 'slate']).optional().describe('markdown (default) or slate') }),
+  output: z
+    .object({
+      bit_id: z.string(),
+      bit_title: z.string(),
+      bit_abstract: z.string().nullable(),
+      bit_description: z.string().nullable(),
+      content_format: z.enum(['markdown', 'slate']),
+      bit_body: z.union([z.string(), z.array(z.unknown())]),
+      bit_categories: z.array(z.string()),
+      complexity: z.string(),
+      human_required: z.boolean(),
+      scope_id: z.string().nullable(),
+      status: z.enum(['active', 'archived']),
+      elements: z.array(
+        z.object({
+          id: z.string(),
+          type: z.string(),
+          step_type: z.string().nullable(),
+          props: z.record(z.string(), z.unknown()),
+          items: z.array(z.object({ id: z.string() }).passthrough()).optional(),
+          required: z.boolean(),
+        }),
+      ),
+      connections: z.array(
+        z.object({
+          connection_id: z.string(),
+          target_bit_id: z.string(),
+          target_bit_title: z.string().nullable(),
+          sort_order: z.number(),
+          label: z.string().nullable(),
+          params: z.object({ when: z.unknown().optional(), preview: z.literal(false).optional(), description: z.literal(false).optional(), categories: z.literal(false).optional(), readingTime: z.literal(false).optional() }),
+        }),
+      ),
+      references: z.array(
+        z.object({ bit_reference_id: z.string(), reference_id: z.string(), display_label: z.string().nullable(), label: z.string(), position: z.number() }),
+      ),
+      created_date_time_utc: z.string(),
+      last_modified_date_time_utc: z.string(),
+    })
+    .passthrough(),
+  run: ({ actor, services }, input) => services.bits.get(actor, input),
+});

@@ -1,0 +1,249 @@
+/**
+ * Bits: add_bit, get_bit, update_bit, archive_bit (authoring-interface.md, "Bit", "Body syntax",
+ * "add_bit", "update_bit", "archive_bit", "States and transitions"; CONTRACT.md, get_bit).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  applyElementEdits,
+  bodyToMarkdown,
+  collectCitations,
+  collectConnections,
+  listElements,
+  nodeInventory,
+  removeConnections,
+  type ElementEntry,
+  type SlateBody,
+} from '../content/index.js';
+import { WaymarkError } from '../errors.js';
+import { findBit, findBits, insertBit, lockBit, updateBit } from '../store/repositories/bits.repo.js';
+import { incomingSources } from '../store/repositories/connections.repo.js';
+import { activeFlowsStartingAt } from '../store/repositories/flows.repo.js';
+import { listLinksForBit } from '../store/repositories/links.repo.js';
+import type { BitTable } from '../store/schema.js';
+import type { Store, Tx } from '../store/store.js';
+import { assertCanWriteIn, canSee, type Actor } from './actor.js';
+import { convertBody, type BodyInput } from './bit-body.js';
+import { checkTitle, emptyToNull } from './bit-fields.js';
+import { nextModified, nowIso } from './clock.js';
+import { syncConnectionRows } from './connection-rows.js';
+import type { ReferencesService } from './references.service.js';
+import { resolveScope } from './scopes.js';
+
+type Complexity = BitTable['complexity'];
+
+export interface AddBitInput extends BodyInput {
+  bit_title: string;
+  bit_abstract?: string;
+  bit_description?: string;
+  bit_categories?: string[];
+  complexity?: Complexity;
+  human_required?: boolean;
+  scope_id?: string;
+}
+
+export interface UpdateBitInput extends Partial<BodyInput> {
+  bit_id: string;
+  bit_title?: string;
+  bit_abstract?: string;
+  bit_description?: string;
+  bit_categories?: string[];
+  complexity?: Complexity;
+  human_required?: boolean;
+  remove_node_ids?: string[];
+}
+
+export interface BitWriteResult {
+  bit_id: string;
+  last_modified_date_time_utc: string;
+  minted_node_ids: Record<string, string>;
+  removed_node_ids: string[];
+}
+
+export class BitsService {
+  constructor(
+    private readonly store: Store,
+    private readonly references: ReferencesService,
+  ) {}
+
+  private parseBody(raw: unknown): SlateBody {
+    return this.store.dialect.parseJson<SlateBody>(raw);
+  }
+
+  /** The bit, visible to the actor, locked for the transaction; else BIT_NOT_FOUND. */
+  private async lockVisible(tx: Tx, actor: Actor, bitId: string) {
+    const bit = await lockBit(tx, this.store.dialect, bitId);
+    if (!bit || !canSee(actor, bit)) throw notFound(bitId);
+    return bit;
+  }
+
+  async add(actor: Actor, input: AddBitInput): Promise<BitWriteResult> {
+    const title = checkTitle(input.bit_title) as string;
+    return this.store.transaction(async (tx) => {
+      const scopeId = await resolveScope(tx, actor, input.scope_id);
+      assertCanWriteIn(actor, scopeId);
+      const converted = convertBody(input, undefined, randomUUID);
+      const id = randomUUID();
+      const now = nowIso();
+      await this.references.assertCitable(tx, actor, collectCitations(converted.body), scopeId);
+      const row = {
+        id,
+        account_id: actor.accountId,
+        scope_id: scopeId,
+        title,
+        abstract: emptyToNull(input.bit_abstract) ?? null,
+        description: emptyToNull(input.bit_description) ?? null,
+        categories: this.store.dialect.json(input.bit_categories ?? []),
+        complexity: input.complexity ?? 'medium',
+        human_required: input.human_required ? 1 : 0,
+        status: 'active' as const,
+        created_by: actor.principalId,
+        created_at: now,
+        updated_at: now,
+        body: '',
+      };
+      // The row goes in first so that connection rows can reference it; the body follows with their ids.
+      await insertBit(tx, { ...row, body: this.store.dialect.json({ children: [] }) });
+      await syncConnectionRows(tx, actor, row, converted.body);
+      await updateBit(tx, id, { body: this.store.dialect.json(converted.body) });
+      return { bit_id: id, last_modified_date_time_utc: now, minted_node_ids: converted.minted, removed_node_ids: [] };
+    });
+  }
+
+  async update(actor: Actor, input: UpdateBitInput): Promise<BitWriteResult> {
+    const title = checkTitle(input.bit_title);
+    if (input.remove_node_ids !== undefined && input.bit_body === undefined) {
+      throw new WaymarkError('VALIDATION_ERROR', 'remove_node_ids needs bit_body: it names nodes that the new body leaves out.', { issues: [{ path: 'remove_node_ids', message: 'needs bit_body' }] });
+    }
+    if (input.bit_body !== undefined && input.content_format === undefined && !Array.isArray(input.bit_body)) {
+      throw new WaymarkError('VALIDATION_ERROR', 'bit_body needs content_format on update: "markdown" for the text get_bit returns, or "slate" for a node array.', {
+        issues: [{ path: 'content_format', message: 'required with bit_body' }],
+      });
+    }
+    return this.store.transaction(async (tx) => {
+      const bit = await this.lockVisible(tx, actor, input.bit_id);
+      assertCanWriteIn(actor, bit.scope_id);
+      if (bit.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${bit.id} is archived; restore it (POST /api/v1/bits/${bit.id}/restore) before editing.`, { bit_id: bit.id });
+      const previous = this.parseBody(bit.body);
+      let body: SlateBody | undefined;
+      let minted: Record<string, string> = {};
+      let removed: string[] = [];
+      if (input.bit_body !== undefined) {
+        const converted = convertBody({ bit_body: input.bit_body, content_format: input.content_format, elements: input.elements }, previous, randomUUID);
+        body = converted.body;
+        minted = converted.minted;
+        removed = lostNodes(previous, body, converted.format === 'markdown' ? input.remove_node_ids ?? [] : null);
+      } else if (input.elements !== undefined && input.elements.length > 0) {
+        const edited = applyElementEdits(previous, input.elements as ElementEntry[], { newId: randomUUID });
+        body = edited.body;
+        minted = edited.minted;
+      }
+      const changes: Parameters<typeof updateBit>[2] = { updated_at: nextModified(bit.updated_at) };
+      if (title !== undefined) changes.title = title;
+      if (input.bit_abstract !== undefined) changes.abstract = emptyToNull(input.bit_abstract);
+      if (input.bit_description !== undefined) changes.description = emptyToNull(input.bit_description);
+      if (input.bit_categories !== undefined) changes.categories = this.store.dialect.json(input.bit_categories);
+      if (input.complexity !== undefined) changes.complexity = input.complexity;
+      if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;
+      if (body !== undefined) {
+        await this.references.assertCitable(tx, actor, collectCitations(body), bit.scope_id);
+        await syncConnectionRows(tx, actor, bit, body);
+        changes.body = this.store.dialect.json(body);
+      }
+      await updateBit(tx, bit.id, changes);
+      return { bit_id: bit.id, last_modified_date_time_utc: changes.updated_at as string, minted_node_ids: minted, removed_node_ids: removed };
+    });
+  }
+
+  async get(actor: Actor, input: { bit_id: string; format?: 'markdown' | 'slate' }) {
+    const bit = await findBit(this.store.db, input.bit_id);
+    if (!bit || !canSee(actor, bit)) throw notFound(input.bit_id);
+    const body = this.parseBody(bit.body);
+    const connectionNodes = collectConnections(body);
+    const targets = new Map((await findBits(this.store.db, [...new Set(connectionNodes.map((c) => c.target_bit_id))])).map((b) => [b.id, b]));
+    const links = await listLinksForBit(this.store.db, bit.id);
+    const format = input.format ?? 'markdown';
+    return {
+      bit_id: bit.id,
+      bit_title: bit.title,
+      bit_abstract: bit.abstract,
+      bit_description: bit.description,
+      content_format: format,
+      bit_body: format === 'markdown' ? bodyToMarkdown(body) : body.children,
+      bit_categories: this.store.dialect.parseJson<string[]>(bit.categories),
+      complexity: bit.complexity,
+      human_required: bit.human_required === 1,
+      scope_id: bit.scope_id,
+      status: bit.status,
+      elements: listElements(body),
+      connections: connectionNodes.map((c, i) => ({
+        connection_id: c.id as string,
+        target_bit_id: c.target_bit_id,
+        target_bit_title: targets.get(c.target_bit_id)?.title ?? null,
+        sort_order: i,
+        label: c.label,
+        params: c.params,
+      })),
+      references: links,
+      created_by: bit.created_by,
+      created_date_time_utc: bit.created_at,
+      last_modified_date_time_utc: bit.updated_at,
+    };
+  }
+
+  async archive(actor: Actor, input: { bit_id: string }) {
+    return this.store.transaction(async (tx) => {
+      const bit = await this.lockVisible(tx, actor, input.bit_id);
+      assertCanWriteIn(actor, bit.scope_id);
+      if (bit.status === 'archived') return { bit_id: bit.id, last_modified_date_time_utc: bit.updated_at, was_already_archived: true };
+      const flowIds = await activeFlowsStartingAt(tx, bit.id);
+      if (flowIds.length > 0) {
+        throw new WaymarkError('BIT_IS_ACTIVE_FLOW_START', `Bit ${bit.id} is the start bit of active flows ${flowIds.join(', ')}: deactivate them (update_flow is_active false) or repoint their start_bit_id first.`, {
+          flow_ids: flowIds,
+        });
+      }
+      // The cascade: every incoming connection leaves its source's body and rows, every outgoing one ours.
+      // Sources are locked in id order so that two cascades cannot wait on each other.
+      for (const sourceId of await incomingSources(tx, bit.id)) {
+        if (sourceId === bit.id) continue;
+        const source = await lockBit(tx, this.store.dialect, sourceId);
+        if (!source) continue;
+        const sourceBody = this.parseBody(source.body);
+        removeConnections(sourceBody, (c) => c.target_bit_id === bit.id);
+        await syncConnectionRows(tx, actor, source, sourceBody);
+        await updateBit(tx, source.id, { body: this.store.dialect.json(sourceBody), updated_at: nextModified(source.updated_at) });
+      }
+      const body = this.parseBody(bit.body);
+      removeConnections(body, () => true);
+      await syncConnectionRows(tx, actor, bit, body);
+      const updated = nextModified(bit.updated_at);
+      await updateBit(tx, bit.id, { status: 'archived', body: this.store.dialect.json(body), updated_at: updated });
+      return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
+    });
+  }
+}
+
+export function notFound(bitId: string): WaymarkError {
+  return new WaymarkError('BIT_NOT_FOUND', `No bit ${bitId} is visible to this token: check the id (list_bits lists the bits you can see).`, { bit_id: bitId });
+}
+
+/**
+ * Nodes of the stored body that the new one leaves out (update_bit rule 2). With markdown, each must be
+ * listed in remove_node_ids (by id, or by label for a node whose id is null), else BIT_CONTENT_LOSS; a
+ * Slate body is the complete document, so what it omits is simply deleted (`allowed` null).
+ */
+function lostNodes(previous: SlateBody, next: SlateBody, allowed: string[] | null): string[] {
+  const after = nodeInventory(next);
+  const lost = [...nodeInventory(previous).values()].filter((n) => !after.has(n.id));
+  if (allowed !== null) {
+    const permitted = new Set(allowed);
+    const refused = lost.filter((n) => !permitted.has(n.id) && !(n.label !== null && permitted.has(n.label)));
+    if (refused.length > 0) {
+      throw new WaymarkError(
+        'BIT_CONTENT_LOSS',
+        `The new body leaves out ${refused.length} node(s) of the stored one: write their anchors back as get_bit returned them, or list their ids in remove_node_ids to delete them.`,
+        { removed_nodes: refused.map((n) => ({ id: n.id, type: n.type, label: n.label })) },
+      );
+    }
+  }
+  return lost.map((n) => n.id);
+}
