@@ -61,3 +61,22 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
     }
   });
 });
+
+describe('describe_platform element types', () => {
+  it('lists each element type with its allowed props, items and answer shape, from the definitions', async () => {
+    const { ELEMENTS, ELEMENT_TYPES, allowedProps } = await import('../content/index.js');
+    const h = await startHarness('sqlite');
+    try {
+      const data = await h.owner.client.ok<{ element_types: Array<{ type: string; step_type: string | null; allowed_props: string[] }>; body_syntax: unknown[] }>('describe_platform');
+      expect(data.element_types.map((e) => e.type)).toEqual([...ELEMENT_TYPES]);
+      for (const described of data.element_types) {
+        expect(described.allowed_props).toEqual(allowedProps(described.type as (typeof ELEMENT_TYPES)[number]));
+        expect(described.step_type).toBe(ELEMENTS[described.type as (typeof ELEMENT_TYPES)[number]].stepType);
+      }
+      expect(data.element_types.find((e) => e.type === 'text-area')?.allowed_props).toContain('validationPattern');
+      expect(data.body_syntax.length).toBeGreaterThan(5);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { brand, capabilityName, nodeScheme, version } from '../../config.js';
+import { describeBodySyntax, describeElements } from '../../content/index.js';
 import { LIMITS } from '../../content/limits.js';
 import { ERROR_CODES } from '../../errors.js';
 import { defineTool, flagText, type Tool } from '../tool.js';
@@ -27,8 +28,25 @@ export function describePlatformTool(allTools: () => Tool[]) {
       anchor_scheme: z.string(),
       limits: z.record(z.string(), z.number()),
       tools: z.array(z.object({ name: z.string(), flags: z.string(), capability: z.string(), permission: z.string(), allowed: z.boolean() })),
+      body_syntax: z.array(z.object({ construct: z.string(), form: z.string(), notes: z.string().optional() })),
+      element_types: z.array(
+        z.object({
+          type: z.string(),
+          step_type: z.string().nullable(),
+          summary: z.string(),
+          has_label: z.boolean(),
+          markdown: z.string(),
+          item_markdown: z.string().optional(),
+          allowed_props: z.array(z.string()),
+          required_props: z.array(z.string()),
+          props_schema: z.record(z.string(), z.unknown()),
+          item_schema: z.record(z.string(), z.unknown()).optional(),
+          answer_schema: z.record(z.string(), z.unknown()).nullable(),
+          answer_rule: z.string(),
+        }),
+      ),
       error_codes: z.array(z.object({ code: z.string(), status: z.number(), when: z.string() })),
-    }).passthrough(),
+    }),
     async run({ actor, services }) {
       const readNames = [capabilityName('read'), capabilityName('author')];
       const allowed = (capability: string, permission: string) => {
@@ -52,6 +70,8 @@ export function describePlatformTool(allTools: () => Tool[]) {
           permission: t.access.permission,
           allowed: allowed(t.access.capability, t.access.permission),
         })),
+        body_syntax: describeBodySyntax(),
+        element_types: describeElements(),
         error_codes: Object.entries(ERROR_CODES).map(([code, { status, when }]) => ({ code, status, when })),
       };
     },
