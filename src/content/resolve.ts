@@ -133,6 +133,13 @@ export class ElementResolver {
       id = line.ref;
       this.place(id, line);
     }
+    // A kept element written back as it was needs no new validation: its stored props were validated.
+    if (stored && !entry && (line.label === undefined || (def.hasLabel && line.label === stored.props.label))) {
+      const node: ElementNode = { type: line.type, id, props: { ...stored.props }, children: emptyVoidChildren() };
+      if (def.items) node.items = this.resolveItems(line.type, undefined, stored.items, line.items, line);
+      else if (line.items) throw unsupported(line.items[0], `${line.type} has no items`);
+      return node;
+    }
     let props = patchProps(stored?.props ?? {}, entry?.props);
     if (line.label !== undefined) {
       if (!def.hasLabel) throw invalid(line, `${line.type} has no label: write [${line.type}](<anchor>)`);
@@ -157,7 +164,8 @@ export class ElementResolver {
     at: SourceLine,
   ): ElementItem[] {
     const items = ELEMENTS[type].items!;
-    const entryItems = entry?.items ?? [];
+    if (!entry) return this.keptItems(type, stored ?? [], lines ?? [], at);
+    const entryItems = entry.items ?? [];
     const byKey = new Map(entryItems.filter((i) => i.key !== undefined).map((i) => [i.key!, i]));
     const byId = new Map(entryItems.filter((i) => i.id !== undefined).map((i) => [i.id!, i]));
     const storedById = new Map((stored ?? []).map((i) => [i.id, i]));
@@ -213,6 +221,26 @@ export class ElementResolver {
       throw invalid(at, `item ${id} is edited in elements[] but its line is not under the element; write it back or list it in remove_node_ids`);
     }
     checkItems(type, out, `element ${entry?.key ?? at.line}`);
+    return out;
+  }
+
+  /** Items of a kept element without an entry: each line names a stored item; its line sets text and state. */
+  private keptItems(type: ElementType, stored: readonly ElementItem[], lines: readonly ItemLine[], at: SourceLine): ElementItem[] {
+    const items = ELEMENTS[type].items!;
+    const out: ElementItem[] = [];
+    for (const line of lines) {
+      if (line.marker !== items.marker) throw unsupported(line, `an item of a ${type} is written ${itemLineForm(ELEMENTS[type])}`);
+      const found = this.previous.get(line.ref);
+      if (!found || found.kind !== 'item' || !stored.includes(found.node)) {
+        throw unsupported(line, `'${line.ref}' names no item of this ${type}; a new item needs an elements[] entry for the ${type} with the item's key`);
+      }
+      this.place(line.ref, line);
+      if (line.itemText === '') throw invalid(line, `an item's ${items.textField} cannot be empty`);
+      const item: ElementItem = { ...found.node, [items.textField]: line.itemText };
+      if (line.checked !== undefined) item.checked = line.checked;
+      out.push(item);
+    }
+    checkItems(type, out, `element at line ${at.line}`);
     return out;
   }
 

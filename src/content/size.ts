@@ -8,7 +8,10 @@ export function bodyByteLength(body: SlateBody): number {
 }
 
 export function assertBodySize(body: SlateBody): void {
-  const bytes = bodyByteLength(body);
+  const json = JSON.stringify(body);
+  // UTF-8 takes at least one and at most three bytes per UTF-16 unit: count bytes only when it matters.
+  if (json.length * 3 <= LIMITS.bodyBytes) return;
+  const bytes = json.length > LIMITS.bodyBytes ? json.length : Buffer.byteLength(json, 'utf8');
   if (bytes > LIMITS.bodyBytes) {
     throw new WaymarkError(
       'BODY_TOO_LARGE',

@@ -206,13 +206,27 @@ export function walk(
   nodes: readonly SlateNode[],
   visit: (node: SlateNode, depth: number, parent: SlateNode | null) => boolean | void,
 ): void {
-  const stack: Array<{ node: SlateNode; depth: number; parent: SlateNode | null }> = [];
-  for (let i = nodes.length - 1; i >= 0; i--) stack.push({ node: nodes[i], depth: 1, parent: null });
+  // Three parallel stacks rather than an object per node: bodies hold hundreds of thousands of nodes.
+  const stack: SlateNode[] = [];
+  const depths: number[] = [];
+  const parents: Array<SlateNode | null> = [];
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    stack.push(nodes[i]);
+    depths.push(1);
+    parents.push(null);
+  }
   while (stack.length > 0) {
-    const { node, depth, parent } = stack.pop()!;
+    const node = stack.pop()!;
+    const depth = depths.pop()!;
+    const parent = parents.pop()!;
     if (visit(node, depth, parent) === false) continue;
-    const children = childrenOf(node);
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], depth: depth + 1, parent: node });
+    const children = (node as { children?: SlateNode[] }).children;
+    if (!Array.isArray(children)) continue;
+    for (let i = children.length - 1; i >= 0; i--) {
+      stack.push(children[i]);
+      depths.push(depth + 1);
+      parents.push(node);
+    }
   }
 }
 

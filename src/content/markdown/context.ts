@@ -11,6 +11,18 @@ export interface PendingConnection {
   at: SourceLine;
 }
 
+/** A source line whose text is looked up only when an error reports it. */
+class LazyLine implements SourceLine {
+  constructor(
+    readonly line: number,
+    private readonly lines: () => string[],
+  ) {}
+
+  get text(): string {
+    return this.lines()[this.line - 1] ?? '';
+  }
+}
+
 export class ParseContext {
   /** `waymark-node:` with the configured brand (CONTRACT.md, "Brand"). */
   readonly anchorPrefix = `${nodeScheme}:`;
@@ -25,13 +37,11 @@ export class ParseContext {
 
   /** A 1-based line with its text, for error details (the source is split only when an error needs it). */
   at(line: number): SourceLine {
-    const self = this;
-    return {
-      line,
-      get text() {
-        self.lines ??= self.markdown.split('\n');
-        return self.lines[line - 1] ?? '';
-      },
-    };
+    return new LazyLine(line, this.sourceLines);
   }
+
+  private readonly sourceLines = (): string[] => {
+    this.lines ??= this.markdown.split('\n');
+    return this.lines;
+  };
 }

@@ -129,21 +129,24 @@ export function guardLinkText(escaped: string): string {
 
 /** Escapes a link destination: `<…>` when it holds spaces or is empty, else backslashes before `()\\`. */
 export function escapeDestination(url: string, ctx: TextContext): string {
-  const pipe = (s: string) => (ctx.inTable ? s.replace(/\|/g, '\\|') : s);
+  let out: string;
   // eslint-disable-next-line no-control-regex
   if (url === '' || /[\s<>\u0000-\u001f]/.test(url)) {
-    const inner = url.replace(/[\\<>]/g, '\\$&').replace(/\n/g, '%0A').replace(/\r/g, '%0D');
-    return pipe(`<${escapeEntities(inner)}>`);
-  }
-  return pipe(escapeEntities(url.replace(/[\\()]/g, '\\$&')));
+    out = `<${escapeEntities(url.replace(/[\\<>]/g, '\\$&').replace(/\n/g, '%0A').replace(/\r/g, '%0D'))}>`;
+  } else out = escapeEntities(DESTINATION_SPECIAL.test(url) ? url.replace(/[\\()]/g, '\\$&') : url);
+  return ctx.inTable && out.includes('|') ? out.replace(/\|/g, '\\|') : out;
 }
+
+const DESTINATION_SPECIAL = /[\\()]/;
 
 /** A link title in double quotes; a newline is a reference so the title stays on one line. */
 export function escapeTitle(title: string, ctx: TextContext): string {
-  let out = escapeEntities(title.replace(/[\\"]/g, '\\$&')).replace(/\n/g, '&#xA;');
+  let out = TITLE_SPECIAL.test(title) ? escapeEntities(title.replace(/[\\"]/g, '\\$&')).replace(/\n/g, '&#xA;') : title;
   if (ctx.inTable) out = out.replace(/\|/g, '\\|');
   return `"${out}"`;
 }
+
+const TITLE_SPECIAL = /[\\"\n&]/;
 
 function escapeEntities(s: string): string {
   if (!s.includes('&')) return s;

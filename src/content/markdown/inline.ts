@@ -43,169 +43,189 @@ export function splitAnchorTitle(title: string | null, anchorPrefix: string): { 
 }
 
 export function buildInlines(ctx: ParseContext, tokens: readonly Token[], from: number, to: number, firstLine: number): InlineNode[] {
-  const root: InlineNode[] = [];
-  let target = root;
-  let link: LinkNode | LinkInlineNode | null = null;
-  let linkRaw = '';
-  let bold = 0;
-  let italic = 0;
-  let strike = 0;
-  let line = firstLine;
-  // The current run of text as written (escapes and entities as ESCAPED), for the imitation rule.
-  let raw = '';
-  let last: TextLeaf | null = null;
-  let lastMask = -1;
+  return new InlineBuilder(ctx, firstLine).build(tokens, from, to);
+}
 
-  const mask = () => (bold > 0 ? BOLD : 0) | (italic > 0 ? ITALIC : 0) | (strike > 0 ? STRIKE : 0);
-  const pushText = (text: string, m: number) => {
-    if (last !== null && lastMask === m) last.text += text;
+/** Builds one run of inline content; a class rather than closures, since it runs for every paragraph. */
+class InlineBuilder {
+  readonly root: InlineNode[] = [];
+  private target: InlineNode[] = this.root;
+  private link: LinkNode | LinkInlineNode | null = null;
+  private linkRaw = '';
+  private bold = 0;
+  private italic = 0;
+  private strike = 0;
+  /** The current run of text as written (escapes and entities as ESCAPED), for the imitation rule. */
+  private raw = '';
+  private last: TextLeaf | null = null;
+  private lastMask = -1;
+
+  constructor(
+    private readonly ctx: ParseContext,
+    private line: number,
+  ) {}
+
+  private mask(): number {
+    return (this.bold > 0 ? BOLD : 0) | (this.italic > 0 ? ITALIC : 0) | (this.strike > 0 ? STRIKE : 0);
+  }
+
+  private pushText(text: string, m: number): void {
+    if (this.last !== null && this.lastMask === m) this.last.text += text;
     else {
-      last = leaf(text, m);
-      lastMask = m;
-      target.push(last);
+      this.last = leaf(text, m);
+      this.lastMask = m;
+      this.target.push(this.last);
     }
-  };
-  const pushNode = (node: InlineNode) => {
-    target.push(node);
-    last = null;
-  };
-  const flushRaw = () => {
-    if (raw === '') return;
-    const found = textImitation(raw);
-    raw = '';
+  }
+
+  private pushNode(node: InlineNode): void {
+    this.target.push(node);
+    this.last = null;
+  }
+
+  private flushRaw(): void {
+    if (this.raw === '') return;
+    const found = textImitation(this.raw);
+    this.raw = '';
     if (found) {
       throw unsupported(
-        ctx.at(line),
+        this.ctx.at(this.line),
         `'${found}…' imitates an element or a citation in prose; write the element with an elements[] entry, or escape the bracket as \\[`,
       );
     }
-  };
+  }
 
-  for (let k = from; k < to; k++) {
-    const t = tokens[k];
-    switch (t.type) {
-      case 'text':
-        pushText(t.content, mask());
-        raw += t.content;
-        if (link) linkRaw += t.content;
-        break;
-      case 'text_special':
-        // A newline written as a reference (`&#10;`) is whitespace in a paragraph, not a hard break.
-        pushText(t.content === '\n' || t.content === '\r' ? ' ' : t.content, mask());
-        raw += ESCAPED;
-        if (link) linkRaw += ESCAPED;
-        break;
-      case 'softbreak':
-        // A soft line break is a space in the paragraph: Slate text keeps "\n" for a hard break only.
-        pushText(' ', mask());
-        raw += ' ';
-        if (link) linkRaw += ' ';
-        line++;
-        break;
-      case 'hardbreak':
-        pushText('\n', mask());
-        raw += ' ';
-        line++;
-        break;
-      case 'code_inline':
-        flushRaw();
-        pushText(t.content, mask() | CODE);
-        break;
-      case 'em_open':
-        italic++;
-        break;
-      case 'em_close':
-        italic--;
-        break;
-      case 'strong_open':
-        bold++;
-        break;
-      case 'strong_close':
-        bold--;
-        break;
-      case 's_open':
-        strike++;
-        break;
-      case 's_close':
-        strike--;
-        break;
-      case 'link_open': {
-        flushRaw();
-        const href = attr(t, 'href') ?? '';
-        if (href.startsWith(ctx.anchorPrefix)) {
-          throw unsupported(
-            ctx.at(line),
-            `an anchor (${href}) belongs on an element line alone on its line, or on an item line right under it`,
-          );
-        }
-        if (href.startsWith(`${CONNECTION_SCHEME}:`)) {
-          throw unsupported(ctx.at(line), 'a connection line [<label>](bit-connection:<target_bit_id>) stands alone on its own line');
-        }
-        if (href.startsWith(CREDENTIAL_SCHEME)) {
-          k = credential(ctx, tokens, k, to, line, mask(), pushNode);
+  build(tokens: readonly Token[], from: number, to: number): InlineNode[] {
+    const ctx = this.ctx;
+    for (let k = from; k < to; k++) {
+      const t = tokens[k];
+      switch (t.type) {
+        case 'text':
+          this.pushText(t.content, this.mask());
+          this.raw += t.content;
+          if (this.link) this.linkRaw += t.content;
+          break;
+        case 'text_special':
+          // A newline written as a reference (`&#10;`) is whitespace in a paragraph, not a hard break.
+          this.pushText(t.content === '\n' || t.content === '\r' ? ' ' : t.content, this.mask());
+          this.raw += ESCAPED;
+          if (this.link) this.linkRaw += ESCAPED;
+          break;
+        case 'softbreak':
+          // A soft line break is a space in the paragraph: Slate text keeps "\n" for a hard break only.
+          this.pushText(' ', this.mask());
+          this.raw += ' ';
+          if (this.link) this.linkRaw += ' ';
+          this.line++;
+          break;
+        case 'hardbreak':
+          this.pushText('\n', this.mask());
+          this.raw += ' ';
+          this.line++;
+          break;
+        case 'code_inline':
+          this.flushRaw();
+          this.pushText(t.content, this.mask() | CODE);
+          break;
+        case 'em_open':
+          this.italic++;
+          break;
+        case 'em_close':
+          this.italic--;
+          break;
+        case 'strong_open':
+          this.bold++;
+          break;
+        case 'strong_close':
+          this.bold--;
+          break;
+        case 's_open':
+          this.strike++;
+          break;
+        case 's_close':
+          this.strike--;
+          break;
+        case 'link_open': {
+          this.flushRaw();
+          const href = attr(t, 'href') ?? '';
+          if (href.startsWith(ctx.anchorPrefix)) {
+            throw unsupported(
+              ctx.at(this.line),
+              `an anchor (${href}) belongs on an element line alone on its line, or on an item line right under it`,
+            );
+          }
+          if (href.startsWith(`${CONNECTION_SCHEME}:`)) {
+            throw unsupported(ctx.at(this.line), 'a connection line [<label>](bit-connection:<target_bit_id>) stands alone on its own line');
+          }
+          if (href.startsWith(CREDENTIAL_SCHEME)) {
+            const declared = credential(ctx, tokens, k, to, this.line, this.mask());
+            this.pushNode(declared.node);
+            k = declared.close;
+            break;
+          }
+          assertSafeUrl(href, `line ${this.line}`);
+          const anchor = splitAnchorTitle(attr(t, 'title'), ctx.anchorPrefix);
+          const resolved = ctx.resolver.resolveAnchor('a', anchor.ref, href, ctx.at(this.line));
+          const node: LinkNode | LinkInlineNode =
+            resolved.type === 'link-inline'
+              ? { type: 'link-inline', id: resolved.id, props: resolved.props, children: [] }
+              : { type: 'a', id: resolved.id, url: href, ...(anchor.title !== undefined ? { title: anchor.title } : {}), children: [] };
+          this.pushNode(node);
+          this.link = node;
+          this.linkRaw = '';
+          this.target = node.children;
           break;
         }
-        assertSafeUrl(href, `line ${line}`);
-        const anchor = splitAnchorTitle(attr(t, 'title'), ctx.anchorPrefix);
-        const resolved = ctx.resolver.resolveAnchor('a', anchor.ref, href, ctx.at(line));
-        const node: LinkNode | LinkInlineNode =
-          resolved.type === 'link-inline'
-            ? { type: 'link-inline', id: resolved.id, props: resolved.props, children: [] }
-            : { type: 'a', id: resolved.id, url: href, ...(anchor.title !== undefined ? { title: anchor.title } : {}), children: [] };
-        pushNode(node);
-        link = node;
-        linkRaw = '';
-        target = node.children;
-        break;
-      }
-      case 'link_close':
-        flushRaw();
-        if (linkTextImitates(linkRaw)) {
-          throw unsupported(
-            ctx.at(line),
-            `the link text '${plainText(tokens, from, k).slice(-80)}' imitates an element line; element lines use the ${ctx.anchorPrefix} scheme and an elements[] entry`,
-          );
+        case 'link_close':
+          this.flushRaw();
+          if (linkTextImitates(this.linkRaw)) {
+            throw unsupported(
+              ctx.at(this.line),
+              `the link text '${plainText(tokens, from, k).slice(-80)}' imitates an element line; element lines use the ${ctx.anchorPrefix} scheme and an elements[] entry`,
+            );
+          }
+          if (this.link && this.link.children.length === 0) this.link.children.push({ text: '' });
+          this.link = null;
+          this.target = this.root;
+          this.last = null;
+          break;
+        case 'image': {
+          this.flushRaw();
+          const src = attr(t, 'src') ?? '';
+          if (src.startsWith(ctx.anchorPrefix) || src.startsWith(`${CONNECTION_SCHEME}:`) || src.startsWith(CREDENTIAL_SCHEME)) {
+            throw unsupported(ctx.at(this.line), `an image cannot point at ${src}`);
+          }
+          assertSafeUrl(src, `line ${this.line}`);
+          const anchor = splitAnchorTitle(attr(t, 'title'), ctx.anchorPrefix);
+          const resolved = ctx.resolver.resolveAnchor('img', anchor.ref, src, ctx.at(this.line));
+          const alt = altText(t.children ?? []);
+          const node: ImageNode = {
+            type: 'img',
+            id: resolved.id,
+            url: src,
+            alt,
+            ...(anchor.title !== undefined ? { title: anchor.title } : {}),
+            children: [leaf('', this.mask())],
+          };
+          this.pushNode(node);
+          break;
         }
-        if (link && link.children.length === 0) link.children.push({ text: '' });
-        link = null;
-        target = root;
-        last = null;
-        break;
-      case 'image': {
-        flushRaw();
-        const src = attr(t, 'src') ?? '';
-        if (src.startsWith(ctx.anchorPrefix) || src.startsWith(`${CONNECTION_SCHEME}:`) || src.startsWith(CREDENTIAL_SCHEME)) {
-          throw unsupported(ctx.at(line), `an image cannot point at ${src}`);
+        case 'citation': {
+          this.flushRaw();
+          const meta = t.meta as unknown as CitationMeta;
+          this.pushNode({ type: 'citation', reference_id: meta.reference_id, label: meta.label, children: [leaf('', this.mask())] });
+          break;
         }
-        assertSafeUrl(src, `line ${line}`);
-        const anchor = splitAnchorTitle(attr(t, 'title'), ctx.anchorPrefix);
-        const resolved = ctx.resolver.resolveAnchor('img', anchor.ref, src, ctx.at(line));
-        const alt = altText(t.children ?? []);
-        const node: ImageNode = {
-          type: 'img',
-          id: resolved.id,
-          url: src,
-          alt,
-          ...(anchor.title !== undefined ? { title: anchor.title } : {}),
-          children: [leaf('', mask())],
-        };
-        pushNode(node);
-        break;
+        default:
+          // html_inline cannot occur (html is off); anything else a plugin adds is kept as its text.
+          if (t.content) this.pushText(t.content, this.mask());
       }
-      case 'citation': {
-        flushRaw();
-        const meta = t.meta as unknown as CitationMeta;
-        pushNode({ type: 'citation', reference_id: meta.reference_id, label: meta.label, children: [leaf('', mask())] });
-        break;
-      }
-      default:
-        // html_inline cannot occur (html is off); anything else a plugin adds is kept as its text.
-        if (t.content) pushText(t.content, mask());
+    }
+    this.flushRaw();
+      return this.root.length > 0 ? this.root : [{ text: '' }];
     }
   }
-  flushRaw();
-  return root.length > 0 ? root : [{ text: '' }];
-}
+
 
 /** An image's alt: its label as plain text (soft breaks as spaces, a hard break as a newline). */
 function altText(children: readonly Token[]): string {
@@ -221,7 +241,7 @@ function altText(children: readonly Token[]): string {
 
 /**
  * `[credential: <handle>](credential:<handle> "<purpose>")` (authoring-interface.md, Body syntax): the
- * handle in the text and in the destination are one value. Returns the index of the link's close token.
+ * handle in the text and in the destination are one value. Returns the node and the link's close token index.
  */
 function credential(
   ctx: ParseContext,
@@ -230,8 +250,7 @@ function credential(
   to: number,
   line: number,
   mask: number,
-  push: (node: InlineNode) => void,
-): number {
+): { node: InlineNode; close: number } {
   let close = open + 1;
   while (close < to && tokens[close].type !== 'link_close') close++;
   const handle = (attr(tokens[open], 'href') ?? '').slice(CREDENTIAL_SCHEME.length);
@@ -242,6 +261,5 @@ function credential(
       'a credential declaration is [credential: <handle>](credential:<handle> "<purpose>"), the same handle twice (letters, digits, _ . -)',
     );
   }
-  push({ type: 'credential', handle, purpose: attr(tokens[open], 'title') ?? '', children: [leaf('', mask)] });
-  return close;
+  return { node: { type: 'credential', handle, purpose: attr(tokens[open], 'title') ?? '', children: [leaf('', mask)] }, close };
 }

@@ -16,7 +16,11 @@ export function attr(token: Token, name: string): string | null {
 
 /** The kind of our link that a `link_open` token opens, or null for an ordinary link. */
 export function specialLinkKind(token: Token, anchorPrefix: string): LineKind | null {
-  const href = attr(token, 'href') ?? '';
+  // markdown-it puts href first; avoid the attribute search on every link.
+  const first = token.attrs?.[0];
+  const href = first && first[0] === 'href' ? String(first[1]) : (attr(token, 'href') ?? '');
+  const c = href.charCodeAt(0);
+  if (c !== anchorPrefix.charCodeAt(0) && c !== 0x62 /* b */) return null;
   if (href.startsWith(anchorPrefix)) return 'anchor';
   if (href.startsWith(`${CONNECTION_SCHEME}:`)) return 'connection';
   return null;

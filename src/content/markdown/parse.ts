@@ -184,7 +184,11 @@ function paragraph(ctx: ParseContext, tokens: readonly Token[], i: number, type:
   const children = inline.children ?? [];
   const firstLine = lineOf(tokens[i]);
   let end = i + 2;
-  if (!children.some((c) => c.type === 'link_open' && specialLinkKind(c, ctx.anchorPrefix) !== null)) {
+  let special = false;
+  for (let k = 0; k < children.length && !special; k++) {
+    special = children[k].type === 'link_open' && specialLinkKind(children[k], ctx.anchorPrefix) !== null;
+  }
+  if (!special) {
     out.push({ type, children: buildInlines(ctx, children, 0, children.length, firstLine) });
     return end;
   }

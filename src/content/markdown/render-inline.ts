@@ -93,13 +93,14 @@ function atomsOf(nodes: readonly InlineNode[]): Atom[] {
  * end only those shared with the atom after it, so no delimiter is written next to a space.
  */
 function moveEdgeWhitespace(atoms: Atom[]): Atom[] {
-  const out: Atom[] = [];
+  let out: Atom[] | null = null;
   for (let i = 0; i < atoms.length; i++) {
     const a = atoms[i];
-    if (a.text === null || a.code || a.mask === 0) {
-      out.push(a);
+    if (a.text === null || a.code || a.mask === 0 || !(WS.test(a.text[0]) || WS.test(a.text[a.text.length - 1]))) {
+      out?.push(a);
       continue;
     }
+    out ??= atoms.slice(0, i);
     const before = i > 0 ? atoms[i - 1].mask : 0;
     const after = i + 1 < atoms.length ? atoms[i + 1].mask : 0;
     let start = 0;
@@ -114,12 +115,14 @@ function moveEdgeWhitespace(atoms: Atom[]): Atom[] {
     out.push({ ...a, text: a.text.slice(start, end) });
     if (end < a.text.length) out.push({ ...a, text: a.text.slice(end), mask: a.mask & after });
   }
+  if (out === null) return atoms;
   // Merge neighbours that now carry the same marks.
   const merged: Atom[] = [];
   for (const a of out) {
     const prev = merged[merged.length - 1];
-    if (prev && a.text !== null && prev.text !== null && !a.code && !prev.code && prev.mask === a.mask) prev.text += a.text;
-    else merged.push({ ...a });
+    if (prev && a.text !== null && prev.text !== null && !a.code && !prev.code && prev.mask === a.mask) {
+      merged[merged.length - 1] = { ...prev, text: prev.text + a.text };
+    } else merged.push(a);
   }
   return merged;
 }
@@ -135,41 +138,72 @@ interface Piece {
 
 /** Renders inline nodes to one markdown string (hard breaks as `\` + newline unless single-line). */
 export function renderInlines(nodes: readonly InlineNode[], ctx: TextContext, lineStart = true): string {
+  // Most paragraphs are unmarked text: no atoms, no delimiters.
+  let plain = true;
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i] as TextLeaf;
+    if (typeof n.text !== 'string' || (n as { type?: unknown }).type !== undefined || n.bold || n.italic || n.strikethrough || n.code) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) {
+    let text = '';
+    for (let i = 0; i < nodes.length; i++) text += (nodes[i] as TextLeaf).text;
+    return assemble([{ src: escapeInline(text, ctx), delim: null, opens: false, plain: true }], ctx, lineStart);
+  }
   const atoms = atomsOf(nodes);
   if (atoms.length === 0) return '';
   // The end of each mark's run starting at each atom: marks opened together open longest-run first.
-  const runEnd = new Array<number>(atoms.length * 3);
-  for (let i = atoms.length - 1; i >= 0; i--) {
-    DELIMS.forEach(([bit], d) => {
-      runEnd[i * 3 + d] = atoms[i].mask & bit ? (i + 1 < atoms.length && atoms[i + 1].mask & bit ? runEnd[(i + 1) * 3 + d] : i) : -1;
-    });
+  const n = atoms.length;
+  const runEnd = new Int32Array(n * 3);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let d = 0; d < 3; d++) {
+      const bit = DELIMS[d][0];
+      runEnd[i * 3 + d] = atoms[i].mask & bit ? (i + 1 < n && atoms[i + 1].mask & bit ? runEnd[(i + 1) * 3 + d] : i) : -1;
+    }
   }
   const pieces: Piece[] = [];
   const stack: number[] = [];
-  const delimOf = (bit: number) => DELIMS.find(([b]) => b === bit)![1];
-  atoms.forEach((atom, i) => {
-    // Close from the first open mark this atom does not carry.
-    const cut = stack.findIndex((bit) => !(atom.mask & bit));
-    if (cut >= 0) {
-      const reopen = stack.slice(cut + 1).filter((bit) => atom.mask & bit);
-      while (stack.length > cut) pieces.push({ src: '', delim: delimOf(stack.pop()!), opens: false, plain: false });
-      for (const bit of reopen) {
-        stack.push(bit);
-        pieces.push({ src: '', delim: delimOf(bit), opens: true, plain: false });
+  for (let i = 0; i < n; i++) {
+    const atom = atoms[i];
+    // Close from the first open mark this atom does not carry; marks opened after it reopen.
+    let cut = -1;
+    for (let k = 0; k < stack.length; k++) {
+      if (!(atom.mask & stack[k])) {
+        cut = k;
+        break;
       }
     }
-    const toOpen = DELIMS.map(([bit], d) => ({ bit, end: runEnd[i * 3 + d] }))
-      .filter(({ bit }) => atom.mask & bit && !stack.includes(bit))
-      .sort((a, b) => b.end - a.end);
-    for (const { bit } of toOpen) {
-      stack.push(bit);
-      pieces.push({ src: '', delim: delimOf(bit), opens: true, plain: false });
+    if (cut >= 0) {
+      const reopen: number[] = [];
+      for (let k = cut + 1; k < stack.length; k++) if (atom.mask & stack[k]) reopen.push(stack[k]);
+      while (stack.length > cut) pieces.push(delimiter(stack.pop()!, false));
+      for (const bit of reopen) {
+        stack.push(bit);
+        pieces.push(delimiter(bit, true));
+      }
+    }
+    // Open the marks not yet open, the one whose run ends last first.
+    for (;;) {
+      let best = -1;
+      for (let d = 0; d < 3; d++) {
+        const bit = DELIMS[d][0];
+        if (atom.mask & bit && !stack.includes(bit) && (best < 0 || runEnd[i * 3 + d] > runEnd[i * 3 + best])) best = d;
+      }
+      if (best < 0) break;
+      stack.push(DELIMS[best][0]);
+      pieces.push(delimiter(DELIMS[best][0], true));
     }
     pieces.push(writeAtom(atom, ctx));
-  });
-  while (stack.length > 0) pieces.push({ src: '', delim: delimOf(stack.pop()!), opens: false, plain: false });
+  }
+  while (stack.length > 0) pieces.push(delimiter(stack.pop()!, false));
   fixFlanking(pieces);
   return assemble(pieces, ctx, lineStart);
+}
+
+function delimiter(bit: number, opens: boolean): Piece {
+  return { src: '', delim: bit === BOLD ? '**' : bit === ITALIC ? '_' : '~~', opens, plain: false };
 }
 
 function writeAtom(atom: Atom, ctx: TextContext): Piece {
@@ -229,9 +263,12 @@ function writeNode(node: Exclude<InlineNode, TextLeaf>, mask: number, ctx: TextC
 /** A code span whose fence is a backtick run the content does not hold; padded where a space would be stripped. */
 export function codeSpan(text: string, ctx: TextContext): string {
   const content = ctx.inTable ? text.replace(/\|/g, '\\|') : text;
-  const runs = new Set((content.match(/`+/g) ?? []).map((r) => r.length));
+  // The shortest backtick run the content does not hold.
   let n = 1;
-  while (runs.has(n)) n++;
+  if (content.includes('`')) {
+    const runs = content.match(/`+/g)!.map((r) => r.length);
+    while (runs.includes(n)) n++;
+  }
   const fence = '`'.repeat(n);
   const pad =
     content.startsWith('`') ||
@@ -239,7 +276,7 @@ export function codeSpan(text: string, ctx: TextContext): string {
     (content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '')
       ? ' '
       : '';
-  return `${fence}${pad}${content.replace(/\n/g, ' ')}${pad}${fence}`;
+  return `${fence}${pad}${content.includes('\n') ? content.replace(/\n/g, ' ') : content}${pad}${fence}`;
 }
 
 // ---- flanking ------------------------------------------------------------------------------------------
@@ -336,6 +373,13 @@ function assemble(pieces: readonly Piece[], ctx: TextContext, lineStart: boolean
       const src = p.delim ?? p.src;
       out += src;
       if (src !== '') atStart = false;
+      continue;
+    }
+    if (!p.src.includes('\n')) {
+      let seg = atStart ? escapeLineStart(p.src) : p.src;
+      if (k === lastContent) seg = escapeLineEnd(seg);
+      out += seg;
+      if (seg !== '') atStart = false;
       continue;
     }
     const segments = p.src.split('\n');

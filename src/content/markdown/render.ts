@@ -20,18 +20,20 @@ const LABEL: TextContext = { inLink: true, inTable: false, singleLine: true };
 interface Prefix {
   first: string;
   rest: string;
-  used: boolean;
 }
 
 type Task =
-  | { kind: 'block'; node: BlockNode; marker?: string; task?: string }
-  | { kind: 'item'; node: ListItemNode; marker: string; tight: boolean }
-  | { kind: 'blank' }
+  | { kind: 'block'; node: BlockNode; blank: boolean; marker: string | undefined; task: string | undefined }
+  | { kind: 'item'; node: ListItemNode; blank: boolean; marker: string; tight: boolean }
   | { kind: 'pop' };
 
 class Writer {
-  readonly lines: string[] = [];
+  out = '';
   private readonly prefixes: Prefix[] = [];
+  /** Prefixes from this index on have not written their first line yet. */
+  private fresh = 0;
+  /** The continuation prefix of every open container. */
+  private rest = '';
 
   push(prefix: Prefix): void {
     this.prefixes.push(prefix);
@@ -39,16 +41,22 @@ class Writer {
 
   pop(): void {
     this.prefixes.pop();
+    if (this.fresh > this.prefixes.length) this.fresh = this.prefixes.length;
+    this.rest = '';
+    for (let i = 0; i < this.fresh; i++) this.rest += this.prefixes[i].rest;
   }
 
   line(content: string): void {
-    let prefix = '';
-    for (const p of this.prefixes) {
-      prefix += p.used ? p.rest : p.first;
-      p.used = true;
+    let prefix = this.rest;
+    if (this.fresh < this.prefixes.length) {
+      for (let i = this.fresh; i < this.prefixes.length; i++) {
+        prefix += this.prefixes[i].first;
+        this.rest += this.prefixes[i].rest;
+      }
+      this.fresh = this.prefixes.length;
     }
     // A blank line inside a container keeps only the container's marks (`>`), never trailing spaces.
-    this.lines.push(content === '' ? prefix.trimEnd() : prefix + content);
+    this.out += content === '' ? `${prefix.trimEnd()}\n` : `${prefix}${content}\n`;
   }
 }
 
@@ -73,74 +81,66 @@ function listMarker(list: ListNode, previous: BlockNode | undefined, previousMar
   return '-';
 }
 
+/** Pushes a container's children as tasks, in order; lists get their marker from the sibling before. */
+function schedule(stack: Task[], children: readonly BlockNode[], tight: boolean, taskMarker?: string): void {
+  const tasks: Task[] = new Array(children.length);
+  let prevMarker: string | undefined;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    let marker: string | undefined;
+    if (child.type === 'ul' || child.type === 'ol') marker = listMarker(child, children[i - 1], prevMarker);
+    prevMarker = marker;
+    tasks[i] = { kind: 'block', node: child, blank: i > 0 && !tight, marker, task: i === 0 ? taskMarker : undefined };
+  }
+  for (let i = tasks.length - 1; i >= 0; i--) stack.push(tasks[i]);
+}
+
 export function bodyToMarkdown(body: SlateBody): string {
   const w = new Writer();
   const stack: Task[] = [];
-  const markers = new Map<BlockNode, string>();
-  const schedule = (children: readonly BlockNode[], tight: boolean, taskMarker?: string) => {
-    const tasks: Task[] = [];
-    children.forEach((child, i) => {
-      if (i > 0 && !tight) tasks.push({ kind: 'blank' });
-      let marker: string | undefined;
-      if (child.type === 'ul' || child.type === 'ol') {
-        const prev = children[i - 1];
-        marker = listMarker(child, prev, prev ? markers.get(prev) : undefined);
-        markers.set(child, marker);
-      }
-      tasks.push({ kind: 'block', node: child, marker, task: i === 0 ? taskMarker : undefined });
-    });
-    for (let i = tasks.length - 1; i >= 0; i--) stack.push(tasks[i]);
-  };
-  schedule(body.children, false);
+  schedule(stack, body.children, false);
   while (stack.length > 0) {
     const task = stack.pop()!;
-    if (task.kind === 'blank') w.line('');
-    else if (task.kind === 'pop') w.pop();
-    else if (task.kind === 'item') {
+    if (task.kind === 'pop') {
+      w.pop();
+      continue;
+    }
+    if (task.blank) w.line('');
+    if (task.kind === 'item') {
       const li = task.node;
       const first = li.children[0];
       const isTask = li.checked !== undefined && (first?.type === 'lic' || first?.type === 'p');
-      w.push({ first: `${task.marker} `, rest: ' '.repeat(task.marker.length + 1), used: false });
+      w.push({ first: `${task.marker} `, rest: ' '.repeat(task.marker.length + 1) });
       stack.push({ kind: 'pop' });
-      schedule(li.children, task.tight, isTask ? (li.checked ? '[x] ' : '[ ] ') : undefined);
-    } else writeBlock(w, task, stack, schedule);
+      schedule(stack, li.children, task.tight, isTask ? (li.checked ? '[x] ' : '[ ] ') : undefined);
+    } else writeBlock(w, task, stack);
   }
-  return w.lines.join('\n') + (w.lines.length > 0 ? '\n' : '');
+  return w.out;
 }
 
-function writeBlock(
-  w: Writer,
-  task: Extract<Task, { kind: 'block' }>,
-  stack: Task[],
-  schedule: (children: readonly BlockNode[], tight: boolean) => void,
-): void {
+function writeBlock(w: Writer, task: Extract<Task, { kind: 'block' }>, stack: Task[]): void {
   const node = task.node;
   switch (node.type) {
     case 'p':
     case 'lic': {
       const text = renderInlines(node.children, BLOCK, task.task === undefined);
       const content = task.task !== undefined ? task.task + text : text;
-      for (const l of content.split('\n')) w.line(l);
+      if (!content.includes('\n')) w.line(content);
+      else for (const l of content.split('\n')) w.line(l);
       return;
     }
     case 'blockquote':
-      w.push({ first: '> ', rest: '> ', used: false });
+      w.push({ first: '> ', rest: '> ' });
       stack.push({ kind: 'pop' });
-      schedule(node.children, false);
+      schedule(stack, node.children, false);
       return;
     case 'ul':
     case 'ol': {
       const tight = !isLoose(node);
       const start = node.type === 'ol' ? (node.start ?? 1) : 0;
-      const items: Task[] = node.children.map((li, i) => ({
-        kind: 'item',
-        node: li,
-        marker: node.type === 'ol' ? `${start + i}${task.marker ?? '.'}` : (task.marker ?? '-'),
-        tight,
-      }));
-      for (let i = items.length - 1; i >= 0; i--) {
-        stack.push(items[i]);
-        if (i > 0 && !tight) stack.push({ kind: 'blank' });
+      for (let i = node.children.length - 1; i >= 0; i--) {
+        const marker = node.type === 'ol' ? `${start + i}${task.marker ?? '.'}` : (task.marker ?? '-');
+        stack.push({ kind: 'item', node: node.children[i], blank: i > 0 && !tight, marker, tight });
       }
       return;
     }
@@ -198,7 +198,7 @@ function writeCode(w: Writer, node: CodeBlockNode): void {
   }
   const fence = char.repeat(Math.max(3, longest + 1));
   // The info string reads backslash escapes and references.
-  const info = lang.replace(/[\\&]/g, (c) => (c === '\\' ? '\\\\' : '\\&'));
+  const info = lang.replace(/[\\&]/g, '\\$&');
   w.line(fence + info);
   // One empty line is how Slate holds an empty code block (an element needs a child): it is written empty.
   const content = lines.join('\n');
