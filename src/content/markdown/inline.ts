@@ -70,6 +70,8 @@ class InlineBuilder {
   }
 
   private pushText(text: string, m: number): void {
+    // markdown-it leaves an empty text token where it consumed emphasis delimiters.
+    if (text === '') return;
     if (this.last !== null && this.lastMask === m) this.last.text += text;
     else {
       this.last = leaf(text, m);
