@@ -49,6 +49,32 @@ describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
     expect(again.data).toMatchObject({ was_already_active: true, last_modified_date_time_utc: body.data.last_modified_date_time_utc });
   });
 
+  it('the whole lifecycle with the tools: archive is refused for an active flow\'s start, restore lets the flow re-activate', async () => {
+    const add = (title: string) => h.owner.client.ok<{ bit_id: string }>('add_bit', { bit_title: title, bit_body: `${title} step.` });
+    const start = (await add('Lifecycle start')).bit_id;
+    const next = (await add('Lifecycle next')).bit_id;
+    await h.owner.client.ok('connect_bits', { source_bit_id: start, target_bit_id: next });
+    const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Lifecycle', start_bit_id: start });
+    const refused = await h.owner.client.fail('archive_bit', { bit_id: start });
+    expect(refused).toMatchObject({ code: 'BIT_IS_ACTIVE_FLOW_START', details: { flow_ids: [flow_id] } });
+    await h.owner.client.ok('update_flow', { flow_id, is_active: false });
+    await h.owner.client.ok('archive_bit', { bit_id: start });
+    await h.owner.client.ok('review_flow', { flow_id, review_status: 'approved' });
+    const blocked = await h.owner.client.fail('update_flow', { flow_id, is_active: true });
+    expect((blocked.details?.reasons as Array<{ reason: string }>).map((r) => r.reason)).toEqual(['start_bit_archived']);
+
+    const res = await restore(start, h.owner.token);
+    expect(res.status).toBe(200);
+    const got = await h.owner.client.ok<{ status: string; connections: unknown[]; bit_body: string }>('get_bit', { bit_id: start });
+    expect(got.status).toBe('active');
+    // The archive cleared the connection; the restore does not bring it back.
+    expect(got.connections).toEqual([]);
+    expect(got.bit_body).not.toContain('bit-connection:');
+    await h.owner.client.ok('update_flow', { flow_id, is_active: true });
+    const { graph } = await h.owner.client.ok<{ graph: { bits: Array<{ bit_id: string }> } }>('get_flow', { flow_id, include_graph: true });
+    expect(graph.bits.map((b) => b.bit_id)).toEqual([start]);
+  });
+
   it('answers errors in the envelope with the HTTP status: 404, 403, 401', async () => {
     const missing = await restore('00000000-0000-4000-8000-000000000000', h.owner.token);
     expect(missing.status).toBe(404);
