@@ -7,6 +7,7 @@
  * suite's fixture tools, resources and prompts are listed as not applicable, each with its reason.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -70,7 +71,12 @@ const proxyUrl = `http://localhost:${typeof address === 'object' && address ? ad
 
 let failed = 0;
 for (const scenario of APPLICABLE) {
-  const run = spawnSync('npx', ['-y', '-p', 'node@22', '-p', '@modelcontextprotocol/conformance', '--', 'conformance', 'server', '--url', proxyUrl, '--scenario', scenario], { encoding: 'utf8' });
+  // Asynchronous on purpose: the proxy lives in this process and must keep serving while the suite runs.
+  const child = spawn('npx', ['-y', '-p', 'node@22', '-p', '@modelcontextprotocol/conformance', '--', 'conformance', 'server', '--url', proxyUrl, '--scenario', scenario]);
+  const run = { stdout: '', stderr: '', status: null as number | null, error: undefined as Error | undefined };
+  child.stdout.on('data', (c: Buffer) => (run.stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (run.stderr += c.toString()));
+  [run.status] = (await once(child, 'exit')) as [number | null];
   const output = `${run.stdout}${run.stderr}`.split('\n').filter((l) => !/npm warn|EBADENGINE|^\s*(package|required|current):|^\s*}$/.test(l)).join('\n');
   const ok = run.status === 0;
   if (run.error) console.log(String(run.error));
