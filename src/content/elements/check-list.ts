@@ -15,7 +15,7 @@ export const checkList: ElementDefinition = {
   items: {
     marker: 'checkbox',
     textField: 'text',
-    fields: z.strictObject({ text: z.string().min(1), checked: z.boolean().optional(), required: z.boolean().optional() }),
+    fields: z.strictObject({ text: z.string().regex(/\S/, 'must not be blank'), checked: z.boolean().optional(), required: z.boolean().optional() }),
     booleanDefaults: ['checked', 'required'],
   },
   answer,

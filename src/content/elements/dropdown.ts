@@ -13,7 +13,7 @@ export const dropdown: ElementDefinition = {
   items: {
     marker: 'none',
     textField: 'name',
-    fields: z.strictObject({ name: z.string().min(1), value: z.string().optional() }),
+    fields: z.strictObject({ name: z.string().regex(/\S/, 'must not be blank'), value: z.string().optional() }),
     booleanDefaults: [],
   },
   answer: z.string(),

@@ -13,7 +13,7 @@ export const radioButton: ElementDefinition = {
   items: {
     marker: 'radio',
     textField: 'text',
-    fields: z.strictObject({ checked: z.boolean().optional(), text: z.string().min(1) }),
+    fields: z.strictObject({ checked: z.boolean().optional(), text: z.string().regex(/\S/, 'must not be blank') }),
     booleanDefaults: ['checked'],
     // "(x)" marks the default choice: a group has at most one.
     check: (items) =>

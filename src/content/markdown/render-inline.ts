@@ -249,7 +249,9 @@ function writeNode(node: Exclude<InlineNode, TextLeaf>, mask: number, ctx: TextC
     case 'citation': {
       let label = node.label.replace(/[\\\]]/g, '\\$&').replace(/\n/g, ' ');
       if (ctx.inTable) label = label.replace(/\|/g, '\\|');
-      return label === '' ? `[[ref:${node.reference_id}]]` : `[[ref:${node.reference_id}|${label}]]`;
+      // In a table the separator is a cell boundary too: GFM splits the row before reading the citation.
+      const bar = ctx.inTable ? '\\|' : '|';
+      return label === '' ? `[[ref:${node.reference_id}]]` : `[[ref:${node.reference_id}${bar}${label}]]`;
     }
     case 'credential': {
       const title = node.purpose === '' ? '' : ` ${escapeTitle(node.purpose, ctx)}`;
@@ -354,8 +356,9 @@ function fixFlanking(pieces: Piece[]): void {
 
 /**
  * Joins pieces. Plain text gets the line rules where it starts a line (the block's start when `lineStart`,
- * or after a hard break) and where it ends one; a newline in text is a hard break, `\` + newline, except in
- * a single-line context or at the very end, where it is written as a reference (a trailing backslash is literal).
+ * or after a hard break) and where it ends one; a newline in text is a hard break, `\` + newline. Where a
+ * hard break cannot be written (a single-line context, or the very end, where a backslash is literal) the
+ * newline is written as a space, which is what a reader sees there anyway.
  */
 function assemble(pieces: readonly Piece[], ctx: TextContext, lineStart: boolean): string {
   let out = '';
@@ -375,25 +378,20 @@ function assemble(pieces: readonly Piece[], ctx: TextContext, lineStart: boolean
       if (src !== '') atStart = false;
       continue;
     }
-    if (!p.src.includes('\n')) {
-      let seg = atStart ? escapeLineStart(p.src) : p.src;
-      if (k === lastContent) seg = escapeLineEnd(seg);
-      out += seg;
-      if (seg !== '') atStart = false;
-      continue;
+    let src = p.src;
+    if (src.includes('\n')) {
+      if (ctx.singleLine) src = src.replace(/\n/g, ' ');
+      else if (k === lastContent) src = src.replace(/\n+$/, (breaks) => ' '.repeat(breaks.length));
     }
-    const segments = p.src.split('\n');
+    const segments = src.includes('\n') ? src.split('\n') : [src];
     for (let n = 0; n < segments.length; n++) {
       let seg = segments[n];
       if (atStart) seg = escapeLineStart(seg);
       const breakFollows = n < segments.length - 1;
-      const endsAll = k === lastContent && (breakFollows ? segments.slice(n + 1).every((s) => s === '') : true);
-      if (breakFollows || endsAll) seg = escapeLineEnd(seg);
+      if (breakFollows || k === lastContent) seg = escapeLineEnd(seg);
       out += seg;
       if (seg !== '') atStart = false;
-      if (!breakFollows) continue;
-      if (ctx.singleLine || endsAll) out += '&#xA;';
-      else {
+      if (breakFollows) {
         out += '\\\n';
         atStart = true;
       }

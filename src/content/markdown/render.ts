@@ -72,23 +72,26 @@ function hasItemLines(node: BlockNode | undefined): boolean {
 /**
  * The marker of a list: two lists in a row with the same marker would read as one list, and a bullet
  * list right after an element's item lines would read as more items, so such a list takes the other marker.
+ * A bullet list opening its parent item shares that item's line, where `- - -` would be a thematic break,
+ * so it takes the other marker too.
  */
-function listMarker(list: ListNode, previous: BlockNode | undefined, previousMarker: string | undefined): string {
+function listMarker(list: ListNode, previous: BlockNode | undefined, previousMarker: string | undefined, enclosing: string | undefined): string {
   if (list.type === 'ol') return previous?.type === 'ol' && previousMarker === '.' ? ')' : '.';
   // `+`, not `*`: an item starting with a thematic break `***` would make `* ***` one thematic break.
   if (previous?.type === 'ul' && previousMarker === '-') return '+';
   if (hasItemLines(previous)) return '+';
+  if (previous === undefined && enclosing === '-') return '+';
   return '-';
 }
 
 /** Pushes a container's children as tasks, in order; lists get their marker from the sibling before. */
-function schedule(stack: Task[], children: readonly BlockNode[], tight: boolean, taskMarker?: string): void {
+function schedule(stack: Task[], children: readonly BlockNode[], tight: boolean, taskMarker?: string, enclosing?: string): void {
   const tasks: Task[] = new Array(children.length);
   let prevMarker: string | undefined;
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     let marker: string | undefined;
-    if (child.type === 'ul' || child.type === 'ol') marker = listMarker(child, children[i - 1], prevMarker);
+    if (child.type === 'ul' || child.type === 'ol') marker = listMarker(child, children[i - 1], prevMarker, i === 0 ? enclosing : undefined);
     prevMarker = marker;
     tasks[i] = { kind: 'block', node: child, blank: i > 0 && !tight, marker, task: i === 0 ? taskMarker : undefined };
   }
@@ -112,7 +115,7 @@ export function bodyToMarkdown(body: SlateBody): string {
       const isTask = li.checked !== undefined && (first?.type === 'lic' || first?.type === 'p');
       w.push({ first: `${task.marker} `, rest: ' '.repeat(task.marker.length + 1) });
       stack.push({ kind: 'pop' });
-      schedule(stack, li.children, task.tight, isTask ? (li.checked ? '[x] ' : '[ ] ') : undefined);
+      schedule(stack, li.children, task.tight, isTask ? (li.checked ? '[x] ' : '[ ] ') : undefined, task.marker);
     } else writeBlock(w, task, stack);
   }
   return w.out;

@@ -255,7 +255,7 @@ describe('kept anchors (update_bit rules 2 and 3)', () => {
     const previous = stored();
     const markdown = bodyToMarkdown(previous).replace('https://example.com/docs', 'https://example.com/new').replace('https://example.com/x', 'https://example.com/y');
     const { body } = convert(markdown, undefined, previous);
-    const p = body.children[2] as { children: Array<Record<string, unknown>> };
+    const p = body.children[2] as unknown as { children: Array<Record<string, unknown>> };
     expect(p.children[1]).toMatchObject({ type: 'a', id: id(5), url: 'https://example.com/new', title: 'Docs' });
     expect(p.children[5]).toMatchObject({ type: 'link-inline', id: id(7), props: { url: 'https://example.com/y' } });
   });
