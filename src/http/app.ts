@@ -7,6 +7,7 @@ import { allCapabilityNames, brand, version } from '../config.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
+import { openApiDocument } from './openapi.js';
 import { restRouter } from './rest.js';
 
 export interface HttpOptions {
@@ -93,6 +94,10 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   app.get('/mcp', bearer, methodNotAllowed);
   app.delete('/mcp', bearer, methodNotAllowed);
 
+  // The API's description is public, like the protected-resource metadata; the routes need a token.
+  app.get('/api/v1/openapi.json', (_req: Request, res: Response) => {
+    res.json(openApiDocument());
+  });
   app.use('/api/v1', bearer, restRouter(services, logger));
   return app;
 }

@@ -7,7 +7,6 @@ import type { Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
 import type { ToolAccess } from '../mcp/tool.js';
 import { actorOf } from './app.js';
-import { openApiDocument } from './openapi.js';
 
 type Handler = (actor: Actor, req: Request) => Promise<unknown>;
 
@@ -32,10 +31,6 @@ export function restRouter(services: Services, logger: Logger): Router {
       res.status(body.status).json({ success: false, error: body });
     }
   };
-
-  router.get('/openapi.json', (_req: Request, res: Response) => {
-    res.json(openApiDocument());
-  });
 
   router.post(
     '/bits/:bit_id/restore',

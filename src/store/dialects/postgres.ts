@@ -16,7 +16,8 @@ export function postgresDialect(url: string): StoreDialect {
     jsonType: 'jsonb',
     createKysely: () => new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
     json: (value) => JSON.stringify(value),
-    parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
+    // pg parses jsonb itself; parsing again would break a stored top-level string.
+    parseJson: <T>(raw: unknown) => raw as T,
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forUpdate(),
     isRetryable: (error) => RETRYABLE.has((error as { code?: string } | null)?.code ?? ''),
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === '23505',
