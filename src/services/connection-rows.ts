@@ -1,12 +1,14 @@
 /**
  * Keeping a source bit's mirror rows equal to the connection nodes of its body (authoring-interface.md,
- * "Bit-to-bit connection": stored twice, changed atomically). Runs inside the caller's transaction.
+ * "Bit-to-bit connection": stored twice, changed atomically). Runs inside the caller's transaction, which
+ * holds the source bit's row lock.
  */
 import { randomUUID } from 'node:crypto';
-import { collectConnections, type SlateBody } from '../content/index.js';
+import { collectConnections, type ConnectionNode, type SlateBody } from '../content/index.js';
+import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import { findBits } from '../store/repositories/bits.repo.js';
-import { outgoing, replaceOutgoing } from '../store/repositories/connections.repo.js';
+import { outgoing, writeOutgoing } from '../store/repositories/connections.repo.js';
 import type { Tx } from '../store/store.js';
 import { canSee, type Actor } from './actor.js';
 import { nowIso } from './clock.js';
@@ -17,8 +19,10 @@ interface Source {
   scope_id: string | null;
 }
 
+type TargetRow = { id: string; account_id: string; scope_id: string | null; status: string };
+
 /** A connection's target: visible, active, and in the source's scope (connect_bits rules). */
-export function checkTarget(actor: Actor, source: Source, target: { id: string; account_id: string; scope_id: string | null; status: string } | undefined, targetId: string): void {
+export function checkTarget(actor: Actor, source: Source, target: TargetRow | undefined, targetId: string): void {
   if (!target || !canSee(actor, target)) throw new WaymarkError('BIT_NOT_FOUND', `No bit ${targetId} is visible to this token: check the target id (list_bits lists the bits you can connect to).`, { bit_id: targetId });
   if (target.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${targetId} is archived; connect only active bits.`, { bit_id: targetId });
   if (target.scope_id !== source.scope_id) {
@@ -29,13 +33,45 @@ export function checkTarget(actor: Actor, source: Source, target: { id: string; 
   }
 }
 
+export interface SyncOptions {
+  /** Ids of connection nodes the caller has just added itself, after checking their targets (connect_bits). */
+  created?: ReadonlySet<string>;
+}
+
 /**
- * Gives every new connection node (id null) an id after checking its target, then rewrites the mirror
- * rows in body order. Answers the ids of the rows that no longer have a node.
+ * Gives every new connection node (id null) an id after checking its target, then writes the mirror rows
+ * in body order. A node naming an id that is not one of this bit's stored connections is refused, as a
+ * markdown `node=` is (a Slate body could otherwise carry another bit's connection id, or a made-up one
+ * that would skip the target checks), and so is a stored connection whose target changed.
+ * Answers the ids of the rows that no longer have a node.
  */
-export async function syncConnectionRows(tx: Tx, actor: Actor, source: Source, body: SlateBody): Promise<string[]> {
+export async function syncConnectionRows(tx: Tx, actor: Actor, source: Source, body: SlateBody, options: SyncOptions = {}): Promise<string[]> {
   const nodes = collectConnections(body);
-  const fresh = nodes.filter((n) => n.id === null);
+  if (nodes.length > LIMITS.outgoingConnections) {
+    throw new WaymarkError('CONNECTION_LIMIT_EXCEEDED', `A bit has at most ${LIMITS.outgoingConnections} outgoing connections; this body has ${nodes.length}. Remove some lines first.`, {
+      max: LIMITS.outgoingConnections,
+    });
+  }
+  const stored = await outgoing(tx, source.id);
+  const byId = new Map(stored.map((r) => [r.id, r]));
+  const fresh: ConnectionNode[] = [];
+  for (const node of nodes) {
+    if (node.id === null) {
+      fresh.push(node);
+      continue;
+    }
+    const row = byId.get(node.id);
+    if (row && row.target_bit_id !== node.target_bit_id) {
+      throw new WaymarkError('VALIDATION_ERROR', `Connection ${node.id} goes to ${row.target_bit_id}; a connection's target cannot change: remove it and add a new one.`, {
+        issues: [{ path: 'bit_body', message: `connection ${node.id} cannot change its target` }],
+      });
+    }
+    if (!row && !options.created?.has(node.id)) {
+      throw new WaymarkError('CONNECTION_NOT_FOUND', `Bit ${source.id} has no connection ${node.id}: write a new connection without an id (it gets one), and keep stored ones as get_bit returned them.`, {
+        connection_id: node.id,
+      });
+    }
+  }
   if (fresh.length > 0) {
     const targets = new Map((await findBits(tx, [...new Set(fresh.map((n) => n.target_bit_id))])).map((b) => [b.id, b]));
     for (const node of fresh) {
@@ -43,15 +79,23 @@ export async function syncConnectionRows(tx: Tx, actor: Actor, source: Source, b
       node.id = randomUUID();
     }
   }
-  const existing = await outgoing(tx, source.id);
-  const createdAt = new Map(existing.map((r) => [r.id, r.created_at]));
-  const now = nowIso();
-  await replaceOutgoing(
-    tx,
-    source.account_id,
-    source.id,
-    nodes.map((n) => ({ id: n.id as string, target_bit_id: n.target_bit_id, created_at: createdAt.get(n.id as string) ?? now })),
-  );
-  const kept = new Set(nodes.map((n) => n.id));
-  return existing.filter((r) => !kept.has(r.id)).map((r) => r.id);
+  const wanted = nodes.map((n) => ({ id: n.id as string, target_bit_id: n.target_bit_id }));
+  await writeOutgoing(tx, source.account_id, source.id, stored, wanted, nowIso());
+  await recheckNewTargets(tx, wanted.filter((c) => !byId.has(c.id)));
+  const kept = new Set(wanted.map((c) => c.id));
+  return stored.filter((r) => !kept.has(r.id)).map((r) => r.id);
+}
+
+/**
+ * The targets of the rows just inserted, read again after the insert. On PostgreSQL (read committed) a
+ * concurrent archive_bit of a target may have held it FOR UPDATE while we checked it: our insert's
+ * foreign-key check waited for that archive to commit, and this read, a later statement, sees its result.
+ * Without it the connection would outlive the archive that was meant to clear it. (On SQLite write
+ * transactions are serial, so the read only confirms.)
+ */
+async function recheckNewTargets(tx: Tx, added: ReadonlyArray<{ target_bit_id: string }>): Promise<void> {
+  if (added.length === 0) return;
+  for (const target of await findBits(tx, [...new Set(added.map((c) => c.target_bit_id))])) {
+    if (target.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${target.id} was archived meanwhile; connect only active bits.`, { bit_id: target.id });
+  }
 }

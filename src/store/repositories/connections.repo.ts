@@ -20,28 +20,55 @@ export async function countOutgoing(q: Q, sourceBitId: string): Promise<number> 
   return Number(row?.n ?? 0);
 }
 
-export async function insertConnection(
-  q: Q,
-  row: { id: string; account_id: string; source_bit_id: string; target_bit_id: string; sort_order: number; created_at: string },
-): Promise<void> {
-  await q.insertInto('connections').values(row).execute();
+export interface StoredConnection {
+  id: string;
+  target_bit_id: string;
+  sort_order: number;
 }
 
 /**
- * Makes the mirror rows of a source bit exactly the given list, in order: sort_order is the position
- * in the list (dense 0..n-1). Rows are deleted and written again rather than renumbered in place,
- * because a renumbering UPDATE could collide with the (source, sort_order) unique constraint midway.
+ * Makes the mirror rows of a source bit exactly `wanted`, in order: sort_order is the position in the list
+ * (dense 0..n-1), so the next append is always the count. `stored` is what the source has now (read under
+ * its lock). Only what differs is written:
+ * - a kept row keeps its row, so a connect or a remove writes one row plus the ones that shift;
+ * - only new rows are inserted. On PostgreSQL an insert's foreign-key check takes a KEY SHARE lock on the
+ *   target bit, which waits for a concurrent transaction holding that bit FOR UPDATE; re-inserting every row
+ *   on each write (as a delete-all-then-insert would) took those locks on every target and deadlocked
+ *   concurrent writers of bits that point at each other.
+ * Rows that move go to negative positions first and then to their places, so the (source, sort_order)
+ * unique constraint never sees two rows on one position midway (PostgreSQL checks it row by row).
  */
-export async function replaceOutgoing(
+export async function writeOutgoing(
   q: Tx,
   accountId: string,
   sourceBitId: string,
-  connections: Array<{ id: string; target_bit_id: string; created_at: string }>,
+  stored: readonly StoredConnection[],
+  wanted: ReadonlyArray<{ id: string; target_bit_id: string }>,
+  createdAt: string,
 ): Promise<void> {
-  await q.deleteFrom('connections').where('source_bit_id', '=', sourceBitId).execute();
-  if (connections.length === 0) return;
-  await q
-    .insertInto('connections')
-    .values(connections.map((c, i) => ({ id: c.id, account_id: accountId, source_bit_id: sourceBitId, target_bit_id: c.target_bit_id, sort_order: i, created_at: c.created_at })))
-    .execute();
+  const position = new Map(wanted.map((c, i) => [c.id, i]));
+  const gone = stored.filter((r) => !position.has(r.id)).map((r) => r.id);
+  if (gone.length > 0) await q.deleteFrom('connections').where('id', 'in', gone).execute();
+  const moved = stored.filter((r) => position.has(r.id) && position.get(r.id) !== Number(r.sort_order));
+  if (moved.length > 0) {
+    const ids = moved.map((r) => r.id);
+    await q
+      .updateTable('connections')
+      .set((eb) => ({ sort_order: eb(eb.neg(eb.ref('sort_order')), '-', 1) }))
+      .where('id', 'in', ids)
+      .execute();
+    await q
+      .updateTable('connections')
+      .set((eb) => {
+        let cases = eb.case().when('id', '=', moved[0].id).then(position.get(moved[0].id) as number);
+        for (const r of moved.slice(1)) cases = cases.when('id', '=', r.id).then(position.get(r.id) as number);
+        // Every row of the WHERE has a WHEN; the ELSE only makes the expression non-null.
+        return { sort_order: cases.else(eb.ref('sort_order')).end() };
+      })
+      .where('id', 'in', ids)
+      .execute();
+  }
+  const storedIds = new Set(stored.map((r) => r.id));
+  const fresh = wanted.flatMap((c, i) => (storedIds.has(c.id) ? [] : [{ id: c.id, account_id: accountId, source_bit_id: sourceBitId, target_bit_id: c.target_bit_id, sort_order: i, created_at: createdAt }]));
+  if (fresh.length > 0) await q.insertInto('connections').values(fresh).execute();
 }
