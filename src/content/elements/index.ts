@@ -51,11 +51,17 @@ export function allowedProps(type: ElementType): string[] {
   return Object.keys(ELEMENTS[type].props.shape).sort();
 }
 
+/** Zod issues as ours, each once (a union reports the same message from each branch). */
 function zodIssues(error: z.ZodError, prefix: string): ValidationIssue[] {
-  return error.issues.map((i) => ({
-    path: [prefix, ...i.path.map(String)].filter((s) => s !== '').join('.'),
-    message: i.message,
-  }));
+  const seen = new Set<string>();
+  const out: ValidationIssue[] = [];
+  for (const i of error.issues) {
+    const path = [prefix, ...i.path.map(String)].filter((s) => s !== '').join('.');
+    if (seen.has(`${path}\u0000${i.message}`)) continue;
+    seen.add(`${path}\u0000${i.message}`);
+    out.push({ path, message: i.message });
+  }
+  return out;
 }
 
 /**

@@ -81,21 +81,16 @@ const NUMBER_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
  * `"12"` are accepted, `"12a"`, `"1.5"` and `"012"` are not; the range applies to the number.
  */
 export function integerOrText(min: number, max: number): z.ZodType<number | string> {
-  const message = `must be an integer from ${min} to ${max}, or that number written as text`;
-  return z.union([z.number().int().min(min).max(max), z.string().regex(INTEGER_TEXT)], { error: message }).refine(
-    (v) => {
-      const n = typeof v === 'number' ? v : Number(v);
-      return n >= min && n <= max;
-    },
-    { message },
-  );
+  const error = `must be an integer from ${min} to ${max}, or that number written as text`;
+  return z
+    .union([z.number({ error }).int({ error }).min(min, { error }).max(max, { error }), z.string({ error }).regex(INTEGER_TEXT, { error })], { error })
+    .refine((v) => typeof v === 'number' || (Number(v) >= min && Number(v) <= max), { error });
 }
 
 /** "number or string (a string is the same number as text)": iframe height/width, video maxWidth. */
 export function numberOrText(): z.ZodType<number | string> {
-  return z.union([z.number().finite(), z.string().regex(NUMBER_TEXT)], {
-    error: 'must be a number, or a number written as text',
-  });
+  const error = 'must be a number, or a number written as text';
+  return z.union([z.number({ error }).finite({ error }), z.string({ error }).regex(NUMBER_TEXT, { error })], { error });
 }
 
 export const urlDisplayOption = z.enum(['none', 'full', 'domain']);
