@@ -2,11 +2,10 @@
  * list_bits (CONTRACT.md, "Tools beyond the interface document"): the bits a caller can see, filtered
  * and paged. Bodies are left out; get_bit reads one bit whole.
  */
-import { WaymarkError } from '../errors.js';
-import { findScope } from '../store/repositories/auth.repo.js';
 import * as repo from '../store/repositories/flows.repo.js';
 import type { Store } from '../store/store.js';
 import type { Actor } from './actor.js';
+import { resolveScope } from './scopes.js';
 import { DEFAULT_PAGE_SIZE } from './flows.service.js';
 
 export interface ListBitsInput {
@@ -36,12 +35,7 @@ export class BitListService {
   constructor(private readonly store: Store) {}
 
   async list(actor: Actor, input: ListBitsInput): Promise<{ bits: BitSummary[]; next_cursor: string | null }> {
-    if (typeof input.scope_id === 'string') {
-      const scope = await findScope(this.store.db, input.scope_id);
-      if (!scope || scope.account_id !== actor.accountId || (actor.scopeId !== null && actor.scopeId !== input.scope_id)) {
-        throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${input.scope_id} is visible to this token: omit scope_id to list every bit you can see.`);
-      }
-    }
+    if (typeof input.scope_id === 'string') await resolveScope(this.store.db, actor, input.scope_id);
     const parse = <T>(raw: unknown) => this.store.dialect.parseJson<T>(raw);
     const category = input.category;
     const status = input.status ?? 'active';

@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { WaymarkError } from '../errors.js';
 import type { BitTable, FlowTable } from '../store/schema.js';
-import { findScope } from '../store/repositories/auth.repo.js';
 import { lockBit } from '../store/repositories/bits.repo.js';
 import * as repo from '../store/repositories/flows.repo.js';
 import type { Db, Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, canSee, type Actor } from './actor.js';
+import { resolveScope } from './scopes.js';
 import { nextModified, nowIso } from './clock.js';
 import { buildFlowGraph, type GraphBit } from './flow-graph.js';
 import { flowGraphMermaid } from './flow-mermaid.js';
@@ -118,14 +118,6 @@ export class FlowsService {
     };
   }
 
-  /** A scope id given as input: it must be the account's and visible to the caller (SCOPE_NOT_FOUND). */
-  private async assertScope(q: Db | Tx, actor: Actor, scopeId: string): Promise<void> {
-    const scope = await findScope(q, scopeId);
-    if (!scope || scope.account_id !== actor.accountId || (actor.scopeId !== null && actor.scopeId !== scopeId)) {
-      throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${scopeId} is visible to this token: omit scope_id for account level, or pass a scope of your account.`);
-    }
-  }
-
   /**
    * The start bit under its row lock, so that archive_bit (which takes the same lock and then asks
    * activeFlowsStartingAt) cannot slip between this check and the flow's commit.
@@ -152,7 +144,7 @@ export class FlowsService {
     const scopeId = input.scope_id ?? null;
     const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : null;
     return this.store.transaction(async (tx) => {
-      if (scopeId !== null) await this.assertScope(tx, actor, scopeId);
+      if (scopeId !== null) await resolveScope(tx, actor, scopeId);
       assertCanWriteIn(actor, scopeId);
       await this.assertStartBit(tx, actor, input.start_bit_id, scopeId);
       const id = randomUUID();
@@ -250,7 +242,7 @@ export class FlowsService {
   }
 
   async list(actor: Actor, input: ListFlowsInput): Promise<{ flows: FlowView[]; next_cursor: string | null }> {
-    if (typeof input.scope_id === 'string') await this.assertScope(this.store.db, actor, input.scope_id);
+    if (typeof input.scope_id === 'string') await resolveScope(this.store.db, actor, input.scope_id);
     const category = input.category;
     const page = await repo.listFlows(
       this.store.db,

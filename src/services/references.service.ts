@@ -4,13 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WaymarkError, validationError } from '../errors.js';
-import { findScope } from '../store/repositories/auth.repo.js';
 import { lockBit } from '../store/repositories/bits.repo.js';
 import * as links from '../store/repositories/links.repo.js';
 import * as repo from '../store/repositories/references.repo.js';
 import type { Db, Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, canSee, type Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
+import { resolveScope } from './scopes.js';
 import { checkReferenceContent, deriveAbstract, referenceText, type SlateNode } from './reference-content.js';
 import { decodeCursor, encodeCursor, parseSearchQuery, searchFingerprint } from './reference-query.js';
 
@@ -94,7 +94,7 @@ export class ReferencesService {
     const now = nowIso();
     const id = randomUUID();
     await this.store.transaction(async (tx) => {
-      const scopeId = await this.visibleScope(tx, actor, input.scope_id ?? null);
+      const scopeId = await resolveScope(tx, actor, input.scope_id);
       assertCanWriteIn(actor, scopeId);
       await repo.insertReference(tx, {
         id,
@@ -163,7 +163,7 @@ export class ReferencesService {
     const includeArchived = input.include_archived ?? false;
     const fingerprint = searchFingerprint([terms, input.scope_id, categories, includeArchived]);
     const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, fingerprint);
-    if (input.scope_id) await this.visibleScope(this.store.db, actor, input.scope_id);
+    if (input.scope_id) await resolveScope(this.store.db, actor, input.scope_id);
     if (terms.length === 0) return { results: [], next_cursor: null };
     const hits = await repo.searchReferences(this.store.db, this.store.dialect, {
       accountId: actor.accountId,
@@ -287,16 +287,6 @@ export class ReferencesService {
       throw new WaymarkError('BIT_ARCHIVED', `Bit ${bit.id} is archived; its references cannot be linked or changed (unlink_reference still works). Restore the bit first.`, { bit_id: bit.id });
     }
     return { bit, reference };
-  }
-
-  /** A scope id given as input: it must exist in the caller's account and be visible to it. */
-  private async visibleScope(q: Q, actor: Actor, scopeId: string | null): Promise<string | null> {
-    if (scopeId === null) return null;
-    const scope = await findScope(q, scopeId);
-    if (!scope || scope.account_id !== actor.accountId || (actor.scopeId !== null && actor.scopeId !== scopeId)) {
-      throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${scopeId} is visible to this token; omit scope_id for the account level.`, { scope_id: scopeId });
-    }
-    return scopeId;
   }
 
   private view(row: ReferenceRow) {
