@@ -4,6 +4,9 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
+import { categories } from './common-schemas.js';
+
+export { lastModifiedIgnored } from './common-schemas.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 export const REVIEW_STATUSES = ['pending', 'approved', 'changes_requested'] as const;
@@ -22,10 +25,7 @@ export const flowDescription = z
   .nullable()
   .describe(`At most ${LIMITS.flowDescription} characters; an empty string (or null) stores null.`);
 
-export const flowCategories = z
-  .array(z.string().max(LIMITS.categoryLength))
-  .max(LIMITS.categories)
-  .describe(`At most ${LIMITS.categories} categories of at most ${LIMITS.categoryLength} characters each.`);
+export const flowCategories = categories;
 
 export const priority = z.enum(PRIORITIES);
 
@@ -36,7 +36,6 @@ export const trailContextSchema = z
     'JSON Schema 2020-12 of the trail_context that start_trail must receive: {type: "object", properties: {<name>: {type: "string" (optional format date, date-time, email, uri; or enum of strings; or oneOf [{const, title}]) | "number" | "integer" | "boolean" | "array" (items: a string enum)}}, required: [...]}. No $ref, no nested objects. null clears it (update_flow).',
   );
 
-export const lastModifiedIgnored = z.string().optional().describe('Accepted and ignored: writes are last-write-wins.');
 
 export const flowWritten = z.object({ flow_id: z.string(), last_modified_date_time_utc: z.string() });
 

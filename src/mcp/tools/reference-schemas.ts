@@ -5,6 +5,9 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
+import { categories } from './common-schemas.js';
+
+export { lastModifiedIgnored } from './common-schemas.js';
 
 export const referenceId = z.string().min(1).describe('The reference id (UUID); search_references finds them.');
 export const bitId = z.string().min(1).describe('The bit id (UUID).');
@@ -29,17 +32,13 @@ export const referenceContent = z
 
 export const contentFormat = z.literal('slate').describe('Only "slate" (the default): reference_content is always a Slate node array.');
 
-export const referenceCategories = z
-  .array(z.string().min(1).max(LIMITS.categoryLength))
-  .max(LIMITS.categories)
-  .describe(`At most ${LIMITS.categories} categories of 1 to ${LIMITS.categoryLength} characters each.`);
+export const referenceCategories = categories;
 
 export const displayLabel = z
   .string()
   .max(LIMITS.displayLabel)
   .describe(`At most ${LIMITS.displayLabel} characters; omitted or empty shows the reference's title.`);
 
-export const lastModifiedIgnored = z.string().optional().describe('Accepted and ignored: writes are last-write-wins.');
 
 export const referenceWritten = z.object({
   reference_id: z.string(),

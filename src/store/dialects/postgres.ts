@@ -16,8 +16,9 @@ export function postgresDialect(url: string): StoreDialect {
     jsonType: 'jsonb',
     createKysely: () => new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
     json: (value) => JSON.stringify(value),
-    // pg parses jsonb itself; parsing again would break a stored top-level string.
-    parseJson: <T>(raw: unknown) => raw as T,
+    // pg parses jsonb itself; a string here is one of our own encoded values (dialect.json) not yet stored.
+    // Stored documents are always objects or arrays, never bare strings.
+    parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forUpdate(),
     isRetryable: (error) => RETRYABLE.has((error as { code?: string } | null)?.code ?? ''),
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === '23505',
