@@ -294,7 +294,7 @@ export class ElementResolver {
       if (this.usedKeys.has(key)) continue;
       out.push({ entry, node: this.newFromEntry(entry) });
     }
-    for (const [id, entry] of this.byId) {
+    for (const id of this.byId.keys()) {
       if (this.placed.has(id)) continue;
       if (!this.previous.has(id)) throw notFound(id);
       throw invalid(`elements[${id}]`, `element ${id} is edited but its line is not in bit_body; write it back as get_bit returned it`);
