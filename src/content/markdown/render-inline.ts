@@ -401,7 +401,7 @@ function assemble(pieces: readonly Piece[], ctx: TextContext, lineStart: boolean
 }
 
 export function connectionLine(label: string | null, url: string): string {
-  const text = label === null ? '→' : escapeInline(label, { inLink: true, inTable: false, singleLine: true });
+  const text = label === null ? '→' : escapeInline(label, { inLink: true, inTable: false, singleLine: true }).replace(/\n/g, '&#xA;');
   return `[${text}](${url})`;
 }
 

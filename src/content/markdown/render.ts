@@ -173,10 +173,15 @@ function writeBlock(w: Writer, task: Extract<Task, { kind: 'block' }>, stack: Ta
   }
 }
 
+/** A label stays on its element's line: a newline in it is written as a reference. */
+function oneLine(escaped: string): string {
+  return escaped.includes('\n') ? escaped.replace(/\n/g, '&#xA;') : escaped;
+}
+
 function writeElement(w: Writer, node: ElementNode): void {
   const def = ELEMENTS[node.type];
   if (!def) return;
-  const label = typeof node.props.label === 'string' && node.props.label !== '' && def.hasLabel ? `: ${escapeInline(node.props.label, LABEL)}` : '';
+  const label = typeof node.props.label === 'string' && node.props.label !== '' && def.hasLabel ? `: ${oneLine(escapeInline(node.props.label, LABEL))}` : '';
   const required = node.props.required === true ? ' (required)' : '';
   w.line(`[${node.type}${label}](${anchorOf(node.id)})${required}`);
   if (!def.items) return;
@@ -184,7 +189,7 @@ function writeElement(w: Writer, node: ElementNode): void {
   for (const item of node.items ?? []) {
     let marker = itemMarkerForm(def);
     if (item.checked === true) marker = marker.replace(' ]', 'x]').replace(' )', 'x)');
-    const text = escapeLineEnd(escapeLineStart(escapeInline(String(item[field] ?? ''), LABEL)));
+    const text = oneLine(escapeLineEnd(escapeLineStart(escapeInline(String(item[field] ?? ''), LABEL))));
     w.line(`- ${marker}[${text}](${anchorOf(item.id)})${item.required === true ? ' *(required)*' : ''}`);
   }
 }

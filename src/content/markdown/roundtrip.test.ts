@@ -57,7 +57,7 @@ describe('generated markdown', () => {
 
 // ---- generated Slate ----------------------------------------------------------------------------------
 
-const textArb = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '*', '_', '`', '[', ']', '\\', '#', '-', '1', '.', '<', '&', '~', '|', '!', 'é'), minLength: 1, maxLength: 8 });
+const textArb = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '*', '_', '`', '[', ']', '\\', '#', '-', '1', '.', '<', '&', '~', '|', '!', 'é', '\n', '\t', '"', '(', ')'), minLength: 1, maxLength: 8 });
 
 const leafArb = fc.record(
   { text: textArb, bold: fc.constant(true), italic: fc.constant(true), strikethrough: fc.constant(true), code: fc.constant(true) },
