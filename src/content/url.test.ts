@@ -19,6 +19,11 @@ describe('url safety', () => {
     expect(isSafeUrl(url)).toBe(safe);
   });
 
+  it('requires an absolute url where asked (element url props)', () => {
+    expect(isSafeUrl('/path', { absolute: true })).toBe(false);
+    expect(isSafeUrl('https://example.com', { absolute: true })).toBe(true);
+  });
+
   it('reads the scheme as a browser would', () => {
     expect(urlScheme('Java\nScript:x')).toBe('javascript');
     expect(urlScheme('foo/bar:baz')).toBe(null);

@@ -1,8 +1,10 @@
 /**
  * The one url-safety rule of bodies and url props. A url with a scheme must use http, https or mailto
- * (or, inside its own construct, one of our schemes); a url without a scheme (a path, `#fragment`, `?query`,
- * empty) is a relative reference that cannot run script, so it is kept: refusing it would break ordinary
- * markdown such as `[see below](#steps)`.
+ * (our own schemes are read by their constructs before this is asked). In a link or image of prose, a url
+ * without a scheme (a path, `#fragment`, `?query`, empty) is a relative reference that cannot run script, so
+ * it is kept: refusing it would break ordinary markdown such as `[see below](#steps)`. A url prop of an
+ * element (iframe, link-block, link-inline, video-external) is opened or embedded on its own, so it must be
+ * absolute.
  */
 import { WaymarkError } from '../errors.js';
 
@@ -20,17 +22,16 @@ export function urlScheme(url: string): string | null {
   return m ? m[1].toLowerCase() : null;
 }
 
-export function isSafeUrl(url: string): boolean {
+export function isSafeUrl(url: string, opts: { absolute?: boolean } = {}): boolean {
   const scheme = urlScheme(url);
-  return scheme === null || SAFE_SCHEMES.includes(scheme);
+  return scheme === null ? !opts.absolute : SAFE_SCHEMES.includes(scheme);
 }
 
-/** Throws UNSAFE_URL unless `url` is relative or uses a safe scheme. */
-export function assertSafeUrl(url: string, where?: string): void {
-  if (isSafeUrl(url)) return;
-  throw new WaymarkError(
-    'UNSAFE_URL',
-    `${where ? `${where}: ` : ''}the url '${url}' uses the scheme '${urlScheme(url)}:'; only http, https and mailto (or a relative url) are allowed`,
-    { url },
-  );
+/** Throws UNSAFE_URL unless `url` uses a safe scheme, or is relative where that is allowed. */
+export function assertSafeUrl(url: string, where?: string, opts: { absolute?: boolean } = {}): void {
+  if (isSafeUrl(url, opts)) return;
+  const scheme = urlScheme(url);
+  const problem = scheme === null ? 'has no scheme' : `uses the scheme '${scheme}:'`;
+  const allowed = opts.absolute ? 'an http, https or mailto url is required' : 'only http, https and mailto (or a relative url) are allowed';
+  throw new WaymarkError('UNSAFE_URL', `${where ? `${where}: ` : ''}the url '${url}' ${problem}; ${allowed}`, { url });
 }

@@ -59,8 +59,9 @@ describe('props', () => {
     expectError(() => validateElementProps(type, props), 'VALIDATION_ERROR');
   });
 
-  it.each(['iframe', 'link-block', 'link-inline', 'video-external'] as const)('refuses an unsafe url on %s', (type) => {
+  it.each(['iframe', 'link-block', 'link-inline', 'video-external'] as const)('refuses an unsafe or relative url on %s', (type) => {
     expectError(() => validateElementProps(type, { url: 'data:text/html,<script>' }), 'UNSAFE_URL', { url: 'data:text/html,<script>' });
+    expectError(() => validateElementProps(type, { url: '/embed' }), 'UNSAFE_URL', { url: '/embed' });
   });
 
   it('checks enums and types', () => {

@@ -79,7 +79,7 @@ export function validateElementProps(type: ElementType, props: Record<string, un
   if (r.success && def.crossCheck) issues.push(...def.crossCheck(clean).map((i) => ({ ...i, path: `${path}.${i.path}` })));
   if (issues.length > 0) throw validationError(issues, `${type} ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   for (const name of def.urlProps) {
-    if (typeof clean[name] === 'string') assertSafeUrl(clean[name], `${type} ${name}`);
+    if (typeof clean[name] === 'string') assertSafeUrl(clean[name], `${type} ${name}`, { absolute: true });
   }
   return clean;
 }
