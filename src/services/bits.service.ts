@@ -15,8 +15,8 @@ import {
   type SlateBody,
 } from '../content/index.js';
 import { WaymarkError } from '../errors.js';
-import { findBit, findBits, insertBit, lockBit, updateBit } from '../store/repositories/bits.repo.js';
-import { incomingSources } from '../store/repositories/connections.repo.js';
+import { findBit, findBits, insertBit, updateBit } from '../store/repositories/bits.repo.js';
+import { lockBitForWrite } from '../store/repositories/connections.repo.js';
 import { activeFlowsStartingAt } from '../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
 import type { BitTable } from '../store/schema.js';
@@ -25,7 +25,7 @@ import { assertCanWriteIn, canSee, type Actor } from './actor.js';
 import { convertBody, type BodyInput } from './bit-body.js';
 import { checkTitle, emptyToNull } from './bit-fields.js';
 import { nextModified, nowIso } from './clock.js';
-import { syncConnectionRows } from './connection-rows.js';
+import { clearIncoming, queueArchive, syncConnectionRows } from './connection-rows.js';
 import type { ReferencesService } from './references.service.js';
 import { resolveScope } from './scopes.js';
 
@@ -71,7 +71,7 @@ export class BitsService {
 
   /** The bit, visible to the actor, locked for the transaction; else BIT_NOT_FOUND. */
   private async lockVisible(tx: Tx, actor: Actor, bitId: string) {
-    const bit = await lockBit(tx, this.store.dialect, bitId);
+    const bit = await lockBitForWrite(tx, this.store.dialect, bitId);
     if (!bit || !canSee(actor, bit)) throw notFound(bitId);
     return bit;
   }
@@ -192,6 +192,7 @@ export class BitsService {
 
   async archive(actor: Actor, input: { bit_id: string }) {
     return this.store.transaction(async (tx) => {
+      await queueArchive(tx, this.store.dialect, actor.accountId);
       const bit = await this.lockVisible(tx, actor, input.bit_id);
       assertCanWriteIn(actor, bit.scope_id);
       if (bit.status === 'archived') return { bit_id: bit.id, last_modified_date_time_utc: bit.updated_at, was_already_archived: true };
@@ -202,16 +203,7 @@ export class BitsService {
         });
       }
       // The cascade: every incoming connection leaves its source's body and rows, every outgoing one ours.
-      // Sources are locked in id order so that two cascades cannot wait on each other.
-      for (const sourceId of await incomingSources(tx, bit.id)) {
-        if (sourceId === bit.id) continue;
-        const source = await lockBit(tx, this.store.dialect, sourceId);
-        if (!source) continue;
-        const sourceBody = this.parseBody(source.body);
-        removeConnections(sourceBody, (c) => c.target_bit_id === bit.id);
-        await syncConnectionRows(tx, actor, source, sourceBody);
-        await updateBit(tx, source.id, { body: this.store.dialect.json(sourceBody), updated_at: nextModified(source.updated_at) });
-      }
+      await clearIncoming(tx, this.store.dialect, actor, bit.id);
       const body = this.parseBody(bit.body);
       removeConnections(body, () => true);
       await syncConnectionRows(tx, actor, bit, body);

@@ -4,14 +4,15 @@
  * holds the source bit's row lock.
  */
 import { randomUUID } from 'node:crypto';
-import { collectConnections, type ConnectionNode, type SlateBody } from '../content/index.js';
+import { collectConnections, removeConnections, type ConnectionNode, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
-import { findBits } from '../store/repositories/bits.repo.js';
-import { outgoing, writeOutgoing } from '../store/repositories/connections.repo.js';
+import type { StoreDialect } from '../store/dialects/dialect.js';
+import { findBits, lockBit, updateBit } from '../store/repositories/bits.repo.js';
+import { incomingSources, lockBitForWrite, outgoing, writeOutgoing } from '../store/repositories/connections.repo.js';
 import type { Tx } from '../store/store.js';
 import { canSee, type Actor } from './actor.js';
-import { nowIso } from './clock.js';
+import { nextModified, nowIso } from './clock.js';
 
 interface Source {
   id: string;
@@ -87,10 +88,10 @@ export async function syncConnectionRows(tx: Tx, actor: Actor, source: Source, b
 }
 
 /**
- * The targets of the rows just inserted, read again after the insert. On PostgreSQL (read committed) a
- * concurrent archive_bit of a target may have held it FOR UPDATE while we checked it: our insert's
- * foreign-key check waited for that archive to commit, and this read, a later statement, sees its result.
- * Without it the connection would outlive the archive that was meant to clear it. (On SQLite write
+ * The targets of the rows just inserted, read again after the insert. On PostgreSQL (read committed) an
+ * archive_bit of a target may have been running while we checked it: once it holds the target FOR UPDATE
+ * (clearIncoming), our insert's foreign-key check waits for it to commit, and this read, a later statement,
+ * sees the result. Without it the connection would outlive the archive meant to clear it. (On SQLite write
  * transactions are serial, so the read only confirms.)
  */
 async function recheckNewTargets(tx: Tx, added: ReadonlyArray<{ target_bit_id: string }>): Promise<void> {
@@ -98,4 +99,40 @@ async function recheckNewTargets(tx: Tx, added: ReadonlyArray<{ target_bit_id: s
   for (const target of await findBits(tx, [...new Set(added.map((c) => c.target_bit_id))])) {
     if (target.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${target.id} was archived meanwhile; connect only active bits.`, { bit_id: target.id });
   }
+}
+
+/**
+ * Archives of one account queue on the account's row (FOR NO KEY UPDATE: connects, whose foreign-key check
+ * takes KEY SHARE on it, still pass). An archive is the only write that holds more than one bit, so two
+ * archives of bits that point at each other would otherwise each hold its own bit and wait for the other's.
+ * Taken before the archived bit is locked.
+ */
+export async function queueArchive(tx: Tx, dialect: StoreDialect, accountId: string): Promise<void> {
+  await dialect.forNoKeyUpdate(tx.selectFrom('accounts').select('id').where('id', '=', accountId)).executeTakeFirst();
+}
+
+/**
+ * archive_bit's cascade over incoming connections (authoring-interface.md, "States and transitions"): every
+ * source that points at the bit loses those lines and rows, and its last_modified advances. The caller holds
+ * the bit with lockBitForWrite, after queueArchive. Sources are locked in id order; then the bit itself is locked FOR UPDATE,
+ * which waits for connects to it that are already past their checks (their foreign-key check holds KEY SHARE
+ * on it) and makes later ones wait until we commit and then refuse (recheckNewTargets). The incoming rows
+ * are read once more after that, for the connects that committed in between. Taking the strong lock last
+ * matters: taken first, it would wait on a connect that waits on a source we hold, or the reverse.
+ */
+export async function clearIncoming(tx: Tx, dialect: StoreDialect, actor: Actor, bitId: string): Promise<void> {
+  const clear = async () => {
+    for (const sourceId of await incomingSources(tx, bitId)) {
+      if (sourceId === bitId) continue;
+      const source = await lockBitForWrite(tx, dialect, sourceId);
+      if (!source) continue;
+      const body = dialect.parseJson<SlateBody>(source.body);
+      removeConnections(body, (c) => c.target_bit_id === bitId);
+      await syncConnectionRows(tx, actor, source, body);
+      await updateBit(tx, source.id, { body: dialect.json(body), updated_at: nextModified(source.updated_at) });
+    }
+  };
+  await clear();
+  await lockBit(tx, dialect, bitId);
+  await clear();
 }

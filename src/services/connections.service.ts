@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { appendConnection, removeConnections, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
-import { lockBit, updateBit } from '../store/repositories/bits.repo.js';
-import { countOutgoing, findConnection } from '../store/repositories/connections.repo.js';
-import type { Store, Tx } from '../store/store.js';
+import { findBit, updateBit } from '../store/repositories/bits.repo.js';
+import { countOutgoing, findConnection, lockBitForWrite } from '../store/repositories/connections.repo.js';
+import type { Store } from '../store/store.js';
 import { assertCanWriteIn, canSee, type Actor } from './actor.js';
 import { notFound } from './bits.service.js';
 import { nextModified } from './clock.js';
@@ -27,11 +27,13 @@ export class ConnectionsService {
 
   async connect(actor: Actor, input: { source_bit_id: string; target_bit_id: string; sort_order?: number }): Promise<ConnectionResult> {
     return this.store.transaction(async (tx) => {
-      const { source, target } = await this.lockEnds(tx, input.source_bit_id, input.target_bit_id);
+      // Only the source is locked. The target is checked here and again after the row is in
+      // (syncConnectionRows), which is what keeps a concurrent archive_bit of the target from being missed.
+      const source = await lockBitForWrite(tx, this.store.dialect, input.source_bit_id);
       if (!source || !canSee(actor, source)) throw notFound(input.source_bit_id);
       assertCanWriteIn(actor, source.scope_id);
       if (source.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${source.id} is archived; connect only active bits.`, { bit_id: source.id });
-      checkTarget(actor, source, target, input.target_bit_id);
+      checkTarget(actor, source, await findBit(tx, input.target_bit_id), input.target_bit_id);
       const count = await countOutgoing(tx, source.id);
       if (count >= LIMITS.outgoingConnections) {
         throw new WaymarkError('CONNECTION_LIMIT_EXCEEDED', `Bit ${source.id} already has ${count} outgoing connections, the most a bit may have; remove one first (remove_connection).`, {
@@ -53,25 +55,12 @@ export class ConnectionsService {
     });
   }
 
-  /**
-   * Both ends locked, in id order. The target is locked too so that an archive_bit of it cannot commit
-   * between our check that it is active and our commit (it would miss our new row and leave a connection to
-   * an archived bit); in id order so that two connects between the same bits, either way round, queue
-   * instead of deadlocking.
-   */
-  private async lockEnds(tx: Tx, sourceId: string, targetId: string) {
-    const [first, second] = sourceId < targetId ? [sourceId, targetId] : [targetId, sourceId];
-    const a = await lockBit(tx, this.store.dialect, first);
-    const b = first === second ? a : await lockBit(tx, this.store.dialect, second);
-    return first === sourceId ? { source: a, target: b } : { source: b, target: a };
-  }
-
   async remove(actor: Actor, input: { connection_id: string }): Promise<ConnectionResult> {
     const missing = () => new WaymarkError('CONNECTION_NOT_FOUND', `No connection ${input.connection_id}: it does not exist or was already removed (get_bit lists a bit's connections).`, { connection_id: input.connection_id });
     return this.store.transaction(async (tx) => {
       const row = await findConnection(tx, input.connection_id);
       if (!row) throw missing();
-      const source = await lockBit(tx, this.store.dialect, row.source_bit_id);
+      const source = await lockBitForWrite(tx, this.store.dialect, row.source_bit_id);
       if (!source || !canSee(actor, source)) throw missing();
       assertCanWriteIn(actor, source.scope_id);
       // Read again under the lock: a concurrent remove may have taken it meanwhile.

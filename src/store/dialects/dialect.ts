@@ -21,6 +21,13 @@ export interface StoreDialect {
    * to add, because every write transaction is BEGIN IMMEDIATE and so already holds the one write lock.
    */
   forUpdate<O>(query: SelectQueryBuilder<DB, keyof DB, O>): SelectQueryBuilder<DB, keyof DB, O>;
+  /**
+   * Lock the rows to change their non-key columns. PostgreSQL: FOR NO KEY UPDATE, which excludes other
+   * writers as FOR UPDATE does but, unlike it, lets other transactions insert rows whose foreign keys point
+   * at the locked row (their check takes FOR KEY SHARE). Two bits that connect to each other at once then
+   * do not deadlock. SQLite: nothing, as for forUpdate.
+   */
+  forNoKeyUpdate<O>(query: SelectQueryBuilder<DB, keyof DB, O>): SelectQueryBuilder<DB, keyof DB, O>;
   /** Whether an error is a transient conflict worth running the transaction again for. */
   isRetryable(error: unknown): boolean;
   /** Whether an error is a unique-constraint violation. */

@@ -20,6 +20,7 @@ export function postgresDialect(url: string): StoreDialect {
     // Stored documents are always objects or arrays, never bare strings.
     parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forUpdate(),
+    forNoKeyUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forNoKeyUpdate(),
     isRetryable: (error) => RETRYABLE.has((error as { code?: string } | null)?.code ?? ''),
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === '23505',
     search: postgresSearch,

@@ -1,6 +1,18 @@
+import type { StoreDialect } from '../dialects/dialect.js';
 import type { Db, Tx } from '../store.js';
 
 type Q = Db | Tx;
+
+/**
+ * A bit's row locked as the writer of its body and of its outgoing rows: FOR NO KEY UPDATE (see
+ * StoreDialect.forNoKeyUpdate). Writers of one bit queue on it, while inserts of connections that point at
+ * it (their foreign-key check) pass: a connect S→T never waits for a writer of T, so connects and body
+ * edits between the same bits, either way round, cannot deadlock. Only archive_bit takes the strong lock
+ * on the bit it archives (clearIncoming in services/connection-rows.ts).
+ */
+export async function lockBitForWrite(q: Tx, dialect: StoreDialect, id: string) {
+  return dialect.forNoKeyUpdate(q.selectFrom('bits').selectAll().where('id', '=', id)).executeTakeFirst();
+}
 
 export async function findConnection(q: Q, id: string) {
   return q.selectFrom('connections').selectAll().where('id', '=', id).executeTakeFirst();
