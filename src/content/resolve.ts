@@ -8,6 +8,7 @@ import { checkItems, ELEMENTS, validateElementProps, validateItemFields, type El
 import { itemLineForm } from './elements/forms.js';
 import { itemFields, type CheckedEntry, type ItemEntry } from './entries.js';
 import type { BodyIndex } from './body-index.js';
+import { parser } from './markdown/md.js';
 import { invalid, unsupported, type Place, type SourceLine } from './problems.js';
 import { emptyVoidChildren, type ElementItem, type ElementNode, type InlineNode } from './slate.js';
 
@@ -34,6 +35,14 @@ export interface ItemLine extends SourceLine {
 export type LinkAnchor =
   | { type: 'a' | 'img'; id: string }
   | { type: 'link-inline'; id: string; props: Record<string, unknown> };
+
+/**
+ * A link-inline's url given in props, stored as the markdown parser stores a link destination (normalised,
+ * as slateToBody does too): get_bit prints it in the body, and writing that back must not change it.
+ */
+function storedUrl(type: ElementType, props: Record<string, unknown>): Record<string, unknown> {
+  return type === 'link-inline' && typeof props.url === 'string' ? { ...props, url: parser().normalizeLink(props.url) } : props;
+}
 
 /** Applies a props patch: a value replaces, `null` removes the prop, `undefined` is ignored. */
 export function patchProps(base: Record<string, unknown>, patch: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -306,7 +315,7 @@ export class ElementResolver {
   newFromEntry(entry: CheckedEntry): ElementNode {
     const type = entry.type;
     const id = this.useKey(entry.key!, `elements[${entry.key}]`);
-    const props = validateElementProps(type, patchProps({}, entry.props), `elements[${entry.key}].props`);
+    const props = storedUrl(type, validateElementProps(type, patchProps({}, entry.props), `elements[${entry.key}].props`));
     const node: ElementNode = { type, id, props, children: emptyVoidChildren() };
     if (type === 'link-inline') node.children = [{ text: String(props.url) }] as InlineNode[];
     if (ELEMENTS[type].items) {
@@ -323,7 +332,7 @@ export class ElementResolver {
   /** Edits a stored element in place from its id entry (update_bit without bit_body, rule 5). */
   editInPlace(node: ElementNode, entry: CheckedEntry): void {
     if (entry.type !== node.type) throw invalid(`elements[${node.id}].type`, `element ${node.id} is a ${node.type}`);
-    node.props = validateElementProps(node.type, patchProps(node.props, entry.props), `elements[${node.id}].props`);
+    node.props = storedUrl(node.type, validateElementProps(node.type, patchProps(node.props, entry.props), `elements[${node.id}].props`));
     if (!ELEMENTS[node.type].items) return;
     const items = [...(node.items ?? [])];
     for (const item of entry.items ?? []) {

@@ -43,6 +43,9 @@ export function parseBlocks(ctx: ParseContext, tokens: readonly Token[]): BlockN
 
   for (let i = 0; i < n; i++) {
     const t = tokens[i];
+    // Inline tokens already read are let go as the walk goes: on a large body the collector then keeps
+    // less alive while the Slate tree grows.
+    if (i > 1 && tokens[i - 2].children !== null) tokens[i - 2].children = null;
     const top = stack[stack.length - 1];
     switch (t.type) {
       case 'paragraph_open': {
