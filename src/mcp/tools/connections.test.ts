@@ -4,6 +4,7 @@
  * store must satisfy the graph invariant (body nodes = mirror rows, dense sort_order, ≤ 20, none on or to
  * an archived bit).
  */
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
@@ -443,6 +444,37 @@ describe.each(ENGINES)('connections on %s', (engine) => {
       const again = await h.owner.client.ok<{ last_modified_date_time_utc: string; was_already_archived: boolean }>('archive_bit', { bit_id: bit, last_modified_date_time_utc: 'ignored' });
       expect(again).toEqual({ bit_id: bit, last_modified_date_time_utc: archived.last_modified_date_time_utc, was_already_archived: true });
       expect((await get(in1)).last_modified_date_time_utc).toBe(source1.last_modified_date_time_utc);
+    });
+
+    it.runIf(engine === 'postgres')('a connect or body line racing the archive of its target is refused once the archive commits', async () => {
+      // An archive as clearIncoming runs it: the target held FOR UPDATE and archived, not yet committed. The
+      // connect has already seen the target active; its insert waits for the archive, and must then refuse.
+      for (const write of ['connect', 'update'] as const) {
+        const source = await add('Racer');
+        const target = await add('Being archived');
+        const archiver = new pg.Client({ connectionString: h.store.env.WAYMARK_DATABASE_URL });
+        await archiver.connect();
+        try {
+          await archiver.query('BEGIN');
+          await archiver.query('SELECT id FROM bits WHERE id = $1 FOR UPDATE', [target]);
+          await archiver.query(`UPDATE bits SET status = 'archived' WHERE id = $1`, [target]);
+          const pending =
+            write === 'connect'
+              ? h.owner.client.call('connect_bits', { source_bit_id: source, target_bit_id: target })
+              : h.owner.client.call('update_bit', { bit_id: source, bit_body: `[→](bit-connection:${target})`, content_format: 'markdown' });
+          for (let i = 0; i < 200; i++) {
+            const waiting = await archiver.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+            if (waiting.rowCount) break;
+            await new Promise((r) => setTimeout(r, 10));
+          }
+          await archiver.query('COMMIT');
+          const answer = await pending;
+          expect(answer.error?.code, write).toBe('BIT_ARCHIVED');
+          expect(await rows(source)).toEqual([]);
+        } finally {
+          await archiver.end();
+        }
+      }
     });
 
     it('archived bits take no connections; a restored one starts with none', async () => {
