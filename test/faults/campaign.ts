@@ -1,0 +1,211 @@
+/**
+ * The fault test (issue 7, item 1): several clients write over Streamable HTTP to a `waymark serve`
+ * child process, which is killed with SIGKILL at random moments and restarted on the same store; after
+ * each restart every acknowledged write must be there, no refused write may have left a trace, and the
+ * store's invariants must hold. Used by test/faults.test.ts (short) and test/faults/run.ts (long).
+ */
+import { randomInt } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { sql } from 'kysely';
+import { capabilityName } from '../../src/config.js';
+import { createServices } from '../../src/services/index.js';
+import type { Store } from '../../src/store/store.js';
+import { createTestStore, type Engine } from '../engines.js';
+import { RemoteClient } from './client.js';
+import { step } from './load.js';
+import { Model, readSnapshot } from './model.js';
+import { killServe, startServe, stopServe, type ServeProcess } from './server.js';
+import { verify, type RoundTripCache, type Verification } from './verify.js';
+import { Random, Tally, Worker } from './worker.js';
+
+export interface FaultOptions {
+  engine: Engine;
+  kills: number;
+  clients?: number;
+  /** How long the load runs before each kill: a random time in [minLoadMs, maxLoadMs]. */
+  minLoadMs?: number;
+  maxLoadMs?: number;
+  seed?: number;
+  /**
+   * After the run, damage the store behind the server's back (a mirror row deleted, an acknowledged title
+   * changed, a refused write's title stored) and report what the verifier finds: proof that it can fail.
+   */
+  selfCheck?: boolean;
+  /** Where to write the journal of every write (one JSON object a line), if anywhere. */
+  journalPath?: string;
+  log?: (line: string) => void;
+}
+
+export interface FaultReport {
+  engine: Engine;
+  seed: number;
+  clients: number;
+  kills: number;
+  verifications: number;
+  writes: {
+    acknowledged: number;
+    refused: number;
+    /** In flight at a kill; settled against the store after the restart. */
+    unknown: number;
+    unknown_found_applied: number;
+    unknown_found_absent: number;
+    by_tool: Record<string, Record<string, number>>;
+  };
+  writes_lost: number;
+  refused_traces: number;
+  invariant_violations: number;
+  /** Answers the load did not expect (a refusal of a valid write, a transport failure without a kill). */
+  unexpected_answers: number;
+  records: Record<string, number>;
+  self_check?: { lost: number; traces: number; invariants: number };
+  /** The first problems found, for a failure's message. */
+  problems: string[];
+  duration_ms: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function runFaultCampaign(options: FaultOptions): Promise<FaultReport> {
+  const started = Date.now();
+  const seed = options.seed ?? randomInt(2 ** 31);
+  const clients = options.clients ?? 4;
+  const minLoad = options.minLoadMs ?? 150;
+  const maxLoad = options.maxLoadMs ?? 1500;
+  const log = options.log ?? (() => undefined);
+  const rnd = new Random(seed);
+  const ts = await createTestStore(options.engine);
+  const model = new Model();
+  const tally = new Tally();
+  const cache: RoundTripCache = new Map();
+  const found: Verification = { unknownApplied: 0, unknownAbsent: 0, lost: [], traces: [], invariants: [] };
+  let verifications = 0;
+  let kills = 0;
+  let serve: ServeProcess | null = null;
+  try {
+    const services = createServices(ts.store);
+    const { accountId } = await services.auth.init();
+    const tokens: string[] = [];
+    for (let i = 0; i < clients; i++) {
+      const issued = await services.auth.createToken({ accountId, permission: 'edit', capabilities: (['author', 'read', 'run'] as const).map(capabilityName), kind: 'agent', name: `fault client ${i}` });
+      tokens.push(issued.token);
+    }
+    const tag = seed.toString(36);
+    const workers = tokens.map((_, i) => new Worker(i, model, tally, new Random(seed + i + 1), tag));
+
+    const check = async (when: string) => {
+      const snapshot = await readSnapshot(ts.store, accountId);
+      const pending = workers.flatMap((w) => (w.pending ? [w.pending] : []));
+      const result = verify(model, snapshot, pending, cache);
+      for (const w of workers) w.pending = null;
+      verifications++;
+      found.unknownApplied += result.unknownApplied;
+      found.unknownAbsent += result.unknownAbsent;
+      found.lost.push(...result.lost);
+      found.traces.push(...result.traces);
+      found.invariants.push(...result.invariants);
+      const problems = result.lost.length + result.traces.length + result.invariants.length;
+      log(`${options.engine} ${when}: ${snapshot.bits.size} bits, ${snapshot.connections.length} connections; in flight ${pending.length} (applied ${result.unknownApplied}); problems ${problems}`);
+    };
+
+    serve = await startServe(ts.env);
+    for (let k = 0; k < options.kills; k++) {
+      const loadStarted = Date.now();
+      const connected = await Promise.all(tokens.map((t) => RemoteClient.connect((serve as ServeProcess).url, t)));
+      let stopped = false;
+      const phases = workers.map((w, i) => w.runPhase(connected[i], () => stopped, step));
+      await sleep(minLoad + rnd.next() * (maxLoad - minLoad));
+      const loadMs = Date.now() - loadStarted;
+      stopped = true;
+      await killServe(serve);
+      kills++;
+      // Closing the clients fails the calls still waiting: the SDK would otherwise try to resume their streams.
+      await Promise.all(connected.map((c) => c.close()));
+      await Promise.all(phases);
+      if (ts.store.dialect.engine === 'postgres') await waitForQuietPostgres(ts.store);
+      const restartStarted = Date.now();
+      serve = await startServe(ts.env);
+      await check(`kill ${kills} after ${loadMs} ms of load, restarted in ${Date.now() - restartStarted} ms`);
+    }
+    // A last quiet stop and start: the clean shutdown keeps everything too.
+    await stopServe(serve);
+    serve = await startServe(ts.env);
+    await check('after a clean restart');
+    await stopServe(serve);
+    serve = null;
+    const records = await countRecords(ts.store, accountId);
+    const selfCheck = options.selfCheck ? await sabotage(ts.store, accountId, model, cache) : undefined;
+    if (options.journalPath) writeFileSync(options.journalPath, tally.journal.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    return {
+      engine: options.engine,
+      seed,
+      clients,
+      kills,
+      verifications,
+      writes: {
+        acknowledged: tally.counts.acknowledged,
+        refused: tally.counts.refused,
+        unknown: tally.counts.unknown,
+        unknown_found_applied: found.unknownApplied,
+        unknown_found_absent: found.unknownAbsent,
+        by_tool: tally.byTool,
+      },
+      writes_lost: found.lost.length,
+      refused_traces: found.traces.length,
+      invariant_violations: found.invariants.length,
+      unexpected_answers: tally.surprises.length,
+      records,
+      ...(selfCheck ? { self_check: selfCheck } : {}),
+      problems: [...found.lost, ...found.traces, ...found.invariants, ...tally.surprises].slice(0, 40),
+      duration_ms: Date.now() - started,
+    };
+  } finally {
+    if (serve) await killServe(serve);
+    await ts.close();
+  }
+}
+
+/**
+ * A COMMIT the killed server had already sent may still be in PostgreSQL's hands: wait until no other
+ * backend of this database is running a statement or holding a transaction open.
+ */
+async function waitForQuietPostgres(store: Store): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const busy = await sql<{ n: string | number }>`select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state in ('active', 'idle in transaction', 'idle in transaction (aborted)')`.execute(store.db);
+    if (Number(busy.rows[0]?.n ?? 0) === 0) return;
+    await sleep(50);
+  }
+}
+
+async function sabotage(store: Store, accountId: string, model: Model, cache: RoundTripCache): Promise<{ lost: number; traces: number; invariants: number }> {
+  const connected = [...model.bits.values()].find((b) => b.connections.some((c) => c.id !== null));
+  const connection = connected?.connections.find((c) => c.id !== null);
+  if (connection?.id) await store.db.deleteFrom('connections').where('id', '=', connection.id).execute();
+  const bit = [...model.bits.values()][0];
+  if (bit) await store.db.updateTable('bits').set({ title: 'changed behind the server' }).where('id', '=', bit.id).execute();
+  const flow = [...model.flows.values()][0];
+  if (flow) {
+    model.refusedMarkers.push('flow of a refused write');
+    await store.db.updateTable('flows').set({ title: 'flow of a refused write' }).where('id', '=', flow.id).execute();
+  }
+  const result = verify(model, await readSnapshot(store, accountId), [], cache);
+  return { lost: result.lost.length, traces: result.traces.length, invariants: result.invariants.length };
+}
+
+async function countRecords(store: Store, accountId: string): Promise<Record<string, number>> {
+  const count = async (table: 'bits' | 'connections' | 'flows' | 'library_references' | 'bit_reference_links' | 'trails') => {
+    const row = await store.db.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('n')).where('account_id', '=', accountId).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  };
+  const archived = await store.db.selectFrom('bits').select((eb) => eb.fn.countAll<string | number>().as('n')).where('account_id', '=', accountId).where('status', '=', 'archived').executeTakeFirst();
+  const answers = await store.db.selectFrom('trail_answers').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  return {
+    bits: await count('bits'),
+    archived_bits: Number(archived?.n ?? 0),
+    connections: await count('connections'),
+    flows: await count('flows'),
+    references: await count('library_references'),
+    reference_links: await count('bit_reference_links'),
+    trails: await count('trails'),
+    answers: Number(answers?.n ?? 0),
+  };
+}

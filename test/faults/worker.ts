@@ -1,0 +1,203 @@
+/**
+ * One client of the fault test's load: it writes its own records one call at a time and records each
+ * write as acknowledged, refused or unknown (in flight when the server died). The writes themselves
+ * are in ops.ts.
+ */
+import type { Envelope } from '../harness.js';
+import { ProtocolFault, type RemoteClient } from './client.js';
+import type { BitModel, Model, Snapshot } from './model.js';
+
+/** What the verifier found of a write whose answer was lost: applied, absent, or something else entirely. */
+export type Resolution = 'applied' | 'absent' | { violation: string };
+
+export interface PendingWrite {
+  client: number;
+  tool: string;
+  resolve(snapshot: Snapshot): Resolution;
+}
+
+export type Outcome = 'acknowledged' | 'refused' | 'unknown';
+
+export interface JournalEntry {
+  client: number;
+  tool: string;
+  args: Record<string, unknown>;
+  outcome: Outcome;
+  /** Ids and timestamps of an acknowledged write; the code of a refused one. */
+  result?: Record<string, unknown>;
+  code?: string;
+}
+
+/** Counts and the journal of every write of a run, shared by its workers. */
+export class Tally {
+  readonly counts: Record<Outcome, number> = { acknowledged: 0, refused: 0, unknown: 0 };
+  readonly byTool: Record<string, Record<Outcome, number>> = {};
+  /** Answers the load did not expect: a refusal of a write that should pass, a transport failure without a kill. */
+  readonly surprises: string[] = [];
+  readonly journal: JournalEntry[] = [];
+
+  record(entry: JournalEntry): void {
+    this.counts[entry.outcome]++;
+    const tool = (this.byTool[entry.tool] ??= { acknowledged: 0, refused: 0, unknown: 0 });
+    tool[entry.outcome]++;
+    this.journal.push(entry);
+  }
+}
+
+/** mulberry32: a seeded generator, so a run's choices can be replayed from its seed. */
+export class Random {
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)];
+  }
+}
+
+/** Thrown to end a worker's phase: the server is gone. */
+export class Interrupted extends Error {}
+
+export interface WriteSpec<T> {
+  /** The code the write must be refused with; omitted when it must succeed. */
+  refuse?: string;
+  /** The unique title or answer that this write would store: after a refusal it must appear nowhere. */
+  marker?: string;
+  ack?: (data: T) => void;
+  /** For a write whose answer was lost: find in the store whether it happened, and if so apply it to the model. */
+  resolve?: (snapshot: Snapshot) => Resolution;
+}
+
+export class Worker {
+  pending: PendingWrite | null = null;
+  private seq = 0;
+  private client: RemoteClient | null = null;
+  private stopped: () => boolean = () => true;
+
+  constructor(
+    readonly index: number,
+    readonly model: Model,
+    readonly tally: Tally,
+    readonly rnd: Random,
+    private readonly tag: string,
+  ) {}
+
+  /** A unique marker for the next write's title or answer. */
+  marker(): string {
+    return `${this.tag}-c${this.index}-n${++this.seq}`;
+  }
+
+  ownBits(): BitModel[] {
+    return this.model.bitsOf(this.index);
+  }
+  activeBits(): BitModel[] {
+    return this.ownBits().filter((b) => b.status === 'active');
+  }
+  archivedBits(): BitModel[] {
+    return this.ownBits().filter((b) => b.status === 'archived');
+  }
+  /** Own active bits and every client's pinned bits: what a connection of this client may point to. */
+  connectionTargets(): BitModel[] {
+    return [...new Set([...this.activeBits(), ...this.model.pinnedBits()])];
+  }
+
+  /** Runs writes until `stopped()` or until the server disappears. */
+  async runPhase(client: RemoteClient, stopped: () => boolean, step: (w: Worker) => Promise<void>): Promise<void> {
+    this.client = client;
+    this.stopped = stopped;
+    try {
+      while (!stopped()) await step(this);
+    } catch (error) {
+      if (!(error instanceof Interrupted)) throw error;
+    } finally {
+      this.client = null;
+    }
+  }
+
+  async read<T>(tool: string, args: Record<string, unknown>): Promise<T> {
+    this.assertRunning();
+    let envelope: Envelope<T>;
+    try {
+      envelope = await this.call<T>(tool, args);
+    } catch (error) {
+      this.transportFailed(tool, error);
+      throw new Interrupted();
+    }
+    if (!envelope.success) {
+      this.tally.surprises.push(`client ${this.index}: ${tool} ${JSON.stringify(args)} refused ${envelope.error?.code}: ${envelope.error?.message}`);
+      throw new Interrupted();
+    }
+    return envelope.data as T;
+  }
+
+  async write<T extends Record<string, unknown>>(tool: string, args: Record<string, unknown>, spec: WriteSpec<T>): Promise<void> {
+    this.assertRunning();
+    const journalArgs = shorten(args);
+    let envelope: Envelope<T>;
+    try {
+      envelope = await this.call<T>(tool, args);
+    } catch (error) {
+      this.transportFailed(tool, error);
+      this.tally.record({ client: this.index, tool, args: journalArgs, outcome: 'unknown' });
+      // A write that had to be refused must have left nothing whatever its fate: its marker joins the refused ones.
+      if (spec.refuse && spec.marker) this.model.refusedMarkers.push(spec.marker);
+      this.pending = { client: this.index, tool, resolve: spec.refuse || !spec.resolve ? () => 'absent' : spec.resolve };
+      throw new Interrupted();
+    }
+    if (envelope.success) {
+      const data = envelope.data as T;
+      this.tally.record({ client: this.index, tool, args: journalArgs, outcome: 'acknowledged', result: idsOf(data) });
+      if (spec.refuse) this.tally.surprises.push(`client ${this.index}: ${tool} ${JSON.stringify(journalArgs)} should be refused with ${spec.refuse} but was acknowledged`);
+      else spec.ack?.(data);
+      return;
+    }
+    const error = envelope.error;
+    this.tally.record({ client: this.index, tool, args: journalArgs, outcome: 'refused', code: error?.code });
+    if (spec.marker) this.model.refusedMarkers.push(spec.marker);
+    if (error?.code !== spec.refuse) {
+      this.tally.surprises.push(`client ${this.index}: ${tool} ${JSON.stringify(journalArgs)} expected ${spec.refuse ?? 'success'}, refused ${error?.code}: ${error?.message}`);
+    }
+  }
+
+  /** A phase that is over sends nothing more: a call never sent is neither acknowledged nor unknown. */
+  private assertRunning(): void {
+    if (!this.client || this.stopped()) throw new Interrupted();
+  }
+
+  private async call<T>(tool: string, args: Record<string, unknown>): Promise<Envelope<T>> {
+    return (this.client as RemoteClient).call<T>(tool, args);
+  }
+
+  private transportFailed(tool: string, error: unknown): void {
+    if (error instanceof ProtocolFault || !this.stopped()) {
+      this.tally.surprises.push(`client ${this.index}: ${tool} failed while the server was up: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Bodies grow with every edit; the journal keeps their beginning. */
+function shorten(args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args)) out[k] = typeof v === 'string' && v.length > 240 ? `${v.slice(0, 240)}…(${v.length} chars)` : v;
+  return out;
+}
+
+/** The ids and timestamps of an answer (a trail view is large; its scalar fields are enough). */
+function idsOf(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) if (typeof v !== 'object' || (k === 'minted_node_ids' && v !== null)) out[k] = v;
+  return out;
+}
