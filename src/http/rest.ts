@@ -5,7 +5,7 @@ import { errorBody } from '../mcp/envelope.js';
 import { assertAccess } from '../mcp/register.js';
 import type { Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
-import type { ToolAccess } from '../mcp/tool.js';
+import { storableInput, type ToolAccess } from '../mcp/tool.js';
 import { actorOf } from './app.js';
 
 type Handler = (actor: Actor, req: Request) => Promise<unknown>;
@@ -34,7 +34,7 @@ export function restRouter(services: Services, logger: Logger): Router {
 
   router.post(
     '/bits/:bit_id/restore',
-    route({ capability: 'author', permission: 'edit' }, (actor, req) => services.bitRestore.restore(actor, { bit_id: String(req.params.bit_id) })),
+    route({ capability: 'author', permission: 'edit' }, (actor, req) => services.bitRestore.restore(actor, { bit_id: String(storableInput(String(req.params.bit_id))) })),
   );
 
   return router;
