@@ -161,7 +161,7 @@ function writeBlock(w: Writer, task: Extract<Task, { kind: 'block' }>, stack: Ta
       w.line(connectionLine((node as ConnectionNode).label, formatConnectionUrl(node as ConnectionNode)));
       return;
     default:
-      if ((HEADING_TYPES as readonly string[]).includes(node.type)) {
+      if (node.type.length === 2 && node.type[0] === 'h' && (HEADING_TYPES as readonly string[]).includes(node.type)) {
         const level = Number(node.type[1]);
         let text = renderInlines((node as { children: InlineNode[] }).children, SINGLE);
         // A closing run of `#` would be dropped from the heading.
@@ -214,32 +214,25 @@ function writeCode(w: Writer, node: CodeBlockNode): void {
   w.line(fence);
 }
 
+const DELIMITER_CELL: Readonly<Record<string, string>> = { left: ' :-- |', center: ' :-: |', right: ' --: |' };
+
 function writeTable(w: Writer, node: TableNode): void {
   const rows = node.children;
   const columns = rows[0]?.children.length ?? 0;
   if (columns === 0) return;
-  const cell = (r: number, c: number) => {
-    const content = rows[r].children[c]?.children[0]?.children ?? [];
-    const text = renderInlines(content, CELL);
-    return text === '' ? ' ' : ` ${text} `;
-  };
-  const row = (r: number) => `|${Array.from({ length: columns }, (_, c) => cell(r, c)).join('|')}|`;
-  w.line(row(0));
-  const align = node.align ?? [];
-  w.line(
-    `|${Array.from({ length: columns }, (_, c) => {
-      switch (align[c]) {
-        case 'left':
-          return ' :-- ';
-        case 'center':
-          return ' :-: ';
-        case 'right':
-          return ' --: ';
-        default:
-          return ' --- ';
-      }
-    }).join('|')}|`,
-  );
-  for (let r = 1; r < rows.length; r++) w.line(row(r));
+  // Every row has the header's cells: markdown pads a short row and drops extra cells.
+  for (let r = 0; r < rows.length; r++) {
+    let line = '|';
+    for (let c = 0; c < columns; c++) {
+      const text = renderInlines(rows[r].children[c]?.children[0]?.children ?? [], CELL);
+      line += text === '' ? '  |' : ` ${text} |`;
+    }
+    w.line(line);
+    if (r === 0) {
+      let delimiter = '|';
+      for (let c = 0; c < columns; c++) delimiter += DELIMITER_CELL[node.align?.[c] ?? ''] ?? ' --- |';
+      w.line(delimiter);
+    }
+  }
 }
 
