@@ -126,7 +126,8 @@ function writeBlock(w: Writer, task: Extract<Task, { kind: 'block' }>, stack: Ta
   switch (node.type) {
     case 'p':
     case 'lic': {
-      const text = renderInlines(node.children, BLOCK, task.task === undefined);
+      // After a task marker the text is at a line start too: the marker's spaces would swallow its leading ones.
+      const text = renderInlines(node.children, BLOCK, true);
       const content = task.task !== undefined ? task.task + text : text;
       if (!content.includes('\n')) w.line(content);
       else for (const l of content.split('\n')) w.line(l);
