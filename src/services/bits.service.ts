@@ -103,7 +103,7 @@ export class BitsService {
       };
       // The row goes in first so that connection rows can reference it; the body follows with their ids.
       await insertBit(tx, { ...row, body: this.store.dialect.json({ children: [] }) });
-      await syncConnectionRows(tx, actor, row, converted.body);
+      await syncConnectionRows(tx, this.store.dialect, actor, row, converted.body);
       await updateBit(tx, id, { body: this.store.dialect.json(converted.body) });
       return { bit_id: id, last_modified_date_time_utc: now, minted_node_ids: converted.minted, removed_node_ids: [] };
     });
@@ -146,7 +146,7 @@ export class BitsService {
       if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;
       if (body !== undefined) {
         await this.references.assertCitable(tx, actor, collectCitations(body), bit.scope_id);
-        await syncConnectionRows(tx, actor, bit, body);
+        await syncConnectionRows(tx, this.store.dialect, actor, bit, body);
         changes.body = this.store.dialect.json(body);
       }
       await updateBit(tx, bit.id, changes);
@@ -206,7 +206,7 @@ export class BitsService {
       await clearIncoming(tx, this.store.dialect, actor, bit.id);
       const body = this.parseBody(bit.body);
       removeConnections(body, () => true);
-      await syncConnectionRows(tx, actor, bit, body);
+      await syncConnectionRows(tx, this.store.dialect, actor, bit, body);
       const updated = nextModified(bit.updated_at);
       await updateBit(tx, bit.id, { status: 'archived', body: this.store.dialect.json(body), updated_at: updated });
       return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };

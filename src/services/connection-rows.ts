@@ -8,8 +8,8 @@ import { collectConnections, removeConnections, type ConnectionNode, type SlateB
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
-import { findBits, lockBit, updateBit } from '../store/repositories/bits.repo.js';
-import { incomingSources, lockBitForWrite, outgoing, writeOutgoing } from '../store/repositories/connections.repo.js';
+import { lockBit, updateBit } from '../store/repositories/bits.repo.js';
+import { incomingSources, lockBitForWrite, outgoing, readTargets, writeOutgoing, type StoredConnection } from '../store/repositories/connections.repo.js';
 import type { Tx } from '../store/store.js';
 import { canSee, type Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
@@ -37,23 +37,26 @@ export function checkTarget(actor: Actor, source: Source, target: TargetRow | un
 export interface SyncOptions {
   /** Ids of connection nodes the caller has just added itself, after checking their targets (connect_bits). */
   created?: ReadonlySet<string>;
+  /** The source's rows as the caller has just read them under the source's lock (saves reading them again). */
+  stored?: StoredConnection[];
 }
 
 /**
- * Gives every new connection node (id null) an id after checking its target, then writes the mirror rows
+ * Gives every new connection node (id null) an id after checking its target (read FOR KEY SHARE: see
+ * readTargets, which is what keeps a concurrent archive_bit of it from being missed), then writes the mirror rows
  * in body order. A node naming an id that is not one of this bit's stored connections is refused, as a
  * markdown `node=` is (a Slate body could otherwise carry another bit's connection id, or a made-up one
  * that would skip the target checks), and so is a stored connection whose target changed.
  * Answers the ids of the rows that no longer have a node.
  */
-export async function syncConnectionRows(tx: Tx, actor: Actor, source: Source, body: SlateBody, options: SyncOptions = {}): Promise<string[]> {
+export async function syncConnectionRows(tx: Tx, dialect: StoreDialect, actor: Actor, source: Source, body: SlateBody, options: SyncOptions = {}): Promise<string[]> {
   const nodes = collectConnections(body);
   if (nodes.length > LIMITS.outgoingConnections) {
     throw new WaymarkError('CONNECTION_LIMIT_EXCEEDED', `A bit has at most ${LIMITS.outgoingConnections} outgoing connections; this body has ${nodes.length}. Remove some lines first.`, {
       max: LIMITS.outgoingConnections,
     });
   }
-  const stored = await outgoing(tx, source.id);
+  const stored = options.stored ?? (await outgoing(tx, source.id));
   const byId = new Map(stored.map((r) => [r.id, r]));
   const fresh: ConnectionNode[] = [];
   for (const node of nodes) {
@@ -74,7 +77,7 @@ export async function syncConnectionRows(tx: Tx, actor: Actor, source: Source, b
     }
   }
   if (fresh.length > 0) {
-    const targets = new Map((await findBits(tx, [...new Set(fresh.map((n) => n.target_bit_id))])).map((b) => [b.id, b]));
+    const targets = new Map((await readTargets(tx, dialect, [...new Set(fresh.map((n) => n.target_bit_id))])).map((b) => [b.id, b]));
     for (const node of fresh) {
       checkTarget(actor, source, targets.get(node.target_bit_id), node.target_bit_id);
       node.id = randomUUID();
@@ -82,23 +85,8 @@ export async function syncConnectionRows(tx: Tx, actor: Actor, source: Source, b
   }
   const wanted = nodes.map((n) => ({ id: n.id as string, target_bit_id: n.target_bit_id }));
   await writeOutgoing(tx, source.account_id, source.id, stored, wanted, nowIso());
-  await recheckNewTargets(tx, wanted.filter((c) => !byId.has(c.id)));
   const kept = new Set(wanted.map((c) => c.id));
   return stored.filter((r) => !kept.has(r.id)).map((r) => r.id);
-}
-
-/**
- * The targets of the rows just inserted, read again after the insert. On PostgreSQL (read committed) an
- * archive_bit of a target may have been running while we checked it: once it holds the target FOR UPDATE
- * (clearIncoming), our insert's foreign-key check waits for it to commit, and this read, a later statement,
- * sees the result. Without it the connection would outlive the archive meant to clear it. (On SQLite write
- * transactions are serial, so the read only confirms.)
- */
-async function recheckNewTargets(tx: Tx, added: ReadonlyArray<{ target_bit_id: string }>): Promise<void> {
-  if (added.length === 0) return;
-  for (const target of await findBits(tx, [...new Set(added.map((c) => c.target_bit_id))])) {
-    if (target.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${target.id} was archived meanwhile; connect only active bits.`, { bit_id: target.id });
-  }
 }
 
 /**
@@ -114,11 +102,11 @@ export async function queueArchive(tx: Tx, dialect: StoreDialect, accountId: str
 /**
  * archive_bit's cascade over incoming connections (authoring-interface.md, "States and transitions"): every
  * source that points at the bit loses those lines and rows, and its last_modified advances. The caller holds
- * the bit with lockBitForWrite, after queueArchive. Sources are locked in id order; then the bit itself is locked FOR UPDATE,
- * which waits for connects to it that are already past their checks (their foreign-key check holds KEY SHARE
- * on it) and makes later ones wait until we commit and then refuse (recheckNewTargets). The incoming rows
- * are read once more after that, for the connects that committed in between. Taking the strong lock last
- * matters: taken first, it would wait on a connect that waits on a source we hold, or the reverse.
+ * the bit with lockBitForWrite, after queueArchive. Sources are locked in the order read; then the bit itself
+ * FOR UPDATE, which waits for the connects that have read it as a target (FOR KEY SHARE, readTargets) and not
+ * yet committed, and makes later ones wait for our commit and then read it archived. The incoming rows are
+ * read once more after that, for the connects that committed in between. The strong lock comes last: taken
+ * first, it could wait for a connect that itself waits for a source we hold.
  */
 export async function clearIncoming(tx: Tx, dialect: StoreDialect, actor: Actor, bitId: string): Promise<void> {
   const clear = async () => {
@@ -128,7 +116,7 @@ export async function clearIncoming(tx: Tx, dialect: StoreDialect, actor: Actor,
       if (!source) continue;
       const body = dialect.parseJson<SlateBody>(source.body);
       removeConnections(body, (c) => c.target_bit_id === bitId);
-      await syncConnectionRows(tx, actor, source, body);
+      await syncConnectionRows(tx, dialect, actor, source, body);
       await updateBit(tx, source.id, { body: dialect.json(body), updated_at: nextModified(source.updated_at) });
     }
   };

@@ -4,15 +4,15 @@
  * bit's row lock; sort_order stays dense (0..n-1 in body order), so the next append is always `count`.
  */
 import { randomUUID } from 'node:crypto';
-import { appendConnection, removeConnections, type SlateBody } from '../content/index.js';
+import { appendConnection, collectConnections, removeConnections, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
-import { findBit, updateBit } from '../store/repositories/bits.repo.js';
-import { countOutgoing, findConnection, lockBitForWrite } from '../store/repositories/connections.repo.js';
+import { updateBit } from '../store/repositories/bits.repo.js';
+import { appendConnectionRow, findConnection, lockBitForWrite, readTargets } from '../store/repositories/connections.repo.js';
 import type { Store } from '../store/store.js';
 import { assertCanWriteIn, canSee, type Actor } from './actor.js';
 import { notFound } from './bits.service.js';
-import { nextModified } from './clock.js';
+import { nextModified, nowIso } from './clock.js';
 import { checkTarget, syncConnectionRows } from './connection-rows.js';
 
 export interface ConnectionResult {
@@ -26,15 +26,20 @@ export class ConnectionsService {
   constructor(private readonly store: Store) {}
 
   async connect(actor: Actor, input: { source_bit_id: string; target_bit_id: string; sort_order?: number }): Promise<ConnectionResult> {
+    const { dialect } = this.store;
     return this.store.transaction(async (tx) => {
-      // Only the source is locked. The target is checked here and again after the row is in
-      // (syncConnectionRows), which is what keeps a concurrent archive_bit of the target from being missed.
-      const source = await lockBitForWrite(tx, this.store.dialect, input.source_bit_id);
+      const source = await lockBitForWrite(tx, dialect, input.source_bit_id);
       if (!source || !canSee(actor, source)) throw notFound(input.source_bit_id);
       assertCanWriteIn(actor, source.scope_id);
       if (source.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${source.id} is archived; connect only active bits.`, { bit_id: source.id });
-      checkTarget(actor, source, await findBit(tx, input.target_bit_id), input.target_bit_id);
-      const count = await countOutgoing(tx, source.id);
+      // FOR KEY SHARE: a concurrent archive_bit of the target is waited for, or waits for us (readTargets).
+      const [target] = await readTargets(tx, dialect, [input.target_bit_id]);
+      checkTarget(actor, source, target, input.target_bit_id);
+      const id = randomUUID();
+      const body = dialect.parseJson<SlateBody>(source.body);
+      const inBody = collectConnections(body).length;
+      // The row goes in at the row count; a refusal below rolls it back with the transaction.
+      const count = await appendConnectionRow(tx, { id, account_id: source.account_id, source_bit_id: source.id, target_bit_id: input.target_bit_id, created_at: nowIso() });
       if (count >= LIMITS.outgoingConnections) {
         throw new WaymarkError('CONNECTION_LIMIT_EXCEEDED', `Bit ${source.id} already has ${count} outgoing connections, the most a bit may have; remove one first (remove_connection).`, {
           max: LIMITS.outgoingConnections,
@@ -45,12 +50,12 @@ export class ConnectionsService {
           expected_sort_order: count,
         });
       }
-      const id = randomUUID();
-      const body = this.store.dialect.parseJson<SlateBody>(source.body);
       appendConnection(body, { id, target_bit_id: input.target_bit_id });
-      await syncConnectionRows(tx, actor, source, body, { created: new Set([id]) });
+      // Body nodes and rows always agree, so the new node is last in both. Should they ever not, the rows are
+      // rewritten from the body, which is what readers follow.
+      if (inBody !== count) await syncConnectionRows(tx, dialect, actor, source, body, { created: new Set([id]) });
       const updated = nextModified(source.updated_at);
-      await updateBit(tx, source.id, { body: this.store.dialect.json(body), updated_at: updated });
+      await updateBit(tx, source.id, { body: dialect.json(body), updated_at: updated });
       return { connection_id: id, source_bit_id: source.id, source_bit_last_modified_date_time_utc: updated, target_bit_id: input.target_bit_id };
     });
   }
@@ -67,7 +72,7 @@ export class ConnectionsService {
       if (!(await findConnection(tx, input.connection_id))) throw missing();
       const body = this.store.dialect.parseJson<SlateBody>(source.body);
       removeConnections(body, (c) => c.id === input.connection_id);
-      await syncConnectionRows(tx, actor, source, body);
+      await syncConnectionRows(tx, this.store.dialect, actor, source, body);
       const updated = nextModified(source.updated_at);
       await updateBit(tx, source.id, { body: this.store.dialect.json(body), updated_at: updated });
       return { connection_id: row.id, source_bit_id: source.id, source_bit_last_modified_date_time_utc: updated, target_bit_id: row.target_bit_id };

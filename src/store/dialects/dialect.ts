@@ -28,6 +28,12 @@ export interface StoreDialect {
    * do not deadlock. SQLite: nothing, as for forUpdate.
    */
   forNoKeyUpdate<O>(query: SelectQueryBuilder<DB, keyof DB, O>): SelectQueryBuilder<DB, keyof DB, O>;
+  /**
+   * Lock the rows against key changes and FOR UPDATE only: PostgreSQL FOR KEY SHARE, what a foreign-key check
+   * takes. Readers that are about to insert rows pointing at these use it, so that a transaction holding one
+   * FOR UPDATE (archive_bit) is waited for and its outcome read. SQLite: nothing.
+   */
+  forKeyShare<O>(query: SelectQueryBuilder<DB, keyof DB, O>): SelectQueryBuilder<DB, keyof DB, O>;
   /** Whether an error is a transient conflict worth running the transaction again for. */
   isRetryable(error: unknown): boolean;
   /** Whether an error is a unique-constraint violation. */

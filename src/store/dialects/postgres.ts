@@ -21,6 +21,7 @@ export function postgresDialect(url: string): StoreDialect {
     parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forUpdate(),
     forNoKeyUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forNoKeyUpdate(),
+    forKeyShare: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forKeyShare(),
     isRetryable: (error) => RETRYABLE.has((error as { code?: string } | null)?.code ?? ''),
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === '23505',
     search: postgresSearch,

@@ -37,6 +37,7 @@ export function sqliteDialect(file: string): StoreDialect {
     parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
     forNoKeyUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
+    forKeyShare: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
     isRetryable: (error) => {
       const code = (error as { code?: string } | null)?.code;
       return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';

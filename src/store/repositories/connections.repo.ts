@@ -14,6 +14,16 @@ export async function lockBitForWrite(q: Tx, dialect: StoreDialect, id: string) 
   return dialect.forNoKeyUpdate(q.selectFrom('bits').selectAll().where('id', '=', id)).executeTakeFirst();
 }
 
+/**
+ * Connection targets, read FOR KEY SHARE (see StoreDialect.forKeyShare) before rows pointing at them are
+ * inserted: an archive_bit holding one FOR UPDATE is waited for and its result read, and once we hold the
+ * share lock an archive waits for our commit and then sees our row. In id order, as locks should be taken.
+ */
+export async function readTargets(q: Tx, dialect: StoreDialect, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return dialect.forKeyShare(q.selectFrom('bits').selectAll().where('id', 'in', [...ids]).orderBy('id')).execute();
+}
+
 export async function findConnection(q: Q, id: string) {
   return q.selectFrom('connections').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -30,6 +40,34 @@ export async function incomingSources(q: Q, targetBitId: string): Promise<string
 export async function countOutgoing(q: Q, sourceBitId: string): Promise<number> {
   const row = await q.selectFrom('connections').select((eb) => eb.fn.countAll<string | number>().as('n')).where('source_bit_id', '=', sourceBitId).executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Appends a row at the source's next position (its row count) in one statement, and answers that position.
+ * connect_bits checks the position afterwards (limit, explicit sort_order) and lets the transaction roll the
+ * row back when it refuses: one round trip instead of a count and then an insert. The caller holds the
+ * source's lock, so the count cannot move under it.
+ */
+export async function appendConnectionRow(q: Tx, row: { id: string; account_id: string; source_bit_id: string; target_bit_id: string; created_at: string }): Promise<number> {
+  const inserted = await q
+    .insertInto('connections')
+    .columns(['id', 'account_id', 'source_bit_id', 'target_bit_id', 'sort_order', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('connections')
+        .select((s) => [
+          s.val(row.id).as('id'),
+          s.val(row.account_id).as('account_id'),
+          s.val(row.source_bit_id).as('source_bit_id'),
+          s.val(row.target_bit_id).as('target_bit_id'),
+          s.fn.countAll<number>().as('sort_order'),
+          s.val(row.created_at).as('created_at'),
+        ])
+        .where('source_bit_id', '=', row.source_bit_id),
+    )
+    .returning('sort_order')
+    .executeTakeFirstOrThrow();
+  return Number(inserted.sort_order);
 }
 
 export interface StoredConnection {
