@@ -214,6 +214,13 @@ function paragraph(ctx: ParseContext, tokens: readonly Token[], i: number, type:
   let proseLine = firstLine;
   const flushProse = (to: number) => {
     if (proseFrom < 0) return;
+    // A run of nothing but line breaks (`\\` + newline before an element line) holds no prose: an empty
+    // paragraph here would print as nothing and be gone when get_bit's body is written back.
+    const blank = children.slice(proseFrom, to).every((c) => c.type === 'softbreak' || c.type === 'hardbreak' || (c.type === 'text' && c.content === ''));
+    if (blank) {
+      proseFrom = -1;
+      return;
+    }
     out.push({ type, children: buildInlines(ctx, children, proseFrom, to, proseLine) });
     proseFrom = -1;
   };
