@@ -59,6 +59,8 @@ class InlineBuilder {
   private raw = '';
   private last: TextLeaf | null = null;
   private lastMask = -1;
+  /** Links opened inside a link (markdown-it lets an autolink nest): their text joins the outer link. */
+  private nested = 0;
 
   constructor(
     private readonly ctx: ParseContext,
@@ -148,6 +150,10 @@ class InlineBuilder {
           this.strike--;
           break;
         case 'link_open': {
+          if (this.link) {
+            this.nested++;
+            break;
+          }
           this.flushRaw();
           const href = attr(t, 'href') ?? '';
           if (href.startsWith(ctx.anchorPrefix)) {
@@ -179,6 +185,10 @@ class InlineBuilder {
           break;
         }
         case 'link_close':
+          if (this.nested > 0) {
+            this.nested--;
+            break;
+          }
           this.flushRaw();
           if (linkTextImitates(this.linkRaw)) {
             throw unsupported(

@@ -284,6 +284,11 @@ describe('kept anchors (update_bit rules 2 and 3)', () => {
     expect(body.children[0]).toMatchObject({ children: [{ type: 'a', id: id(1) }, { text: ' ' }, { type: 'img', id: id(2) }] });
   });
 
+  it('keeps a link inside link text as text of the outer link (links do not nest)', () => {
+    const { body } = convert('[<https://example.com>](/x)\n');
+    expect(body.children[0]).toEqual({ type: 'p', children: [{ type: 'a', id: id(1), url: '/x', children: [{ text: 'https://example.com' }] }] });
+  });
+
   it('refuses an anchor that names no node of the bit', () => {
     expectError(() => convert(`[a](https://example.com "waymark-node:${id(99)}")\n`, undefined, stored()), 'UNSUPPORTED_MARKDOWN_CONSTRUCT');
   });
