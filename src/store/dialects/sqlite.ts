@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect, type DatabaseConnection, type Driver, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, Kysely, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../schema.js';
 import type { StoreDialect } from './dialect.js';
 import { sqliteSearch } from './sqlite-search.js';
@@ -11,7 +11,23 @@ import { sqliteSearch } from './sqlite-search.js';
  * both read and then write would then fail to upgrade their locks (SQLITE_BUSY without waiting). BEGIN
  * IMMEDIATE takes the write lock up front, so busy_timeout makes the second writer wait instead.
  */
+/**
+ * SQLite runs DDL inside transactions, but Kysely's adapter says it does not, so its Migrator applies each
+ * statement on its own: a process killed midway through a migration (the first start of a new store) left
+ * half a schema, and every later start failed on `table "accounts" already exists`. Claimed true, the
+ * pending migrations and their kysely_migration rows commit together or not at all.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection: DatabaseConnection) => {
