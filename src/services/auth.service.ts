@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { allCapabilityNames, brand } from '../config.js';
 import { WaymarkError } from '../errors.js';
 import * as repo from '../store/repositories/auth.repo.js';
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 import type { Actor, Permission, PrincipalKind } from './actor.js';
 import { nowIso } from './clock.js';
 
@@ -65,53 +65,63 @@ export class AuthService {
         issues: [{ path: 'capabilities', message: `unknown: ${unknown.join(',')}` }],
       });
     }
-    return this.store.transaction(async (tx) => {
-      if (!(await repo.findAccount(tx, request.accountId))) throw new WaymarkError('VALIDATION_ERROR', `No account ${request.accountId}`, { issues: [{ path: 'account', message: 'unknown account' }] });
-      const scopeId = request.scopeId ?? null;
-      if (scopeId !== null) {
-        const scope = await repo.findScope(tx, scopeId);
-        if (!scope || scope.account_id !== request.accountId) throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${scopeId} in account ${request.accountId}`);
-      }
-      let principalId = request.principalId;
-      if (principalId) {
-        const principal = await repo.findPrincipal(tx, principalId);
-        if (!principal || principal.account_id !== request.accountId) throw new WaymarkError('VALIDATION_ERROR', `No principal ${principalId} in account ${request.accountId}`, { issues: [{ path: 'principal', message: 'unknown principal' }] });
-      } else {
-        principalId = randomUUID();
-        await repo.insertPrincipal(tx, {
-          id: principalId,
-          account_id: request.accountId,
-          scope_id: scopeId,
-          kind: request.kind ?? 'agent',
-          permission: request.permission,
-          name: request.name ?? `${request.kind ?? 'agent'} ${principalId.slice(0, 8)}`,
-          created_at: nowIso(),
-        });
-      }
-      const token = `${brand}_${randomBytes(32).toString('base64url')}`;
-      const expiresAt = request.expiresInMs ? new Date(Date.now() + request.expiresInMs).toISOString() : null;
-      await repo.insertToken(tx, {
-        id: randomUUID(),
-        principal_id: principalId,
-        token_hash: hashToken(token),
-        capabilities: this.store.dialect.json(request.capabilities),
-        expires_at: expiresAt,
+    return this.store.transaction((tx) => this.issueToken(tx, request));
+  }
+
+  private async issueToken(tx: Tx, request: TokenRequest): Promise<IssuedToken> {
+    if (!(await repo.findAccount(tx, request.accountId))) throw new WaymarkError('VALIDATION_ERROR', `No account ${request.accountId}`, { issues: [{ path: 'account', message: 'unknown account' }] });
+    const scopeId = request.scopeId ?? null;
+    if (scopeId !== null) {
+      const scope = await repo.findScope(tx, scopeId);
+      if (!scope || scope.account_id !== request.accountId) throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${scopeId} in account ${request.accountId}`);
+    }
+    let principalId = request.principalId;
+    if (principalId) {
+      const principal = await repo.findPrincipal(tx, principalId);
+      if (!principal || principal.account_id !== request.accountId) throw new WaymarkError('VALIDATION_ERROR', `No principal ${principalId} in account ${request.accountId}`, { issues: [{ path: 'principal', message: 'unknown principal' }] });
+    } else {
+      principalId = randomUUID();
+      await repo.insertPrincipal(tx, {
+        id: principalId,
+        account_id: request.accountId,
+        scope_id: scopeId,
+        kind: request.kind ?? 'agent',
+        permission: request.permission,
+        name: request.name ?? `${request.kind ?? 'agent'} ${principalId.slice(0, 8)}`,
         created_at: nowIso(),
       });
-      return { token, principalId, expiresAt };
+    }
+    const token = `${brand}_${randomBytes(32).toString('base64url')}`;
+    const expiresAt = request.expiresInMs ? new Date(Date.now() + request.expiresInMs).toISOString() : null;
+    await repo.insertToken(tx, {
+      id: randomUUID(),
+      principal_id: principalId,
+      token_hash: hashToken(token),
+      capabilities: this.store.dialect.json(request.capabilities),
+      expires_at: expiresAt,
+      created_at: nowIso(),
     });
+    return { token, principalId, expiresAt };
   }
 
   /**
    * `waymark init`: the first account with an Admin owner and one token with every capability.
    * Idempotent: on a store that has an account it makes nothing, unless a new token is asked for.
+   * One transaction: a process killed between the account and its owner's token (the first `serve` of a
+   * new store) must not leave an account that no start will ever give a token for.
    */
   async init(options: { newToken?: boolean } = {}): Promise<{ accountId: string; created: boolean; token: IssuedToken | null }> {
-    const existing = await repo.firstAccount(this.store.db);
-    if (existing && !options.newToken) return { accountId: existing.id, created: false, token: null };
-    const accountId = existing?.id ?? (await this.createAccount('default'));
-    const token = await this.createToken({ accountId, permission: 'admin', capabilities: allCapabilityNames(), kind: 'person', name: 'owner' });
-    return { accountId, created: !existing, token };
+    return this.store.transaction(async (tx) => {
+      const existing = await repo.firstAccount(tx);
+      if (existing && !options.newToken) return { accountId: existing.id, created: false, token: null };
+      let accountId = existing?.id;
+      if (!accountId) {
+        accountId = randomUUID();
+        await repo.insertAccount(tx, { id: accountId, name: 'default', created_at: nowIso() });
+      }
+      const token = await this.issueToken(tx, { accountId, permission: 'admin', capabilities: allCapabilityNames(), kind: 'person', name: 'owner' });
+      return { accountId, created: !existing, token };
+    });
   }
 
   /** The actor behind a token, or null when the token is unknown or expired. */
