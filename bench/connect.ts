@@ -192,7 +192,7 @@ async function measure(options: Options): Promise<{ result: BenchResult; details
   }
   result.notes?.push(
     'direct = one store transaction per connection: lock the source (FOR NO KEY UPDATE on PostgreSQL, BEGIN IMMEDIATE on SQLite), count its rows, insert the row, write the body JSON back',
-    'MCP adds: the SDK round trip and schema checks, the token lookup, the target check (visible, active, same scope), the outgoing rows read for the diff, the target re-read after the insert',
+    'connect_bits runs as many statements in its transaction (lock the source, read the target FOR KEY SHARE, insert the row at the row count, write the body); MCP adds the token lookup, the SDK round trip and the schema checks',
     'both sides run in alternating rounds of the same size on the same (shared) machine',
   );
   // The summary as every bench writes it, with the per-tool tallies of the concurrency runs beside it.

@@ -21,7 +21,8 @@ export async function lockBitForWrite(q: Tx, dialect: StoreDialect, id: string) 
  */
 export async function readTargets(q: Tx, dialect: StoreDialect, ids: readonly string[]) {
   if (ids.length === 0) return [];
-  return dialect.forKeyShare(q.selectFrom('bits').selectAll().where('id', 'in', [...ids]).orderBy('id')).execute();
+  // Only what the target checks need: a target's body can be megabytes.
+  return dialect.forKeyShare(q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'status']).where('id', 'in', [...ids]).orderBy('id')).execute();
 }
 
 export async function findConnection(q: Q, id: string) {
