@@ -7,11 +7,6 @@ import type { StoreDialect } from './dialect.js';
 import { sqliteSearch } from './sqlite-search.js';
 
 /**
- * Kysely's SQLite driver opens transactions with a plain BEGIN (deferred). Two processes on one file that
- * both read and then write would then fail to upgrade their locks (SQLITE_BUSY without waiting). BEGIN
- * IMMEDIATE takes the write lock up front, so busy_timeout makes the second writer wait instead.
- */
-/**
  * SQLite runs DDL inside transactions, but Kysely's adapter says it does not, so its Migrator applies each
  * statement on its own: a process killed midway through a migration (the first start of a new store) left
  * half a schema, and every later start failed on `table "accounts" already exists`. Claimed true, the
@@ -23,6 +18,11 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/**
+ * Kysely's SQLite driver opens transactions with a plain BEGIN (deferred). Two processes on one file that
+ * both read and then write would then fail to upgrade their locks (SQLITE_BUSY without waiting). BEGIN
+ * IMMEDIATE takes the write lock up front, so busy_timeout makes the second writer wait instead.
+ */
 class ImmediateSqliteDialect extends SqliteDialect {
   override createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter();
