@@ -10,8 +10,8 @@
  * fidelity, search) return their own shapes; they are turned into BenchResult here. A bench that throws is
  * reported as such and the others still run; the command then exits 1. Bars that are not met do not fail it.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { formatResult, RESULTS_DIR, round, type BenchOptions, type BenchResult } from './result.js';
 
@@ -31,7 +31,8 @@ function asBenchResult(value: unknown, name: string): BenchResult {
 
 const convert: Runner = async ({ quick }) => {
   const mod = await import('./convert.js');
-  const runs = quick ? mod.run([['1 MB', 1 << 20]], 3) : mod.run();
+  // Best of 5 rounds rather than convert.ts's own 9: the same figure within noise, in half the time.
+  const runs = quick ? mod.run([['1 MB', 1 << 20]], 3) : mod.run(undefined, 5);
   writeFileSync(`${RESULTS_DIR}convert.json`, JSON.stringify(runs, null, 2));
   return {
     name: 'convert',
@@ -50,7 +51,7 @@ const convert: Runner = async ({ quick }) => {
       { name: `${r.label}: markdownToBody vs a bare markdown-it parse`, value: round(r.parseRatio), bar: '≤ 1.5×', pass: r.parseRatio <= 1.5 },
       { name: `${r.label}: bodyToMarkdown vs JSON.stringify`, value: round(r.renderRatio), bar: '≤ 4×', pass: r.renderRatio <= 4 },
     ]),
-    notes: ['Best of several rounds each (pure CPU work); markdownToBody with every anchor kept, as update_bit writes back.', ...(quick ? ['Quick run: 1 MB only, 3 rounds.'] : [])],
+    notes: [`Best of ${quick ? 3 : 5} rounds each (pure CPU work); markdownToBody with every anchor kept, as update_bit writes back.`, ...(quick ? ['Quick run: 1 MB only, 3 rounds.'] : [])],
   };
 };
 
@@ -145,17 +146,20 @@ function markdownTable(rows: BenchResult['rows']): string {
 interface Report {
   when: string;
   quick: boolean;
-  machine: { cpus: number; cpu: string; node: string; platform: string };
+  machine: { cpus: number; cpu: string; node: string; platform: string; load_at_start: number; load_at_end?: number };
   seconds: Record<string, number>;
   results: BenchResult[];
   errors: Array<{ bench: string; error: string }>;
+  /** Benches re-run alone (--only) after the run this report started with. */
+  rerun?: string[];
 }
 
 function reportMarkdown(report: Report): string {
   const lines: string[] = [
     '# Waymark benchmarks',
     '',
-    `${report.when}${report.quick ? ' (quick run)' : ''}; ${report.machine.cpus} × ${report.machine.cpu}, Node ${report.machine.node}. Every figure is a ratio against a baseline measured in the same run; reproduce with \`npm run bench${report.quick ? ' -- --quick' : ''}\`.`,
+    `${report.when}${report.quick ? ' (quick run)' : ''}; ${report.machine.cpus} × ${report.machine.cpu}, Node ${report.machine.node}; load average ${report.machine.load_at_start} at the start, ${report.machine.load_at_end ?? '?'} at the end (other work on the machine slows every side of a comparison, not always equally). Every figure is a ratio against a baseline measured in the same run; reproduce with \`npm run bench${report.quick ? ' -- --quick' : ''}\`.`,
+    ...(report.rerun && report.rerun.length > 0 ? ['', `Re-run alone since: ${report.rerun.join('; ')} (\`npm run bench -- --only=<names>\`).`] : []),
     '',
     '## Bars',
     '',
@@ -184,7 +188,7 @@ async function main(): Promise<number> {
   const report: Report = {
     when: new Date().toISOString(),
     quick,
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: process.platform },
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: process.platform, load_at_start: round(loadavg()[0] ?? 0) },
     seconds: {},
     results: [],
     errors: [],
@@ -210,7 +214,20 @@ async function main(): Promise<number> {
     report.seconds[bench.name] = Math.round((performance.now() - t) / 1000);
     console.log(`[bench] ${bench.name}: ${report.seconds[bench.name]} s`);
   }
-  writeFileSync(`${RESULTS_DIR}report.json`, `${JSON.stringify(report, null, 2)}\n`);
+  report.machine.load_at_end = round(loadavg()[0] ?? 0);
+  // --only re-runs some benches: the others keep their results of the last report.
+  const previousPath = `${RESULTS_DIR}report.json`;
+  if (only && existsSync(previousPath)) {
+    const previous = JSON.parse(readFileSync(previousPath, 'utf8')) as Report;
+    const rerun = new Set([...report.results.map((r) => r.name), ...report.errors.map((e) => e.bench)]);
+    const order = BENCHES.map((b) => b.name);
+    report.results = [...previous.results.filter((r) => !rerun.has(r.name)), ...report.results].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+    report.errors = [...previous.errors.filter((e) => !rerun.has(e.bench)), ...report.errors];
+    report.seconds = { ...previous.seconds, ...report.seconds };
+    report.rerun = [...new Set([...(previous.rerun ?? []), ...rerun])].map((name) => `${name} at ${report.when}`);
+    report.when = previous.when;
+  }
+  writeFileSync(previousPath, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(`${RESULTS_DIR}REPORT.md`, reportMarkdown(report));
 
   const bars = report.results.flatMap((r) => r.bars.map((b) => ({ bench: r.name, ...b })));
