@@ -224,7 +224,8 @@ async function main(): Promise<number> {
     report.results = [...previous.results.filter((r) => !rerun.has(r.name)), ...report.results].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
     report.errors = [...previous.errors.filter((e) => !rerun.has(e.bench)), ...report.errors];
     report.seconds = { ...previous.seconds, ...report.seconds };
-    report.rerun = [...new Set([...(previous.rerun ?? []), ...rerun])].map((name) => `${name} at ${report.when}`);
+    const stamped = (entry: string) => entry.split(' at ')[0] as string;
+    report.rerun = [...(previous.rerun ?? []).filter((entry) => !rerun.has(stamped(entry))), ...[...rerun].map((name) => `${name} at ${report.when}`)];
     report.when = previous.when;
   }
   writeFileSync(previousPath, `${JSON.stringify(report, null, 2)}\n`);
