@@ -30,11 +30,12 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-export async function createTestStore(engine: Engine): Promise<TestStore> {
+/** `migrate: false` leaves the store empty, as a first `waymark serve` finds it. */
+export async function createTestStore(engine: Engine, options: { migrate?: boolean } = {}): Promise<TestStore> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'waymark-test-'));
     const store = openStore({ dataDir: dir });
-    await store.migrate();
+    if (options.migrate !== false) await store.migrate();
     return {
       store,
       env: { WAYMARK_DATA_DIR: dir },
@@ -49,7 +50,7 @@ export async function createTestStore(engine: Engine): Promise<TestStore> {
   const url = new URL(process.env.WAYMARK_TEST_DATABASE_URL as string);
   url.pathname = `/${name}`;
   const store = openStore({ databaseUrl: url.href });
-  await store.migrate();
+  if (options.migrate !== false) await store.migrate();
   return {
     store,
     env: { WAYMARK_DATABASE_URL: url.href },

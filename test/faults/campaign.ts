@@ -15,12 +15,15 @@ import { RemoteClient } from './client.js';
 import { step } from './load.js';
 import { Model, readSnapshot } from './model.js';
 import { killServe, startServe, stopServe, type ServeProcess } from './server.js';
+import { runStartupFaults, type StartupReport } from './startup.js';
 import { verify, type RoundTripCache, type Verification } from './verify.js';
 import { Random, Tally, Worker } from './worker.js';
 
 export interface FaultOptions {
   engine: Engine;
   kills: number;
+  /** Kills during the first start of new stores (startup.ts), before the load. */
+  startupKills?: number;
   clients?: number;
   /** How long the load runs before each kill: a random time in [minLoadMs, maxLoadMs]. */
   minLoadMs?: number;
@@ -56,8 +59,11 @@ export interface FaultReport {
   invariant_violations: number;
   /** Answers the load did not expect (a refusal of a valid write, a transport failure without a kill). */
   unexpected_answers: number;
+  /** Lines the server logged at level error (each INTERNAL_ERROR has one). */
+  server_errors: number;
   records: Record<string, number>;
   self_check?: { lost: number; traces: number; invariants: number };
+  startup?: StartupReport;
   /** The first problems found, for a failure's message. */
   problems: string[];
   duration_ms: number;
@@ -73,6 +79,7 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
   const maxLoad = options.maxLoadMs ?? 1500;
   const log = options.log ?? (() => undefined);
   const rnd = new Random(seed);
+  const startup = options.startupKills ? await runStartupFaults(options.engine, options.startupKills, rnd, log) : undefined;
   const ts = await createTestStore(options.engine);
   const model = new Model();
   const tally = new Tally();
@@ -81,6 +88,12 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
   let verifications = 0;
   let kills = 0;
   let serve: ServeProcess | null = null;
+  const servers: ServeProcess[] = [];
+  const launch = async () => {
+    const started = await startServe(ts.env);
+    servers.push(started);
+    return started;
+  };
   try {
     const services = createServices(ts.store);
     const { accountId } = await services.auth.init();
@@ -107,10 +120,11 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       log(`${options.engine} ${when}: ${snapshot.bits.size} bits, ${snapshot.connections.length} connections; in flight ${pending.length} (applied ${result.unknownApplied}); problems ${problems}`);
     };
 
-    serve = await startServe(ts.env);
+    serve = await launch();
     for (let k = 0; k < options.kills; k++) {
       const loadStarted = Date.now();
-      const connected = await Promise.all(tokens.map((t) => RemoteClient.connect((serve as ServeProcess).url, t)));
+      const url = serve.url;
+      const connected = await Promise.all(tokens.map((t) => RemoteClient.connect(url, t)));
       let stopped = false;
       const phases = workers.map((w, i) => w.runPhase(connected[i], () => stopped, step));
       await sleep(minLoad + rnd.next() * (maxLoad - minLoad));
@@ -123,16 +137,17 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       await Promise.all(phases);
       if (ts.store.dialect.engine === 'postgres') await waitForQuietPostgres(ts.store);
       const restartStarted = Date.now();
-      serve = await startServe(ts.env);
+      serve = await launch();
       await check(`kill ${kills} after ${loadMs} ms of load, restarted in ${Date.now() - restartStarted} ms`);
     }
     // A last quiet stop and start: the clean shutdown keeps everything too.
     await stopServe(serve);
-    serve = await startServe(ts.env);
+    serve = await launch();
     await check('after a clean restart');
     await stopServe(serve);
     serve = null;
     const records = await countRecords(ts.store, accountId);
+    const serverErrors = servers.flatMap((s) => s.errors);
     const selfCheck = options.selfCheck ? await sabotage(ts.store, accountId, model, cache) : undefined;
     if (options.journalPath) writeFileSync(options.journalPath, tally.journal.map((e) => JSON.stringify(e)).join('\n') + '\n');
     return {
@@ -153,9 +168,11 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       refused_traces: found.traces.length,
       invariant_violations: found.invariants.length,
       unexpected_answers: tally.surprises.length,
+      server_errors: serverErrors.length,
       records,
       ...(selfCheck ? { self_check: selfCheck } : {}),
-      problems: [...found.lost, ...found.traces, ...found.invariants, ...tally.surprises].slice(0, 40),
+      ...(startup ? { startup } : {}),
+      problems: [...(startup?.problems ?? []), ...found.lost, ...found.traces, ...found.invariants, ...tally.surprises, ...serverErrors].slice(0, 40),
       duration_ms: Date.now() - started,
     };
   } finally {

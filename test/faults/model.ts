@@ -30,8 +30,13 @@ export interface LinkModel {
 export interface BitModel {
   id: string;
   owner: number;
-  /** Pinned bits are never archived: other clients may connect to them. */
+  /** Pinned bits are never archived: start bits of flows and safe targets. */
   pinned: boolean;
+  /**
+   * Has had a connection to another client's bit that may be archived: that client's archive_bit cascade can
+   * advance this bit's timestamp at a moment no answer of ours orders, so updated_at is only a lower bound.
+   */
+  exposed: boolean;
   title: string;
   abstract: string | null;
   categories: string[];
@@ -105,6 +110,9 @@ export class Model {
   /** Active pinned bits of every client: the targets any client may connect to. */
   pinnedBits(): BitModel[] {
     return [...this.bits.values()].filter((b) => b.pinned && b.status === 'active');
+  }
+  isArchived(bitId: string): boolean {
+    return this.bits.get(bitId)?.status === 'archived';
   }
   activeFlowsStartingAt(bitId: string): FlowModel[] {
     return [...this.flows.values()].filter((f) => f.active && f.startBitId === bitId);

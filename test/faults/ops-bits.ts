@@ -50,8 +50,9 @@ function newBitElements(m: string, minted: Record<string, string> | null): Eleme
 export async function addBit(w: Worker, pinned: boolean): Promise<boolean> {
   const m = w.marker();
   const title = `bit ${m}`;
-  const targets = w.connectionTargets();
+  const targets = w.connectionTargets(true);
   const target = !pinned && targets.length > 0 && w.rnd.chance(0.3) ? w.rnd.pick(targets).id : null;
+  const foreign = target !== null && w.isForeign(target);
   const abstract = w.rnd.chance(0.5) ? `abstract ${m}` : null;
   const categories = [`cat-${w.rnd.int(5)}`];
   const complexity = w.rnd.pick(COMPLEXITIES);
@@ -60,6 +61,7 @@ export async function addBit(w: Worker, pinned: boolean): Promise<boolean> {
     id,
     owner: w.index,
     pinned,
+    exposed: foreign,
     title,
     abstract,
     categories,
@@ -68,11 +70,13 @@ export async function addBit(w: Worker, pinned: boolean): Promise<boolean> {
     updatedAt,
     exact: true,
     elements: newBitElements(m, minted),
-    connections: target ? [{ id: null, target }] : [],
+    // An acknowledged connection to a bit archived meanwhile was cleared by the archive's cascade.
+    connections: target && !w.model.isArchived(target) ? [{ id: null, target }] : [],
     links: [],
   });
   await w.write<BitWritten>('add_bit', args, {
     marker: title,
+    tolerate: foreign ? ['BIT_ARCHIVED'] : undefined,
     ack: (d) => w.model.bits.set(d.bit_id, make(d.bit_id, d.last_modified_date_time_utc, d.minted_node_ids)),
     resolve: (s) => {
       const rows = [...s.bits.values()].filter((b) => b.title === title);
@@ -158,10 +162,12 @@ export async function updateBitBody(w: Worker): Promise<boolean> {
   const addElement = w.rnd.chance(0.4);
   if (addElement) md += `\n[text-area: More ${m}](waymark-node:more)\n`;
   // Body syntax rule 5: a line without node= would claim an unclaimed connection to the same target.
-  const targets = w.connectionTargets().filter((t) => t.id !== removed?.target);
+  const targets = w.connectionTargets(true).filter((t) => t.id !== removed?.target);
   const remaining = bit.connections.length - (removed ? 1 : 0);
   const target = remaining < MAX_CONNECTIONS && targets.length > 0 && w.rnd.chance(0.35) ? w.rnd.pick(targets).id : null;
   if (target) md += `\n[→](bit-connection:${target})\n`;
+  // Another client's archive may clear a connection of this body (its line then names no stored node) or archive the new target.
+  const racy = w.hasForeignConnections(bit) || (target !== null && w.isForeign(target));
   const args = {
     bit_id: bit.id,
     bit_title: title,
@@ -177,12 +183,14 @@ export async function updateBitBody(w: Worker): Promise<boolean> {
       w.model.removedConnections.push(removed.id as string);
     }
     if (addElement) bit.elements.push({ id: minted?.more ?? null, type: 'text-area', label: `More ${m}`, items: [] });
-    if (target) bit.connections.push({ id: null, target });
+    if (target && !w.model.isArchived(target)) bit.connections.push({ id: null, target });
+    if (target && w.isForeign(target)) bit.exposed = true;
     bit.updatedAt = updatedAt;
     bit.exact = true;
   };
   await w.write<BitWritten>('update_bit', args, {
     marker: title,
+    tolerate: racy ? ['CONNECTION_NOT_FOUND', 'BIT_ARCHIVED'] : undefined,
     ack: (d) => apply(d.last_modified_date_time_utc, d.minted_node_ids),
     resolve: (s) => {
       const row = s.bits.get(bit.id);
@@ -202,7 +210,8 @@ export async function updateBitRefused(w: Worker): Promise<boolean> {
   const bit = w.rnd.pick(bits);
   const got = await w.read<{ bit_body: string }>('get_bit', { bit_id: bit.id });
   const m = w.marker();
-  const known = bit.connections.filter((c) => c.id !== null);
+  // Only connections that no other client's archive can clear: dropping one must stay a content loss.
+  const known = bit.connections.filter((c) => c.id !== null && !w.isForeign(c.target));
   let md = got.bit_body;
   let refuse: string;
   if (known.length > 0 && w.rnd.chance(0.5)) {
@@ -214,20 +223,26 @@ export async function updateBitRefused(w: Worker): Promise<boolean> {
     md += `\n[→](bit-connection:${archived.length > 0 ? w.rnd.pick(archived).id : randomUUID()})\n`;
     refuse = archived.length > 0 ? 'BIT_ARCHIVED' : 'BIT_NOT_FOUND';
   }
-  await w.write('update_bit', { bit_id: bit.id, bit_title: `bit ${m}`, bit_body: md, content_format: 'markdown' }, { refuse, marker: `bit ${m}` });
+  const tolerate = w.hasForeignConnections(bit) ? ['CONNECTION_NOT_FOUND'] : undefined;
+  await w.write('update_bit', { bit_id: bit.id, bit_title: `bit ${m}`, bit_body: md, content_format: 'markdown' }, { refuse, tolerate, marker: `bit ${m}` });
   return true;
 }
 
 export async function connectBits(w: Worker): Promise<boolean> {
   const sources = w.activeBits().filter((b) => b.connections.length < MAX_CONNECTIONS);
-  const targets = w.connectionTargets();
+  const targets = w.connectionTargets(true);
   if (sources.length === 0 || targets.length === 0) return false;
   const source = w.rnd.pick(sources);
   const target = w.rnd.pick(targets).id;
-  const args = { source_bit_id: source.id, target_bit_id: target, ...(w.rnd.chance(0.3) ? { sort_order: source.connections.length } : {}) };
+  const foreign = w.isForeign(target);
+  // The next position is only certain while no other client's archive can clear one of the source's connections.
+  const explicit = !w.hasForeignConnections(source) && w.rnd.chance(0.3);
+  const args = { source_bit_id: source.id, target_bit_id: target, ...(explicit ? { sort_order: source.connections.length } : {}) };
   await w.write<ConnectionWritten>('connect_bits', args, {
+    tolerate: foreign ? ['BIT_ARCHIVED'] : undefined,
     ack: (d) => {
-      source.connections.push({ id: d.connection_id, target });
+      if (foreign) source.exposed = true;
+      if (!w.model.isArchived(target)) source.connections.push({ id: d.connection_id, target });
       source.updatedAt = d.source_bit_last_modified_date_time_utc;
       source.exact = true;
     },
@@ -241,6 +256,7 @@ export async function connectBits(w: Worker): Promise<boolean> {
         return { violation: `connect_bits ${source.id} → ${target}: the body holds ${nodes.length} connections, the model ${source.connections.length}` };
       }
       source.connections.push({ id: last.id, target });
+      if (foreign) source.exposed = true;
       source.updatedAt = row.updated_at;
       source.exact = true;
       return 'applied';
@@ -251,10 +267,10 @@ export async function connectBits(w: Worker): Promise<boolean> {
 
 /** connect_bits refused: a wrong explicit sort_order, an archived target, or a 21st connection. */
 export async function connectRefused(w: Worker): Promise<boolean> {
-  const full = w.activeBits().filter((b) => b.connections.length >= MAX_CONNECTIONS);
+  const full = w.activeBits().filter((b) => b.connections.length >= MAX_CONNECTIONS && !w.hasForeignConnections(b));
   const open = w.activeBits().filter((b) => b.connections.length < MAX_CONNECTIONS);
   const archived = w.archivedBits();
-  const targets = w.connectionTargets();
+  const targets = w.connectionTargets(false);
   const choice = w.rnd.int(3);
   if (choice === 0 && full.length > 0 && targets.length > 0) {
     await w.write('connect_bits', { source_bit_id: w.rnd.pick(full).id, target_bit_id: w.rnd.pick(targets).id }, { refuse: 'CONNECTION_LIMIT_EXCEEDED' });
@@ -282,6 +298,7 @@ export async function removeConnection(w: Worker): Promise<boolean> {
     bit.exact = true;
   };
   await w.write<ConnectionWritten>('remove_connection', { connection_id: id, source_bit_last_modified_date_time_utc: 'ignored' }, {
+    tolerate: w.isForeign(connection.target) ? ['CONNECTION_NOT_FOUND'] : undefined,
     ack: (d) => apply(d.source_bit_last_modified_date_time_utc),
     resolve: (s) => {
       const row = s.bits.get(bit.id);

@@ -5,18 +5,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
-const BIN = new URL('../../bin/waymark.js', import.meta.url).pathname;
+export const SERVE_BIN = new URL('../../bin/waymark.js', import.meta.url).pathname;
 
 export interface ServeProcess {
   child: ChildProcess;
   url: string;
+  /** The server's error log lines (pino level 50 and up): an INTERNAL_ERROR's cause. */
+  errors: string[];
+  /** The owner token that the first start of a store prints after its listening line, if it printed one. */
+  ownerToken(): Promise<string | null>;
   /** Everything the process wrote to stderr, for a failure's message. */
   stderr(): string;
 }
 
 export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
-    env: { ...process.env, ...env, WAYMARK_LOG_LEVEL: 'silent' },
+  const child = spawn(process.execPath, [SERVE_BIN, 'serve', '--port', '0'], {
+    env: { ...process.env, ...env, WAYMARK_LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -28,7 +32,7 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
     const onExit = (code: number | null, signal: string | null) => reject(new Error(`waymark serve exited (${code ?? signal}) before listening: ${out}\n${err}`));
     child.once('exit', onExit);
     child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
+      if (out.length < 8000) out += chunk.toString();
       const match = /listening on (http:\/\/\S+\/mcp)/.exec(out);
       if (match) {
         child.off('exit', onExit);
@@ -36,9 +40,20 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
       }
     });
   });
-  // Keep draining stdout so that the child never blocks on a full pipe.
-  child.stdout?.resume();
-  return { child, url, stderr: () => err };
+  const errors: string[] = [];
+  let pending = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) if (/"level":(5|6)\d/.test(line)) errors.push(line.slice(0, 2000));
+  });
+  const ownerToken = async () => {
+    // The token line is written right after the listening line; it may come in the next chunk.
+    for (let i = 0; i < 50 && !/First start:[^\n]*\n\S+\n/.test(out); i++) await new Promise((r) => setTimeout(r, 10));
+    return /First start:[^\n]*\n(\S+)\n/.exec(out)?.[1] ?? null;
+  };
+  return { child, url, errors, ownerToken, stderr: () => err };
 }
 
 /** SIGKILL, and wait until the process is gone (its sockets closed, its transactions aborted). */

@@ -74,6 +74,8 @@ export class Interrupted extends Error {}
 export interface WriteSpec<T> {
   /** The code the write must be refused with; omitted when it must succeed. */
   refuse?: string;
+  /** Codes that a race with another client's write can rightly cause (a target archived meanwhile). */
+  tolerate?: string[];
   /** The unique title or answer that this write would store: after a refusal it must appear nowhere. */
   marker?: string;
   ack?: (data: T) => void;
@@ -109,9 +111,18 @@ export class Worker {
   archivedBits(): BitModel[] {
     return this.ownBits().filter((b) => b.status === 'archived');
   }
-  /** Own active bits and every client's pinned bits: what a connection of this client may point to. */
-  connectionTargets(): BitModel[] {
-    return [...new Set([...this.activeBits(), ...this.model.pinnedBits()])];
+  /** Own active bits, every client's pinned bits and, with `foreign`, other clients' bits that they may archive. */
+  connectionTargets(foreign: boolean): BitModel[] {
+    const all = [...this.model.bits.values()].filter((b) => b.status === 'active');
+    return all.filter((b) => b.owner === this.index || b.pinned || foreign);
+  }
+  /** Another client's bit that it may archive at any moment. */
+  isForeign(bitId: string): boolean {
+    const bit = this.model.bits.get(bitId);
+    return bit !== undefined && bit.owner !== this.index && !bit.pinned;
+  }
+  hasForeignConnections(bit: BitModel): boolean {
+    return bit.connections.some((c) => this.isForeign(c.target));
   }
 
   /** Runs writes until `stopped()` or until the server disappears. */
@@ -167,7 +178,7 @@ export class Worker {
     const error = envelope.error;
     this.tally.record({ client: this.index, tool, args: journalArgs, outcome: 'refused', code: error?.code });
     if (spec.marker) this.model.refusedMarkers.push(spec.marker);
-    if (error?.code !== spec.refuse) {
+    if (error?.code !== spec.refuse && !spec.tolerate?.includes(error?.code ?? '')) {
       this.tally.surprises.push(`client ${this.index}: ${tool} ${JSON.stringify(journalArgs)} expected ${spec.refuse ?? 'success'}, refused ${error?.code}: ${error?.message}`);
     }
   }
