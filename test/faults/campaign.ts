@@ -14,7 +14,7 @@ import { createTestStore, type Engine } from '../engines.js';
 import { RemoteClient } from './client.js';
 import { step } from './load.js';
 import { Model, readSnapshot } from './model.js';
-import { killServe, startServe, stopServe, type ServeProcess } from './server.js';
+import { killServe, startServe, stopServe, terminateServe, type ServeProcess } from './server.js';
 import { runStartupFaults, type StartupReport } from './startup.js';
 import { verify, type RoundTripCache, type Verification } from './verify.js';
 import { Random, Tally, Worker } from './worker.js';
@@ -22,6 +22,8 @@ import { Random, Tally, Worker } from './worker.js';
 export interface FaultOptions {
   engine: Engine;
   kills: number;
+  /** SIGTERM stops under load besides the kills: the clean shutdown must keep what it acknowledged and exit. */
+  termStops?: number;
   /** Kills during the first start of new stores (startup.ts), before the load. */
   startupKills?: number;
   clients?: number;
@@ -44,6 +46,9 @@ export interface FaultReport {
   seed: number;
   clients: number;
   kills: number;
+  term_stops: number;
+  /** SIGTERM stops that did not end the process within 10 s (it was then killed). */
+  term_stops_hung: number;
   verifications: number;
   writes: {
     acknowledged: number;
@@ -87,6 +92,8 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
   const found: Verification = { unknownApplied: 0, unknownAbsent: 0, lost: [], traces: [], invariants: [] };
   let verifications = 0;
   let kills = 0;
+  let termStops = 0;
+  const hung: string[] = [];
   let serve: ServeProcess | null = null;
   const servers: ServeProcess[] = [];
   const launch = async () => {
@@ -121,7 +128,12 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
     };
 
     serve = await launch();
-    for (let k = 0; k < options.kills; k++) {
+    const schedule: Array<'kill' | 'term'> = [...Array<'kill'>(options.kills).fill('kill'), ...Array<'term'>(options.termStops ?? 0).fill('term')];
+    for (let i = schedule.length - 1; i > 0; i--) {
+      const j = rnd.int(i + 1);
+      [schedule[i], schedule[j]] = [schedule[j], schedule[i]];
+    }
+    for (const how of schedule) {
       const loadStarted = Date.now();
       const url = serve.url;
       const connected = await Promise.all(tokens.map((t) => RemoteClient.connect(url, t)));
@@ -130,15 +142,21 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       await sleep(minLoad + rnd.next() * (maxLoad - minLoad));
       const loadMs = Date.now() - loadStarted;
       stopped = true;
-      await killServe(serve);
-      kills++;
+      if (how === 'kill') {
+        await killServe(serve);
+        kills++;
+      } else {
+        termStops++;
+        if (!(await terminateServe(serve, 10_000))) hung.push(`SIGTERM stop ${termStops} under load: the process had not exited after 10 s`);
+      }
       // Closing the clients fails the calls still waiting: the SDK would otherwise try to resume their streams.
       await Promise.all(connected.map((c) => c.close()));
       await Promise.all(phases);
       if (ts.store.dialect.engine === 'postgres') await waitForQuietPostgres(ts.store);
       const restartStarted = Date.now();
       serve = await launch();
-      await check(`kill ${kills} after ${loadMs} ms of load, restarted in ${Date.now() - restartStarted} ms`);
+      const what = how === 'kill' ? `kill ${kills}` : `SIGTERM stop ${termStops}`;
+      await check(`${what} after ${loadMs} ms of load, restarted in ${Date.now() - restartStarted} ms`);
     }
     // A last quiet stop and start: the clean shutdown keeps everything too.
     await stopServe(serve);
@@ -155,6 +173,8 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       seed,
       clients,
       kills,
+      term_stops: termStops,
+      term_stops_hung: hung.length,
       verifications,
       writes: {
         acknowledged: tally.counts.acknowledged,
@@ -172,7 +192,7 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       records,
       ...(selfCheck ? { self_check: selfCheck } : {}),
       ...(startup ? { startup } : {}),
-      problems: [...(startup?.problems ?? []), ...found.lost, ...found.traces, ...found.invariants, ...tally.surprises, ...serverErrors].slice(0, 40),
+      problems: [...(startup?.problems ?? []), ...hung, ...found.lost, ...found.traces, ...found.invariants, ...tally.surprises, ...serverErrors].slice(0, 40),
       duration_ms: Date.now() - started,
     };
   } finally {

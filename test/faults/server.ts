@@ -71,3 +71,13 @@ export async function stopServe(serve: ServeProcess): Promise<void> {
   serve.child.kill('SIGTERM');
   await exited;
 }
+
+/** SIGTERM under load: the server must exit by itself within `withinMs`; if not, it is killed and false answered. */
+export async function terminateServe(serve: ServeProcess, withinMs: number): Promise<boolean> {
+  if (serve.child.exitCode !== null || serve.child.signalCode !== null) return true;
+  const exited = once(serve.child, 'exit');
+  serve.child.kill('SIGTERM');
+  const inTime = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), withinMs))]);
+  if (!inTime) await killServe(serve);
+  return inTime;
+}
