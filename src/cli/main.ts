@@ -12,6 +12,8 @@ import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js'
 
 /** Exit codes scripts can branch on. */
 const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/** How long a stopping server waits for the tool calls under way before it cuts them. */
+const STOP_GRACE_MS = 5000;
 
 const USAGE = `Usage: waymark <command>
 
@@ -75,10 +77,25 @@ async function serve(argv: string[]): Promise<void> {
   if (first.token) {
     process.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
   }
+  // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
+  // and a write that committed went unanswered (found by the fault test's SIGTERM stops under load).
+  let calls = 0;
+  server.on('request', (req, res) => {
+    if (req.method !== 'POST') return;
+    calls++;
+    res.once('close', () => calls--);
+  });
   const stop = () => {
     server.close();
-    server.closeAllConnections();
-    void store.close().then(() => process.exit(EXIT.ok));
+    const deadline = Date.now() + STOP_GRACE_MS;
+    const drain = setInterval(() => {
+      server.closeIdleConnections();
+      if (calls > 0 && Date.now() < deadline) return;
+      clearInterval(drain);
+      // Long-lived streams (a client's GET) end here.
+      server.closeAllConnections();
+      void store.close().then(() => process.exit(EXIT.ok));
+    }, 20);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
