@@ -1,9 +1,11 @@
 /** What the block walker and the inline builder share while converting one markdown body. */
+import type { Token } from 'markdown-it';
 import { nodeScheme } from '../../config.js';
 import type { BodyIndex } from '../body-index.js';
 import type { SourceLine } from '../problems.js';
 import type { ElementResolver } from '../resolve.js';
 import type { ConnectionNode } from '../slate.js';
+import { inlineChildren, parser } from './md.js';
 
 export interface PendingConnection {
   node: ConnectionNode;
@@ -29,11 +31,24 @@ export class ParseContext {
   readonly connections: PendingConnection[] = [];
   private lines: string[] | undefined;
 
+  /** markdown-it's env of the block parse: the link reference definitions that inline parsing resolves. */
+  readonly env: Record<string, unknown> = {};
+
   constructor(
     private readonly markdown: string,
     readonly resolver: ElementResolver,
     readonly previous: BodyIndex,
   ) {}
+
+  /** The block tokens of the whole body; their inline content is parsed by `inline` as it is reached. */
+  blockTokens(): Token[] {
+    return parser().parse(this.markdown, this.env);
+  }
+
+  /** The inline children of an `inline` block token, parsed on first use. */
+  inline(token: Token): Token[] {
+    return inlineChildren(parser(), token, this.env);
+  }
 
   /** A 1-based line with its text, for error details (the source is split only when an error needs it). */
   at(line: number): SourceLine {

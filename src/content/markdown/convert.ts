@@ -12,7 +12,6 @@ import { ElementResolver } from '../resolve.js';
 import { assertBodySize } from '../size.js';
 import type { BlockNode, ConnectionCondition, ElementNode, LinkInlineNode, SlateBody } from '../slate.js';
 import { ParseContext, type PendingConnection } from './context.js';
-import { parser } from './md.js';
 import { parseBlocks } from './parse.js';
 import { assertMarkdownDepth, assertMarkdownSize } from './prescan.js';
 
@@ -35,7 +34,7 @@ export function markdownToBody(markdown: string, opts: ConvertOptions = {}): Con
   const previous = indexBody(opts.previous);
   const resolver = new ElementResolver(entries, previous, opts.newId ?? defaultNewId);
   const ctx = new ParseContext(markdown, resolver, previous);
-  const children: BlockNode[] = parseBlocks(ctx, parser().parse(markdown, {}));
+  const children: BlockNode[] = parseBlocks(ctx, ctx.blockTokens());
   for (const { node } of resolver.unplaced()) {
     children.push(node.type === 'link-inline' ? { type: 'p', children: [node as LinkInlineNode] } : node);
   }

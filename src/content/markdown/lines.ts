@@ -111,8 +111,7 @@ export function matchItemLine(tokens: readonly Token[], anchorPrefix: string): I
 }
 
 /** Whether a list's first item looks like an item line, so the list is an element's item list. */
-export function startsItemList(inline: Token, anchorPrefix: string): boolean {
-  const children = inline.children ?? [];
+export function startsItemList(children: readonly Token[], anchorPrefix: string): boolean {
   let k = 0;
   if (children.length > 0 && children[0].type === 'text' && ITEM_MARKER.test(children[0].content)) k = 1;
   return k < children.length && children[k].type === 'link_open' && specialLinkKind(children[k], anchorPrefix) === 'anchor';

@@ -26,7 +26,7 @@ import { emptyVoidChildren } from '../slate.js';
 import { parseConnectionUrl } from './connection-url.js';
 import type { ParseContext } from './context.js';
 import { buildInlines } from './inline.js';
-import { parser } from './md.js';
+import { parser, walkedToken } from './md.js';
 import { attr, matchItemLine, matchLinkLine, specialLinkKind, startsItemList, type LinkLine } from './lines.js';
 
 type Container = BlockquoteNode | ListNode | ListItemNode | TableNode | TableRowNode | { type: 'root'; children: BlockNode[] };
@@ -34,30 +34,36 @@ type Container = BlockquoteNode | ListNode | ListItemNode | TableNode | TableRow
 /** GFM task item marker at the start of a list item's first paragraph (GFM spec, 5.3). */
 const TASK_MARKER = /^\[([ xX])\][ \t]+/;
 
-export function parseBlocks(ctx: ParseContext, tokens: readonly Token[]): BlockNode[] {
+/**
+ * Walks the block tokens into Slate blocks. Tokens already walked are let go (replaced in the array by one
+ * placeholder) as the walk goes, so on a large body the collector can take them while the Slate tree grows:
+ * the whole token stream and the whole tree are never alive together (bench/memory.ts).
+ */
+export function parseBlocks(ctx: ParseContext, tokens: Token[]): BlockNode[] {
   const root: Container = { type: 'root', children: [] };
   const stack: Container[] = [root];
   let table: TableNode | null = null;
   let aligns: CellAlign[] = [];
+  let rowLine = 1;
   const n = tokens.length;
+  const walked = walkedToken();
+  let released = 0;
 
   for (let i = 0; i < n; i++) {
+    // Nothing looks back more than one token (the open token of the current block).
+    while (released < i - 1) tokens[released++] = walked;
     const t = tokens[i];
-    // Inline tokens already read are let go as the walk goes: on a large body the collector then keeps
-    // less alive while the Slate tree grows.
-    if (i > 1 && tokens[i - 2].children !== null) tokens[i - 2].children = null;
     const top = stack[stack.length - 1];
     switch (t.type) {
       case 'paragraph_open': {
-        const inline = tokens[i + 1];
         const type = top.type === 'li' && t.hidden ? 'lic' : 'p';
-        if (top.type === 'li' && top.children.length === 0) takeTaskMarker(top, inline);
+        if (top.type === 'li' && top.children.length === 0) takeTaskMarker(top, ctx.inline(tokens[i + 1]));
         i = paragraph(ctx, tokens, i, type, top.children as BlockNode[]);
         break;
       }
       case 'heading_open': {
-        const inline = tokens[i + 1];
-        const block: TextBlock = { type: t.tag as HeadingType, children: buildInlines(ctx, inline.children ?? [], 0, (inline.children ?? []).length, lineOf(t)) };
+        const inline = ctx.inline(tokens[i + 1]);
+        const block: TextBlock = { type: t.tag as HeadingType, children: buildInlines(ctx, inline, 0, inline.length, lineOf(t)) };
         (top.children as BlockNode[]).push(block);
         i += 2;
         break;
@@ -108,6 +114,7 @@ export function parseBlocks(ctx: ParseContext, tokens: readonly Token[]): BlockN
         break;
       case 'tr_open': {
         const row: TableRowNode = { type: 'tr', children: [] };
+        rowLine = lineOf(t);
         (top.children as TableRowNode[]).push(row);
         stack.push(row);
         break;
@@ -117,11 +124,11 @@ export function parseBlocks(ctx: ParseContext, tokens: readonly Token[]): BlockN
         break;
       case 'th_open':
       case 'td_open': {
-        const inline = tokens[i + 1];
-        const line = table ? lineOfTableRow(tokens, i) : 1;
+        const inline = ctx.inline(tokens[i + 1]);
+        const line = table ? rowLine : 1;
         const cell: TableCellNode = {
           type: t.type === 'th_open' ? 'th' : 'td',
-          children: [{ type: 'p', children: buildInlines(ctx, inline.children ?? [], 0, (inline.children ?? []).length, line) }],
+          children: [{ type: 'p', children: buildInlines(ctx, inline, 0, inline.length, line) }],
         };
         if (t.type === 'th_open') aligns.push(alignOf(t));
         (top.children as TableCellNode[]).push(cell);
@@ -145,11 +152,6 @@ function lineOf(t: Token): number {
   return t.map ? t.map[0] + 1 : 1;
 }
 
-function lineOfTableRow(tokens: readonly Token[], i: number): number {
-  for (let k = i; k >= 0; k--) if (tokens[k].type === 'tr_open') return lineOf(tokens[k]);
-  return 1;
-}
-
 function alignOf(t: Token): CellAlign {
   const style = attr(t, 'style') ?? '';
   if (style.includes('left')) return 'left';
@@ -169,8 +171,8 @@ function codeBlock(t: Token): CodeBlockNode {
 }
 
 /** `- [ ] foo` / `- [x] foo`: the item is a task; the marker leaves the text. */
-function takeTaskMarker(li: ListItemNode, inline: Token): void {
-  const first = inline.children?.[0];
+function takeTaskMarker(li: ListItemNode, inline: Token[]): void {
+  const first = inline[0];
   if (!first || first.type !== 'text') return;
   const m = TASK_MARKER.exec(first.content);
   if (!m) return;
@@ -183,8 +185,7 @@ function takeTaskMarker(li: ListItemNode, inline: Token): void {
  * an element or a connection become blocks of their own; the other lines stay paragraphs.
  */
 function paragraph(ctx: ParseContext, tokens: readonly Token[], i: number, type: 'p' | 'lic', out: BlockNode[]): number {
-  const inline = tokens[i + 1];
-  const children = inline.children ?? [];
+  const children = ctx.inline(tokens[i + 1]);
   const firstLine = lineOf(tokens[i]);
   let end = i + 2;
   let special = false;
@@ -294,14 +295,14 @@ function itemList(ctx: ParseContext, tokens: readonly Token[], i: number): { ite
   const open = tokens[i];
   if (!open || open.type !== 'bullet_list_open') return null;
   if (tokens[i + 1]?.type !== 'list_item_open' || tokens[i + 2]?.type !== 'paragraph_open') return null;
-  if (!startsItemList(tokens[i + 3], ctx.anchorPrefix)) return null;
+  if (!startsItemList(ctx.inline(tokens[i + 3]), ctx.anchorPrefix)) return null;
   const items: ItemLine[] = [];
   let k = i + 1;
   while (tokens[k].type === 'list_item_open') {
     const line = lineOf(tokens[k]);
     const shape =
       tokens[k + 1]?.type === 'paragraph_open' && tokens[k + 3]?.type === 'paragraph_close' && tokens[k + 4]?.type === 'list_item_close';
-    const match = shape ? matchItemLine(tokens[k + 2].children ?? [], ctx.anchorPrefix) : null;
+    const match = shape ? matchItemLine(ctx.inline(tokens[k + 2]), ctx.anchorPrefix) : null;
     if (!match) {
       throw unsupported(
         ctx.at(line),
