@@ -2,10 +2,9 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { Logger } from 'pino';
 import { WaymarkError } from '../errors.js';
 import { errorBody } from '../mcp/envelope.js';
-import { assertAccess } from '../mcp/register.js';
-import type { Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
-import { storableInput, type ToolAccess } from '../mcp/tool.js';
+import { storableInput } from '../mcp/tool.js';
+import { assertAccess, type Access, type Actor } from '../services/actor.js';
 import { actorOf } from './app.js';
 
 type Handler = (actor: Actor, req: Request) => Promise<unknown>;
@@ -17,7 +16,7 @@ type Handler = (actor: Actor, req: Request) => Promise<unknown>;
 export function restRouter(services: Services, logger: Logger): Router {
   const router = Router();
 
-  const route = (access: ToolAccess, handler: Handler) => async (req: Request, res: Response, _next: NextFunction) => {
+  const route = (access: Access, handler: Handler) => async (req: Request, res: Response, _next: NextFunction) => {
     try {
       const actor = actorOf(req.auth);
       if (!actor) throw new WaymarkError('UNAUTHENTICATED', 'No valid token: pass a Waymark token as Authorization: Bearer.');

@@ -1,12 +1,11 @@
 import type { McpServer, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { capabilityName } from '../config.js';
 import { WaymarkError } from '../errors.js';
-import { permissionAtLeast, type Actor } from '../services/actor.js';
+import { assertAccess, type Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
 import { envelopeSchema, errorBody, errorResult, successResult } from './envelope.js';
-import type { Tool, ToolAccess } from './tool.js';
+import type { Tool } from './tool.js';
 
 export type ActorResolver = (ctx: ServerContext) => Promise<Actor | null>;
 
@@ -25,23 +24,6 @@ function advertiseOnly(schema: z.ZodObject): StandardSchemaWithJSON<Record<strin
       jsonSchema: standard.jsonSchema,
     },
   };
-}
-
-/** The one place that enforces each tool's declared capability and permission (CONTRACT.md). */
-export function assertAccess(actor: Actor, access: ToolAccess): void {
-  if (access.capability !== 'any') {
-    const accepted = access.capability === 'read' ? [capabilityName('read'), capabilityName('author')] : [capabilityName(access.capability)];
-    if (!accepted.some((c) => actor.capabilities.includes(c))) {
-      throw new WaymarkError('FORBIDDEN', `This token lacks the capability ${accepted[0]}; ask for a token that carries it.`, {
-        required_capability: accepted[0],
-      });
-    }
-  }
-  if (!permissionAtLeast(actor.permission, access.permission)) {
-    throw new WaymarkError('FORBIDDEN', `This tool needs permission ${access.permission}; the token's principal has ${actor.permission}.`, {
-      required_permission: access.permission,
-    });
-  }
 }
 
 export function registerTool(server: McpServer, tool: Tool, services: Services, resolveActor: ActorResolver, logger: Logger): void {
@@ -65,7 +47,9 @@ export function registerTool(server: McpServer, tool: Tool, services: Services, 
       try {
         const actor = await resolveActor(ctx);
         if (!actor) throw new WaymarkError('UNAUTHENTICATED', 'No valid token: pass a Waymark token (Authorization: Bearer over HTTP, WAYMARK_TOKEN over stdio).');
-        assertAccess(actor, tool.access);
+        // The one place that enforces each tool's declared access, except where the service must first
+        // find the records (ToolAccess.afterLookup).
+        if (!tool.access.afterLookup) assertAccess(actor, tool.access);
         const data = await tool.execute({ actor, services }, args);
         logger.debug({ tool: tool.name, ms: Math.round(performance.now() - started) }, 'tool call');
         return successResult(data);

@@ -5,8 +5,7 @@
  */
 import type { z } from 'zod';
 import { validationError, type ValidationIssue } from '../errors.js';
-import type { CapabilityKind } from '../config.js';
-import type { Actor, Permission } from '../services/actor.js';
+import type { Access, Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
 
 export interface ToolFlags {
@@ -18,10 +17,13 @@ export interface ToolFlags {
   I: boolean;
 }
 
-export interface ToolAccess {
-  /** `read` is also satisfied by `author` (CONTRACT.md); `any` means any valid token. */
-  capability: CapabilityKind | 'any';
-  permission: Permission;
+export interface ToolAccess extends Access {
+  /**
+   * The service checks this access itself, after finding the records: the link and unlink tools report a
+   * record the caller cannot see as not-found even when the token could not change it anyway
+   * (authoring-interface.md, Authentication 2; CONTRACT.md: a visible record is FORBIDDEN).
+   */
+  afterLookup?: true;
 }
 
 export interface ToolContext {

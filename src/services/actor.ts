@@ -2,6 +2,7 @@
  * Who is calling, as the services see it: resolved once from the token, then passed to every
  * service method as its first argument (`(actor, input)`, as in immich).
  */
+import { capabilityName, type CapabilityKind } from '../config.js';
 import { WaymarkError } from '../errors.js';
 
 export const PERMISSIONS = ['view', 'edit', 'admin'] as const;
@@ -39,4 +40,28 @@ export function assertCanWriteIn(actor: Actor, scopeId: string | null): void {
   throw new WaymarkError('FORBIDDEN', `This token may write only in scope ${actor.scopeId}, not ${where}: pass scope_id "${actor.scopeId}".`, {
     required_scope_id: actor.scopeId,
   });
+}
+
+/** The capability and permission a call needs (CONTRACT.md, "Accounts, scopes, permissions, capabilities"). */
+export interface Access {
+  /** `read` is also satisfied by `author` (CONTRACT.md); `any` means any valid token. */
+  capability: CapabilityKind | 'any';
+  permission: Permission;
+}
+
+/** A missing capability or permission level is FORBIDDEN, naming what is needed. */
+export function assertAccess(actor: Actor, access: Access): void {
+  if (access.capability !== 'any') {
+    const accepted = access.capability === 'read' ? [capabilityName('read'), capabilityName('author')] : [capabilityName(access.capability)];
+    if (!accepted.some((c) => actor.capabilities.includes(c))) {
+      throw new WaymarkError('FORBIDDEN', `This token lacks the capability ${accepted[0]}; ask for a token that carries it.`, {
+        required_capability: accepted[0],
+      });
+    }
+  }
+  if (!permissionAtLeast(actor.permission, access.permission)) {
+    throw new WaymarkError('FORBIDDEN', `This tool needs permission ${access.permission}; the token's principal has ${actor.permission}.`, {
+      required_permission: access.permission,
+    });
+  }
 }

@@ -8,7 +8,7 @@ import { lockBit } from '../store/repositories/bits.repo.js';
 import * as links from '../store/repositories/links.repo.js';
 import * as repo from '../store/repositories/references.repo.js';
 import type { Db, Store, Tx } from '../store/store.js';
-import { assertCanWriteIn, canSee, type Actor } from './actor.js';
+import { assertAccess, assertCanWriteIn, canSee, type Access, type Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { resolveScope } from './scopes.js';
 import { checkReferenceContent, deriveAbstract, referenceText, type SlateNode } from './reference-content.js';
@@ -65,6 +65,12 @@ export const DEFAULT_SEARCH_LIMIT = 20;
 
 type Q = Db | Tx;
 type ReferenceRow = NonNullable<Awaited<ReturnType<typeof repo.findReference>>>;
+
+/**
+ * What the link tools need (authoring-interface.md, link_reference: "Edit permission on the bit"), checked
+ * here after both records are found: one the caller cannot see is not-found whatever the token (Authentication 2).
+ */
+export const LINK_ACCESS: Access = { capability: 'author', permission: 'edit' };
 
 const notFound = (id: string) =>
   new WaymarkError('REFERENCE_NOT_FOUND', `No reference ${id} is visible to this token; find reference ids with search_references.`, { reference_id: id });
@@ -282,6 +288,7 @@ export class ReferencesService {
     // Locked against a concurrent archive (update_reference), which checks for links under the same lock.
     const reference = await repo.lockReference(tx, this.store.dialect, input.reference_id);
     if (!reference || !canSee(actor, reference)) throw notFound(input.reference_id);
+    assertAccess(actor, LINK_ACCESS);
     assertCanWriteIn(actor, bit.scope_id);
     if (options.requireActiveBit && bit.status !== 'active') {
       throw new WaymarkError('BIT_ARCHIVED', `Bit ${bit.id} is archived; its references cannot be linked or changed (unlink_reference still works). Restore the bit first.`, { bit_id: bit.id });

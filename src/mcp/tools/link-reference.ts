@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LINK_ACCESS } from '../../services/references.service.js';
 import { defineTool } from '../tool.js';
 import { bitId, displayLabel, lastModifiedIgnored, linkWritten, referenceId } from './reference-schemas.js';
 
@@ -12,7 +13,7 @@ export const linkReferenceTool = defineTool({
     'DUPLICATE_REFERENCE_LINK (already linked: use update_bit_reference_link), VALIDATION_ERROR.',
   ].join(' '),
   flags: { W: true, D: false, I: false },
-  access: { capability: 'author', permission: 'edit' },
+  access: { ...LINK_ACCESS, afterLookup: true },
   input: z.strictObject({
     bit_id: bitId,
     reference_id: referenceId,

@@ -104,6 +104,16 @@ describe.each(ENGINES)('link_reference, update_bit_reference_link, unlink_refere
       expect([forbidden.code, forbidden.status]).toEqual(['FORBIDDEN', 403]);
       const viewer = await h.principal({ permission: 'view', capabilities: ['read'] });
       await expectCode(viewer, { bit_id: bit, reference_id: ref }, 'FORBIDDEN');
+      // Not-found comes before the token's capability and level: a record the caller cannot see is
+      // reported as missing to a token that could not change it anyway (Authentication 2).
+      await expectCode(viewer, { bit_id: MISSING, reference_id: ref }, 'BIT_NOT_FOUND');
+      await expectCode(viewer, { bit_id: bit, reference_id: theirRef }, 'REFERENCE_NOT_FOUND');
+      const readOnlyStranger = await h.principal({ accountId: other, permission: 'view', capabilities: ['read'] });
+      await expectCode(readOnlyStranger, { bit_id: bit, reference_id: ref }, 'BIT_NOT_FOUND');
+      const runOnly = await h.principal({ permission: 'edit', capabilities: ['run'] });
+      const noCapability = await runOnly.client.fail(tool, { bit_id: bit, reference_id: ref });
+      expect([noCapability.code, noCapability.details?.required_capability]).toEqual(['FORBIDDEN', 'waymark.author']);
+      await expectCode(runOnly, { bit_id: theirBit, reference_id: ref }, 'BIT_NOT_FOUND');
     }
     // Within its own scope the scope-limited principal links, changes and unlinks.
     expect(await scoped.client.ok('link_reference', { bit_id: bitInA, reference_id: refInA })).toMatchObject({ position: 0 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LINK_ACCESS } from '../../services/references.service.js';
 import { defineTool } from '../tool.js';
 import { bitId, lastModifiedIgnored, referenceId } from './reference-schemas.js';
 
@@ -11,7 +12,7 @@ export const unlinkReferenceTool = defineTool({
     'Errors: BIT_NOT_FOUND, REFERENCE_NOT_FOUND, BIT_REFERENCE_LINK_NOT_FOUND, FORBIDDEN.',
   ].join(' '),
   flags: { W: true, D: true, I: false },
-  access: { capability: 'author', permission: 'edit' },
+  access: { ...LINK_ACCESS, afterLookup: true },
   input: z.strictObject({
     bit_id: bitId,
     reference_id: referenceId,
