@@ -112,20 +112,25 @@ describe('trail_context against its schema', () => {
       tags: ['c'],
       extra: 1,
     });
+    // Sorted by path then message, whatever order the schema's keys are stored in (jsonb re-sorts them).
     expect(issues.map((i) => i.path)).toEqual([
-      'trail_context.customer',
-      'trail_context.extra',
-      'trail_context.due',
-      'trail_context.at',
-      'trail_context.email',
-      'trail_context.site',
       'trail_context.amount',
-      'trail_context.seats',
-      'trail_context.urgent',
-      'trail_context.tier',
+      'trail_context.at',
+      'trail_context.customer',
+      'trail_context.due',
+      'trail_context.email',
+      'trail_context.extra',
       'trail_context.region',
+      'trail_context.seats',
+      'trail_context.site',
       'trail_context.tags.0',
+      'trail_context.tier',
+      'trail_context.urgent',
     ]);
+    const reordered = Object.fromEntries(Object.entries(FULL.properties).reverse());
+    expect(trailContextIssues({ ...FULL, required: ['due', 'customer'], properties: reordered }, { due: 'x', seats: 1.5, tier: 'bronze' })).toEqual(
+      trailContextIssues(FULL, { due: 'x', seats: 1.5, tier: 'bronze' }),
+    );
     expect(issues.find((i) => i.path === 'trail_context.customer')?.message).toBe('is required');
     expect(issues.find((i) => i.path === 'trail_context.tier')?.message).toContain('gold, silver');
     expect(issues.find((i) => i.path === 'trail_context.region')?.message).toContain('eu, us');

@@ -226,7 +226,18 @@ function issueOf(error: ErrorObject, root: string): ValidationIssue {
   return { path: [root, ...segments].join('.'), message: message + extra };
 }
 
-/** Problems of a trail_context against its flow's schema (empty when it fits); each with its path. */
+/** Issues by path, then message, in code-unit order: the same on every engine and locale. */
+function byPathThenMessage(a: ValidationIssue, b: ValidationIssue): number {
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  if (a.message !== b.message) return a.message < b.message ? -1 : 1;
+  return 0;
+}
+
+/**
+ * Problems of a trail_context against its flow's schema (empty when it fits); each with its path, sorted
+ * by path then message. ajv reports in the order of the schema's keys, and PostgreSQL's jsonb stores an
+ * object's keys re-sorted (shorter keys first), so the stored schema's order differs between engines.
+ */
 export function trailContextIssues(schema: TrailContextSchema, context: unknown, root = 'trail_context'): ValidationIssue[] {
   const validate = compile(schema);
   if (validate(context)) return [];
@@ -235,10 +246,12 @@ export function trailContextIssues(schema: TrailContextSchema, context: unknown,
   const issues = errors.map((e) => issueOf(e, root));
   // oneOf failures repeat once per option; one line per path and message is enough for an agent.
   const seen = new Set<string>();
-  return issues.filter((i) => {
-    const key = `${i.path}\n${i.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return issues
+    .filter((i) => {
+      const key = `${i.path}\n${i.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort(byPathThenMessage);
 }

@@ -1,0 +1,43 @@
+/**
+ * trail_context_schema through the tools: TRAIL_CONTEXT_INVALID issues in one order on both engines
+ * (PostgreSQL's jsonb stores the schema's keys re-sorted).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../../../test/engines.js';
+import { insertTestBit } from '../../../test/graph-fixtures.js';
+import { startHarness, type Harness } from '../../../test/harness.js';
+
+describe.each(ENGINES)('trail_context_schema through the tools on %s', (engine) => {
+  let h: Harness;
+  let startBit: string;
+  beforeAll(async () => {
+    h = await startHarness(engine);
+    startBit = await insertTestBit(h.store.store, { accountId: h.accountId, title: 'Context start' });
+  });
+  afterAll(async () => h.close());
+
+  it('TRAIL_CONTEXT_INVALID lists its issues by path, then message, whatever order the schema gives its keys', async () => {
+    // Declared order zeta, alpha_long_name, mid; jsonb keeps mid, zeta, alpha_long_name (shorter keys first).
+    const schema = {
+      type: 'object',
+      properties: { zeta: { type: 'integer' }, alpha_long_name: { type: 'string', format: 'date' }, mid: { type: 'string', enum: ['a', 'b'] } },
+      required: ['zeta', 'mid'],
+    };
+    const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Ordered issues', start_bit_id: startBit, trail_context_schema: schema });
+    const error = await h.owner.client.fail('start_trail', { flow_id, trail_context: { alpha_long_name: '2025-02-30', zeta: 'x', mid: 'c' } });
+    expect(error).toMatchObject({ code: 'TRAIL_CONTEXT_INVALID', status: 422 });
+    expect(error.details?.issues).toEqual([
+      { path: 'trail_context.alpha_long_name', message: 'must match format "date"' },
+      { path: 'trail_context.mid', message: 'must be equal to one of the allowed values: a, b' },
+      { path: 'trail_context.zeta', message: 'must be integer' },
+    ]);
+    expect(error.message).toBe(
+      'trail_context does not fit the flow\'s trail_context_schema (get_flow shows it): trail_context.alpha_long_name must match format "date"; trail_context.mid must be equal to one of the allowed values: a, b; trail_context.zeta must be integer',
+    );
+    const missing = await h.owner.client.fail('start_trail', { flow_id, trail_context: {} });
+    expect(missing.details?.issues).toEqual([
+      { path: 'trail_context.mid', message: 'is required' },
+      { path: 'trail_context.zeta', message: 'is required' },
+    ]);
+  });
+});
