@@ -43,6 +43,17 @@ describe('trail_context_schema profile', () => {
     expect(issuesOf({ type: 'object', properties: {} })).toEqual([]);
   });
 
+  it('accepts oneOf for array items as well as anyOf', () => {
+    expect(issuesOf({ type: 'object', properties: { tags: { type: 'array', items: { oneOf: [{ const: 'x', title: 'X' }] } } } })).toEqual([]);
+  });
+
+  it('names $ref where a property or array items use one', () => {
+    expect(issuesOf({ type: 'object', properties: { a: { $ref: '#/$defs/a' }, b: { type: 'array', items: { $ref: '#/$defs/b' } } } })).toEqual([
+      { path: 'trail_context_schema.properties.a.$ref', message: '$ref is not accepted (the profile has no references, so MCP elicitation can show the schema as it is); write the schema in place' },
+      { path: 'trail_context_schema.properties.b.items.$ref', message: '$ref is not accepted (the profile has no references, so MCP elicitation can show the schema as it is); write the schema in place' },
+    ]);
+  });
+
   it('refuses what lies outside, with every issue and its path', () => {
     expect(issuesOf([])).toEqual([{ path: 'trail_context_schema', message: 'trail_context_schema must be a JSON Schema object' }]);
     expect(issuesOf({ type: 'array' }).map((i) => i.path)).toEqual(['trail_context_schema.type']);
@@ -71,6 +82,7 @@ describe('trail_context_schema profile', () => {
       required: ['a', 'zz'],
       additionalProperties: {},
     });
+    expect(many.find((i) => i.path === 'trail_context_schema.properties.h.items')?.message).toBe('array items must be a string enum, or an anyOf or oneOf of {const, title}');
     expect(many.map((i) => i.path)).toEqual([
       'trail_context_schema.additionalProperties',
       'trail_context_schema.properties.a.format',

@@ -87,8 +87,16 @@ class ProfileCheck {
     return null;
   }
 
+  /** `$ref` is named as such: a property or items that point elsewhere have no `type` of their own to blame. */
+  noRef(node: Record<string, unknown>, path: string): boolean {
+    if (!('$ref' in node)) return true;
+    this.add(`${path}.$ref`, '$ref is not accepted (the profile has no references, so MCP elicitation can show the schema as it is); write the schema in place');
+    return false;
+  }
+
   property(node: unknown, path: string): void {
     if (!isObject(node)) return this.add(path, 'a property must be a schema object with a type');
+    if (!this.noRef(node, path)) return;
     const type = node.type;
     if (typeof type !== 'string' || !(type in BY_TYPE)) {
       return this.add(`${path}.type`, `type must be one of ${Object.keys(BY_TYPE).join(', ')} (objects cannot nest)`);
@@ -122,14 +130,15 @@ class ProfileCheck {
   arrayOfChoices(node: Record<string, unknown>, path: string): void {
     const items = node.items;
     const at = `${path}.items`;
-    if (!isObject(items)) return this.add(at, 'an array property needs items: {type: "string", enum: [...]} or {anyOf: [{const, title}]}');
+    if (!isObject(items)) return this.add(at, 'an array property needs items: {type: "string", enum: [...]}, or {anyOf: [{const, title}, ...]} (oneOf is accepted too)');
+    if (!this.noRef(items, at)) return;
     this.onlyKeys(items, ['type', 'enum', 'anyOf', 'oneOf', ...ANNOTATIONS], at, 'array items');
     if ('type' in items && items.type !== 'string') this.add(`${at}.type`, 'array items must be strings');
     const combinator = 'oneOf' in items ? 'oneOf' : 'anyOf';
     if ('oneOf' in items && 'anyOf' in items) this.add(at, 'give either anyOf or oneOf, not both');
     const choices = this.choices(items, at, combinator);
     if (!choices) {
-      if (!('enum' in items) && !(combinator in items)) this.add(at, 'array items must be a string enum or an anyOf of {const, title}');
+      if (!('enum' in items) && !(combinator in items)) this.add(at, 'array items must be a string enum, or an anyOf or oneOf of {const, title}');
       return;
     }
     if ('default' in node && (!Array.isArray(node.default) || !node.default.every((v) => typeof v === 'string' && choices.includes(v)))) {

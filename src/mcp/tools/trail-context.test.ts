@@ -1,6 +1,6 @@
 /**
  * trail_context_schema through the tools: TRAIL_CONTEXT_INVALID issues in one order on both engines
- * (PostgreSQL's jsonb stores the schema's keys re-sorted).
+ * (PostgreSQL's jsonb stores the schema's keys re-sorted), and profile messages that name what is wrong.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
@@ -39,5 +39,21 @@ describe.each(ENGINES)('trail_context_schema through the tools on %s', (engine) 
       { path: 'trail_context.mid', message: 'is required' },
       { path: 'trail_context.zeta', message: 'is required' },
     ]);
+  });
+
+  it('a $ref is named as such, and array items may be an anyOf or a oneOf of {const, title}', async () => {
+    const refused = await h.owner.client.fail('create_flow', {
+      flow_title: 'Refs',
+      start_bit_id: startBit,
+      trail_context_schema: { type: 'object', properties: { who: { $ref: '#/$defs/who' }, tags: { type: 'array', items: { type: 'string' } } } },
+    });
+    expect(refused.code).toBe('INVALID_TRAIL_CONTEXT_SCHEMA');
+    expect(refused.details?.issues).toEqual([
+      { path: 'trail_context_schema.properties.who.$ref', message: '$ref is not accepted (the profile has no references, so MCP elicitation can show the schema as it is); write the schema in place' },
+      { path: 'trail_context_schema.properties.tags.items', message: 'array items must be a string enum, or an anyOf or oneOf of {const, title}' },
+    ]);
+    const oneOf = { type: 'array', items: { oneOf: [{ const: 'x', title: 'X' }, { const: 'y', title: 'Y' }] } };
+    const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'oneOf items', start_bit_id: startBit, trail_context_schema: { type: 'object', properties: { tags: oneOf } } });
+    expect((await h.owner.client.ok<{ trail_context: unknown }>('start_trail', { flow_id, trail_context: { tags: ['y'] } })).trail_context).toEqual({ tags: ['y'] });
   });
 });
