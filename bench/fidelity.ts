@@ -32,7 +32,7 @@ export interface Failure {
 export interface SuiteResult {
   suite: string;
   total: number;
-  /** Examples the converter accepted (the rest were refused by a rule, e.g. UNSAFE_URL). */
+  /** Examples the converter accepted (the rest were refused by a rule, e.g. an unsafe url). */
   converted: number;
   kept: number;
   keptPercent: number;
@@ -99,7 +99,7 @@ function nestsSameEmphasis(h: string): boolean {
 }
 
 function categorise(original: string, error: unknown): string {
-  if (error instanceof WaymarkError) return `refused: ${error.code}`;
+  if (error instanceof WaymarkError) return error.details?.url !== undefined ? 'refused: unsafe url' : `refused: ${error.code}`;
   if (error) return `crash: ${String(error)}`;
   if (nestsSameEmphasis(original)) return 'nested emphasis of the same kind';
   if (/<pre><code[^>]*>\n<\/code><\/pre>/.test(original)) return 'code block of one empty line (Slate holds an empty block as one empty line)';

@@ -6,8 +6,6 @@ export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 422, when: 'an input fails its schema or a field rule; details.issues[] = {path, message}' },
   UNKNOWN_ELEMENT_PROP: { status: 422, when: 'an element prop not allowed for its type; details.allowed_props' },
   UNSUPPORTED_MARKDOWN_CONSTRUCT: { status: 422, when: 'element-like markdown without a matching elements[] entry, or prose imitating an element; details.line, details.text' },
-  UNSAFE_URL: { status: 422, when: 'a link, media or url prop whose scheme is not http, https or mailto (or one of ours); details.url' },
-  BODY_TOO_DEEP: { status: 422, when: 'a body nested deeper than the nesting limit; details.max_depth' },
   BIT_CONTENT_LOSS: { status: 422, when: 'update_bit omits a kept node not listed in remove_node_ids; details.removed_nodes[] = {id, type, label}' },
   BODY_TOO_LARGE: { status: 413, when: 'a body over 8 MB after conversion' },
   UNAUTHENTICATED: { status: 401, when: 'no token, or a wrong or expired one' },
@@ -65,7 +63,8 @@ export class WaymarkError extends Error {
   }
 }
 
-export function validationError(issues: ValidationIssue[], message?: string): WaymarkError {
+/** VALIDATION_ERROR with its `details.issues`; `extra` adds details that say more (an unsafe url, a limit). */
+export function validationError(issues: ValidationIssue[], message?: string, extra?: Record<string, unknown>): WaymarkError {
   const text = message ?? issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-  return new WaymarkError('VALIDATION_ERROR', text, { issues });
+  return new WaymarkError('VALIDATION_ERROR', text, { issues, ...extra });
 }

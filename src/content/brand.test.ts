@@ -23,6 +23,6 @@ describe('brand', () => {
       refused = e;
     }
     // Under another brand, waymark-node: is just an unknown scheme.
-    expect(refused).toMatchObject({ code: 'UNSAFE_URL' });
+    expect(refused).toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 });

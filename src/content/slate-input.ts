@@ -4,7 +4,7 @@
  * items against their definitions, urls for safety; missing ids are minted. Walked with an explicit stack,
  * since a client can send any depth.
  */
-import { WaymarkError } from '../errors.js';
+import { WaymarkError, validationError } from '../errors.js';
 import { indexBody } from './body-index.js';
 import { checkItems, isElementType, validateElementProps, validateItemFields, ELEMENTS } from './elements/index.js';
 import { defaultNewId, UUID_PATTERN } from './ids.js';
@@ -140,7 +140,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
   while (stack.length > 0) {
     const { value, path, place, out, depth } = stack.pop()!;
     if (depth > LIMITS.bodyDepth) {
-      throw new WaymarkError('BODY_TOO_DEEP', `${path}: the body is nested more than ${LIMITS.bodyDepth} deep`, { max_depth: LIMITS.bodyDepth });
+      throw validationError([{ path, message: `the body is nested more than ${LIMITS.bodyDepth} deep; flatten it` }], undefined, { max_depth: LIMITS.bodyDepth });
     }
     if (!isObj(value)) throw invalid(path, 'must be a node object');
     if (value.type === undefined) {

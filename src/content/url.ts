@@ -6,7 +6,7 @@
  * element (iframe, link-block, link-inline, video-external) is opened or embedded on its own, so it must be
  * absolute.
  */
-import { WaymarkError } from '../errors.js';
+import { validationError } from '../errors.js';
 
 export const SAFE_SCHEMES: readonly string[] = ['http', 'https', 'mailto'];
 
@@ -27,11 +27,14 @@ export function isSafeUrl(url: string, opts: { absolute?: boolean } = {}): boole
   return scheme === null ? !opts.absolute : SAFE_SCHEMES.includes(scheme);
 }
 
-/** Throws UNSAFE_URL unless `url` uses a safe scheme, or is relative where that is allowed. */
+/**
+ * Throws VALIDATION_ERROR (a field rule, CONTRACT.md; `details.url`) unless `url` uses a safe scheme, or is
+ * relative where that is allowed.
+ */
 export function assertSafeUrl(url: string, where?: string, opts: { absolute?: boolean } = {}): void {
   if (isSafeUrl(url, opts)) return;
   const scheme = urlScheme(url);
   const problem = scheme === null ? 'has no scheme' : `uses the scheme '${scheme}:'`;
   const allowed = opts.absolute ? 'an http, https or mailto url is required' : 'only http, https and mailto (or a relative url) are allowed';
-  throw new WaymarkError('UNSAFE_URL', `${where ? `${where}: ` : ''}the url '${url}' ${problem}; ${allowed}`, { url });
+  throw validationError([{ path: where ?? 'url', message: `the url '${url}' ${problem}; ${allowed}` }], undefined, { url });
 }

@@ -25,8 +25,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Checks the node array (or its JSON text) and answers it typed. Refuses: a non-array or empty array, a node that is neither
  * a text leaf (`text`) nor an element (`type` and `children`) with VALIDATION_ERROR; nesting beyond the
- * body depth limit with BODY_TOO_DEEP; more than the body size limit with BODY_TOO_LARGE; an interactive
- * element with INTERACTIVE_ELEMENT_NOT_ALLOWED; a link or media url of an unsafe scheme with UNSAFE_URL.
+ * body depth limit with VALIDATION_ERROR; more than the body size limit with BODY_TOO_LARGE; an interactive
+ * element with INTERACTIVE_ELEMENT_NOT_ALLOWED; a link or media url of an unsafe scheme with VALIDATION_ERROR.
  */
 export function checkReferenceContent(raw: unknown): SlateNode[] {
   // A JSON-stringified array is accepted, as it is for bit_body (authoring-interface.md, add_bit).
@@ -49,7 +49,7 @@ export function checkReferenceContent(raw: unknown): SlateNode[] {
   }
   const walk = (nodes: unknown[], path: string, depth: number) => {
     if (depth > LIMITS.bodyDepth) {
-      throw new WaymarkError('BODY_TOO_DEEP', `reference_content nests deeper than ${LIMITS.bodyDepth} levels at ${path}; flatten it.`, { max_depth: LIMITS.bodyDepth });
+      throw validationError([{ path, message: `reference_content nests deeper than ${LIMITS.bodyDepth} levels here; flatten it` }], undefined, { max_depth: LIMITS.bodyDepth });
     }
     nodes.forEach((node, i) => {
       const at = `${path}.${i}`;

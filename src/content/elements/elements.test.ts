@@ -60,8 +60,8 @@ describe('props', () => {
   });
 
   it.each(['iframe', 'link-block', 'link-inline', 'video-external'] as const)('refuses an unsafe or relative url on %s', (type) => {
-    expectError(() => validateElementProps(type, { url: 'data:text/html,<script>' }), 'UNSAFE_URL', { url: 'data:text/html,<script>' });
-    expectError(() => validateElementProps(type, { url: '/embed' }), 'UNSAFE_URL', { url: '/embed' });
+    expectError(() => validateElementProps(type, { url: 'data:text/html,<script>' }), 'VALIDATION_ERROR', { url: 'data:text/html,<script>' });
+    expectError(() => validateElementProps(type, { url: '/embed' }), 'VALIDATION_ERROR', { url: '/embed' });
   });
 
   it('checks enums and types', () => {

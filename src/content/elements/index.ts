@@ -66,7 +66,7 @@ function zodIssues(error: z.ZodError, prefix: string): ValidationIssue[] {
 
 /**
  * Validates the complete props of an element: an unknown prop is UNKNOWN_ELEMENT_PROP (with
- * `allowed_props`), a wrong type, a limit or a missing required prop VALIDATION_ERROR, an unsafe url UNSAFE_URL.
+ * `allowed_props`), a wrong type, a limit or a missing required prop or an unsafe url VALIDATION_ERROR.
  * Returns the props without `undefined` values.
  */
 export function validateElementProps(type: ElementType, props: Record<string, unknown>, path = 'props'): Record<string, unknown> {

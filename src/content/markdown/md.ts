@@ -19,7 +19,7 @@ export function createParser(): MarkdownIt {
   // Escapes and entities stay separate `text_special` tokens, so the parser can tell `\[dropdown: x]`
   // (written as text on purpose) from `[dropdown: x]` (imitating an element). The walker joins text itself.
   md.core.ruler.disable('text_join');
-  // markdown-it silently turns `[x](javascript:…)` into text; we refuse it with UNSAFE_URL instead, so every
+  // markdown-it silently turns `[x](javascript:…)` into text; we refuse it with VALIDATION_ERROR instead, so every
   // destination reaches the walker, which checks it.
   md.validateLink = () => true;
   md.inline.ruler.before('link', 'citation', citationRule);

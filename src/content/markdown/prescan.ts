@@ -1,8 +1,8 @@
 /**
  * Checks done on the raw text before parsing, so a hostile body costs one linear pass: its size
- * (BODY_TOO_LARGE) and its container nesting (BODY_TOO_DEEP), never a deep recursion.
+ * (BODY_TOO_LARGE) and its container nesting (VALIDATION_ERROR), never a deep recursion.
  */
-import { WaymarkError } from '../../errors.js';
+import { WaymarkError, validationError } from '../../errors.js';
 import { LIMITS } from '../limits.js';
 
 const SPACE = 0x20;
@@ -71,9 +71,9 @@ export function assertMarkdownDepth(markdown: string): void {
     }
     if (depth + (columns >> 1) > max) {
       const line = countLines(markdown, pos);
-      throw new WaymarkError(
-        'BODY_TOO_DEEP',
-        `line ${line}: blocks are nested more than ${max} deep (quotes and lists inside each other); flatten the structure`,
+      throw validationError(
+        [{ path: 'bit_body', message: `line ${line}: blocks are nested more than ${max} deep (quotes and lists inside each other); flatten the structure` }],
+        undefined,
         { max_depth: max, line },
       );
     }

@@ -200,7 +200,7 @@ describe('element props', () => {
   });
 
   it('refuses an unsafe url prop', () => {
-    expectError(() => convert('[iframe](waymark-node:f)\n', [{ key: 'f', type: 'iframe', props: { url: 'javascript:alert(1)' } }]), 'UNSAFE_URL', {
+    expectError(() => convert('[iframe](waymark-node:f)\n', [{ key: 'f', type: 'iframe', props: { url: 'javascript:alert(1)' } }]), 'VALIDATION_ERROR', {
       url: 'javascript:alert(1)',
     });
   });
@@ -210,12 +210,12 @@ describe('urls', () => {
   it.each(['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,x', 'vbscript:x', 'file:///etc/passwd', 'ftp://example.com'])(
     'refuses a link to %s',
     (url) => {
-      expectError(() => convert(`[x](<${url}>)\n`), 'UNSAFE_URL');
+      expectError(() => convert(`[x](<${url}>)\n`), 'VALIDATION_ERROR');
     },
   );
 
   it('refuses an image with an unsafe source, even written with an entity', () => {
-    expectError(() => convert('![x](&#106;avascript:alert(1))\n'), 'UNSAFE_URL');
+    expectError(() => convert('![x](&#106;avascript:alert(1))\n'), 'VALIDATION_ERROR');
   });
 
   it.each(['https://example.com', 'http://example.com', 'mailto:a@example.com', '/relative/path', '#section', '?q=1', ''])('keeps a link to "%s"', (url) => {
@@ -229,13 +229,13 @@ describe('size and depth, checked before parsing', () => {
   });
 
   it('refuses quotes nested deeper than the limit, without recursion', () => {
-    expectError(() => convert(`${'>'.repeat(LIMITS.bodyDepth + 1)} deep\n`), 'BODY_TOO_DEEP', { max_depth: LIMITS.bodyDepth, line: 1 });
-    expectError(() => convert(`${'> '.repeat(100_000)}deep\n`), 'BODY_TOO_DEEP');
+    expectError(() => convert(`${'>'.repeat(LIMITS.bodyDepth + 1)} deep\n`), 'VALIDATION_ERROR', { max_depth: LIMITS.bodyDepth, line: 1 });
+    expectError(() => convert(`${'> '.repeat(100_000)}deep\n`), 'VALIDATION_ERROR');
   });
 
   it('refuses lists nested deeper than the limit by indentation', () => {
     const lines = Array.from({ length: LIMITS.bodyDepth + 2 }, (_, i) => `${'  '.repeat(i)}- level ${i}`);
-    expectError(() => convert(`${lines.join('\n')}\n`), 'BODY_TOO_DEEP');
+    expectError(() => convert(`${lines.join('\n')}\n`), 'VALIDATION_ERROR');
   });
 
   it('accepts nesting up to the limit', () => {

@@ -11,7 +11,7 @@ export const createReferenceTool = defineTool({
     `Rules: reference_title non-empty, at most ${LIMITS.title} chars; reference_content a Slate node array (required; no interactive elements); content_format only "slate";`,
     `reference_abstract at most ${LIMITS.referenceAbstract} chars, derived from the body text (its first sentences, about 500 chars) when omitted; reference_categories at most ${LIMITS.categories} of at most ${LIMITS.categoryLength} chars;`,
     'scope_id optional (omitted = account level). You are recorded as the author.',
-    'Errors: VALIDATION_ERROR, INTERACTIVE_ELEMENT_NOT_ALLOWED, UNSAFE_URL (a link or media url not http, https, mailto or relative), BODY_TOO_LARGE, BODY_TOO_DEEP, SCOPE_NOT_FOUND, FORBIDDEN.',
+    'Errors: VALIDATION_ERROR (also a link or media url not http, https, mailto or relative, and nesting too deep), INTERACTIVE_ELEMENT_NOT_ALLOWED, BODY_TOO_LARGE, SCOPE_NOT_FOUND, FORBIDDEN.',
   ].join(' '),
   flags: { W: true, D: false, I: false },
   access: { capability: 'author', permission: 'edit' },

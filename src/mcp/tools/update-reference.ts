@@ -9,7 +9,7 @@ export const updateReferenceTool = defineTool({
     'Changes a reference. Omitted fields stay unchanged; reference_categories replaces the whole list; reference_content replaces the whole body (an abstract the server derived follows it, one you wrote stays).',
     'is_active:false archives the reference, refused with REFERENCE_IN_USE (details.bit_ids) while a bit links it: unlink it first (unlink_reference).',
     'An archived reference cannot be un-archived: is_active:true on it is REFERENCE_UNARCHIVE_UNSUPPORTED; on an active one it changes nothing.',
-    'Errors: VALIDATION_ERROR, REFERENCE_NOT_FOUND, FORBIDDEN, INTERACTIVE_ELEMENT_NOT_ALLOWED, UNSAFE_URL, BODY_TOO_LARGE, BODY_TOO_DEEP, REFERENCE_IN_USE, REFERENCE_UNARCHIVE_UNSUPPORTED.',
+    'Errors: VALIDATION_ERROR, REFERENCE_NOT_FOUND, FORBIDDEN, INTERACTIVE_ELEMENT_NOT_ALLOWED, BODY_TOO_LARGE, REFERENCE_IN_USE, REFERENCE_UNARCHIVE_UNSUPPORTED.',
   ].join(' '),
   flags: { W: true, D: true, I: false },
   access: { capability: 'author', permission: 'edit' },
