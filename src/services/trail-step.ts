@@ -73,7 +73,12 @@ export interface StepElement {
   type: string;
   /** The step type name submit_step_data uses; for a check-list, each item is answered as CheckListItem. */
   element_type: string | null;
-  props: Record<string, unknown>;
+  /**
+   * The element's configuration: its props as the bit stores them (label, required, picker_type, url, …).
+   * Named `config` as authoring-interface.md names it for answers (`config.picker_type`, `<config.url>`) and
+   * CONTRACT.md for the step payload ("elements with config"); the authoring tools call the same object props.
+   */
+  config: Record<string, unknown>;
   items?: Array<{ id: string; [field: string]: unknown }>;
   /** Whether advancing needs an answer (a check-list: whether some item must be checked). */
   required: boolean;
@@ -85,7 +90,7 @@ export function stepElements(body: SlateBody): StepElement[] {
     element_id: e.id,
     type: e.type,
     element_type: e.step_type,
-    props: e.props,
+    config: e.props,
     ...(e.items ? { items: e.items } : {}),
     required: e.required,
   }));

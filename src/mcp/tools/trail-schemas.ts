@@ -34,7 +34,7 @@ const step = z.object({
       element_id: z.string(),
       type: z.string(),
       element_type: z.string().nullable(),
-      props: z.record(z.string(), z.unknown()),
+      config: z.record(z.string(), z.unknown()).describe('The element\'s configuration: the props it was authored with (label, required, picker_type, url, minLength, data, …).'),
       items: z.array(z.object({ id: z.string() }).passthrough()).optional(),
       required: z.boolean(),
     }),

@@ -11,7 +11,7 @@ interface Step {
   bit_body: string;
   human_required: boolean;
   complexity: string;
-  elements: Array<{ element_id: string; type: string; element_type: string | null; required: boolean; props: Record<string, unknown>; items?: Array<{ id: string }> }>;
+  elements: Array<{ element_id: string; type: string; element_type: string | null; required: boolean; config: Record<string, unknown>; items?: Array<{ id: string }> }>;
   answers: Array<{ element_id: string; element_type: string; value: unknown; warnings: string[]; answered_by: string; answered_date_time_utc: string }>;
   required_missing: string[];
   connections_available: Array<{ connection_id: string; target_bit_id: string; target_bit_title: string; label: string | null; condition: unknown }>;
@@ -106,7 +106,9 @@ describe.each(ENGINES)('trails on %s', (engine) => {
       ['clock', 'date-picker', 'DatePicker', false],
     ]);
     expect(step.elements[2].items!.map((i) => i.id)).toEqual(['o1', 'o2', 'o3']);
-    expect(step.elements[0].props).toMatchObject({ minLength: 3, validationPattern: '[a-z ]+' });
+    expect(step.elements[0].config).toEqual({ label: 'Notes', required: true, minLength: 3, validationPattern: '[a-z ]+', validationMessage: 'lowercase letters only' });
+    expect(step.elements[4].config).toEqual({ label: 'When', picker_type: 'date' });
+    expect(step.elements.every((e) => !('props' in e))).toBe(true);
     expect(step.required_missing).toEqual(['notes', 'route', 'i1']);
     // Both connections depend on the dropdown: none is available before it is answered.
     expect(step.connections_available).toEqual([]);
@@ -242,6 +244,9 @@ describe.each(ENGINES)('trails on %s', (engine) => {
       ['vid', 'Video'],
       ['frame', null],
     ]);
+    // A link answer's url is the element's config.url (authoring-interface.md, answer values: `<config.url>`).
+    expect(atA.current_step!.elements.find((e) => e.element_id === 'lb')!.config).toEqual({ url: 'https://example.com/card' });
+    expect(atA.current_step!.elements.find((e) => e.element_id === 'li')!.config).toEqual({ url: 'https://example.com/guide' });
     const bad = await h.owner.client.fail('submit_step_data', {
       trail_id: trail.trail_id,
       data: [
