@@ -49,17 +49,26 @@ Read [the guide](https://example.com/g) and cite [[ref:${REF}|Guide]]. ![map](ht
 }
 // ids: link 1, image 2, cl 3, g 4, dd 5, n 6
 
+const KEPT = '5f0c8a62-3b1e-4c8e-9d51-0a7f2b9c4e13';
+
 describe('slateToBody', () => {
   it('accepts a node array or {children}, mints missing ids, keeps given ones', () => {
-    const nodes = [{ type: 'p', children: [{ text: 'Hi ' }, { type: 'a', url: 'https://example.com', children: [{ text: 'there' }] }] }, { type: 'text-area', id: 'keep-me', props: { label: 'Notes' } }];
+    const nodes = [{ type: 'p', children: [{ text: 'Hi ' }, { type: 'a', url: 'https://example.com', children: [{ text: 'there' }] }] }, { type: 'text-area', id: KEPT, props: { label: 'Notes' } }];
     const body = slateToBody(nodes, { newId: idMaker() });
     expect(body).toEqual({
       children: [
         { type: 'p', children: [{ text: 'Hi ' }, { type: 'a', id: id(1), url: 'https://example.com', children: [{ text: 'there' }] }] },
-        { type: 'text-area', id: 'keep-me', props: { label: 'Notes' }, children: [{ text: '' }] },
+        { type: 'text-area', id: KEPT, props: { label: 'Notes' }, children: [{ text: '' }] },
       ],
     });
     expect(slateToBody({ children: nodes }, { newId: idMaker() })).toEqual(body);
+  });
+
+  it('refuses an id that is not a UUID (its anchor could not be written back in markdown)', () => {
+    for (const id of ['notes', 'x y "z', '', 7]) {
+      expectError(() => slateToBody([{ type: 'text-area', id, props: {} }]), 'VALIDATION_ERROR');
+      expectError(() => slateToBody([{ type: 'p', children: [{ type: 'a', id, url: 'https://x.y', children: [{ text: 'l' }] }] }]), 'VALIDATION_ERROR');
+    }
   });
 
   it('validates element props and urls like markdown does', () => {

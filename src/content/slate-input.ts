@@ -120,7 +120,9 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
   const lists: ListNode[] = [];
   const claimId = (value: unknown, path: string): string => {
     if (value === undefined || value === null) return newId();
-    if (typeof value !== 'string' || value === '') throw invalid(path, 'an id is a non-empty string');
+    // Ids are UUIDs (authoring-interface.md, "Resources"): a made-up one would print as an anchor that the
+    // markdown form cannot write back, or clash with an element key of the same text.
+    if (typeof value !== 'string' || !UUID_PATTERN.test(value)) throw invalid(path, 'an id is a UUID as get_bit returned it; leave it out on a new node and one is made');
     if (ids.has(value)) throw invalid(path, `id ${value} is used by more than one node`);
     ids.add(value);
     return value;
