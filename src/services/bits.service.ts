@@ -119,6 +119,12 @@ export class BitsService {
         issues: [{ path: 'content_format', message: 'required with bit_body' }],
       });
     }
+    // CONTRACT.md, VALIDATION_ERROR: `elements` with `content_format: slate`, with or without a body.
+    if (input.content_format === 'slate' && input.elements !== undefined && input.elements.length > 0) {
+      throw new WaymarkError('VALIDATION_ERROR', 'elements are not accepted with content_format "slate": the Slate nodes carry their props and items.', {
+        issues: [{ path: 'elements', message: 'not with content_format slate' }],
+      });
+    }
     return this.store.transaction(async (tx) => {
       const bit = await this.lockVisible(tx, actor, input.bit_id);
       assertCanWriteIn(actor, bit.scope_id);

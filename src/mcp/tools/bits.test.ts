@@ -143,10 +143,11 @@ describe.each(ENGINES)('bits on %s', (engine) => {
     expect(bit.last_modified_date_time_utc).toBe(updated.last_modified_date_time_utc);
   });
 
-  it('update_bit refuses a blank title, status, remove_node_ids without bit_body, bit_body without content_format', async () => {
+  it('update_bit refuses a blank title, status, remove_node_ids without bit_body, bit_body without content_format, elements with slate', async () => {
     const { bit_id } = await add({ bit_title: 'x', bit_body: 'x' });
     const before = await get(bit_id);
-    for (const args of [{ bit_title: '' }, { status: 'archived' }, { remove_node_ids: ['a'] }, { bit_body: 'new' }]) {
+    const newElement = { key: 'n', type: 'text-area', props: { label: 'N' } };
+    for (const args of [{ bit_title: '' }, { status: 'archived' }, { remove_node_ids: ['a'] }, { bit_body: 'new' }, { content_format: 'slate', elements: [newElement] }]) {
       const error = await h.owner.client.fail('update_bit', { bit_id, ...args });
       expect(error.code, JSON.stringify(args)).toBe('VALIDATION_ERROR');
     }
