@@ -153,7 +153,7 @@ export class ElementResolver {
     if (line.label !== undefined) {
       if (!def.hasLabel) throw invalid(line, `${line.type} has no label: write [${line.type}](<anchor>)`);
       const given = entry?.props?.label;
-      if (given !== undefined && given !== null && given !== line.label) {
+      if (given !== undefined && given !== null && (typeof given === 'string' ? given.trim() : given) !== line.label) {
         throw invalid(line, `the label on the line ('${line.label}') and props.label ('${String(given)}') differ; give it in one place`);
       }
       props.label = line.label;
@@ -207,7 +207,8 @@ export class ElementResolver {
         );
       }
       const field = items.textField;
-      if (given[field] !== undefined && given[field] !== null && line.itemText !== given[field]) {
+      const givenText: unknown = given[field];
+      if (givenText !== undefined && givenText !== null && line.itemText !== (typeof givenText === 'string' ? givenText.trim() : givenText)) {
         throw invalid(line, `the item text on the line ('${line.itemText}') and ${field} ('${String(given[field])}') differ; give it in one place`);
       }
       fields[field] = line.itemText;

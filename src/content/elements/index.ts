@@ -74,6 +74,8 @@ export function validateElementProps(type: ElementType, props: Record<string, un
   const def = ELEMENTS[type];
   const clean: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(props)) if (v !== undefined) clean[k] = v;
+  // The element line's label is read trimmed, so the prop is stored trimmed: what get_bit prints reads back the same.
+  if (def.hasLabel && typeof clean.label === 'string') clean.label = clean.label.trim();
   const r = def.props.safeParse(clean);
   const issues = r.success ? [] : zodIssues(r.error, path);
   if (r.success && def.crossCheck) issues.push(...def.crossCheck(clean).map((i) => ({ ...i, path: `${path}.${i.path}` })));
@@ -114,6 +116,8 @@ export function validateItemFields(type: ElementType, fields: Record<string, unk
     throw validationError(issues);
   }
   const out: Record<string, unknown> = { ...(r.data as Record<string, unknown>) };
+  // Like a label: the item line's text is read trimmed, so the field is stored trimmed.
+  if (typeof out[items.textField] === 'string') out[items.textField] = (out[items.textField] as string).trim();
   for (const name of items.booleanDefaults) if (out[name] === undefined) out[name] = false;
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out;

@@ -52,6 +52,22 @@ describe.each(ENGINES)('bits on %s', (engine) => {
     expect((await get(written.bit_id)).bit_body).toBe(bit.bit_body);
   });
 
+  it('stores labels and item texts trimmed, as their lines read back, so writing back changes nothing', async () => {
+    const written = await add({
+      bit_title: 'Padded',
+      bit_body: '[text-area](waymark-node:k)\n\n[check-list](waymark-node:c)\n- [ ] [item](waymark-node:i)\n',
+      elements: [
+        { key: 'k', type: 'text-area', props: { label: '  padded  ' } },
+        { key: 'c', type: 'check-list', props: { label: ' list ' }, items: [{ key: 'i', text: ' item ' }] },
+      ],
+    });
+    const bit = await get(written.bit_id);
+    expect(bit.elements.map((e) => [e.props.label, e.items?.map((i) => i.text)])).toEqual([['padded', undefined], ['list', ['item']]]);
+    await h.owner.client.ok('update_bit', { bit_id: written.bit_id, bit_body: bit.bit_body, content_format: 'markdown' });
+    const again = await get(written.bit_id);
+    expect([again.bit_body, again.elements]).toEqual([bit.bit_body, bit.elements]);
+  });
+
   it('gives the body as Slate with format slate, and accepts Slate back (array or JSON string)', async () => {
     const written = await add({ bit_title: 'Slate', bit_body: 'Hello *world*' });
     const slate = await h.owner.client.ok<{ bit_body: unknown[]; content_format: string }>('get_bit', { bit_id: written.bit_id, format: 'slate' });
