@@ -2,6 +2,15 @@
 import type { ConnectionNode, SlateBody, SlateNode } from './slate.js';
 import { childrenOf, emptyVoidChildren, walk } from './slate.js';
 
+/**
+ * A connection's label as stored: `→` ("stands for no label", Body syntax), empty or blank is null; any other
+ * is trimmed, as its line reads back. One form for "no label", so get_bit and get_flow agree.
+ */
+export function connectionLabel(text: string | null): string | null {
+  const label = text?.trim() ?? '';
+  return label === '' || label === '→' ? null : label;
+}
+
 /** Drops the connection nodes `drop` selects, wherever they sit; answers the ids removed. */
 export function removeConnections(body: SlateBody, drop: (node: ConnectionNode) => boolean): string[] {
   const removed: string[] = [];

@@ -5,6 +5,7 @@
  * since a client can send any depth.
  */
 import { WaymarkError, validationError } from '../errors.js';
+import { connectionLabel } from './connections.js';
 import { indexBody } from './body-index.js';
 import { checkItems, isElementType, validateElementProps, validateItemFields, ELEMENTS } from './elements/index.js';
 import { defaultNewId, UUID_PATTERN } from './ids.js';
@@ -352,8 +353,9 @@ function connection(value: Obj, path: string): ConnectionNode {
   if (id !== null && (typeof id !== 'string' || id === '')) throw invalid(`${path}.id`, 'a connection id is a string, or null for a new connection');
   const target = str(value, 'target_bit_id', path)!;
   if (!UUID_PATTERN.test(target)) throw invalid(`${path}.target_bit_id`, 'must be a bit id (UUID)');
-  const label = value.label ?? null;
-  if (label !== null && typeof label !== 'string') throw invalid(`${path}.label`, 'must be a string or null');
+  const given = value.label ?? null;
+  if (given !== null && typeof given !== 'string') throw invalid(`${path}.label`, 'must be a string or null');
+  const label = connectionLabel(given);
   const params: ConnectionParams = {};
   const raw = value.params ?? {};
   if (!isObj(raw)) throw invalid(`${path}.params`, 'must be an object');

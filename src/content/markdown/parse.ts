@@ -23,6 +23,7 @@ import type {
   TextBlock,
 } from '../slate.js';
 import { emptyVoidChildren } from '../slate.js';
+import { connectionLabel } from '../connections.js';
 import { parseConnectionUrl } from './connection-url.js';
 import type { ParseContext } from './context.js';
 import { buildInlines } from './inline.js';
@@ -274,12 +275,11 @@ function elementLine(ctx: ParseContext, match: LinkLine, line: number, items: It
 function connectionLine(ctx: ParseContext, match: LinkLine, line: number): ConnectionNode {
   const parsed = parseConnectionUrl(match.href);
   if (!parsed.ok) throw unsupported(ctx.at(line), `connection line: ${parsed.message}`);
-  const label = match.text.trim();
   const node: ConnectionNode = {
     type: 'bit-connection',
     id: parsed.value.node,
     target_bit_id: parsed.value.target,
-    label: label === '→' ? null : label,
+    label: connectionLabel(match.text),
     params: parsed.value.params,
     children: emptyVoidChildren(),
   };

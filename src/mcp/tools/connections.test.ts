@@ -229,6 +229,15 @@ describe.each(ENGINES)('connections on %s', (engine) => {
       expect((await h.owner.client.fail('remove_connection', { connection_id: ca.connection_id })).code).toBe('CONNECTION_NOT_FOUND');
     });
 
+    it('an empty or blank label is no label: stored null, printed as →', async () => {
+      const source = await add('Unlabelled');
+      const [a, b] = [await add('A'), await add('B')];
+      await update(source, `[](bit-connection:${a})\n\n[ ](bit-connection:${b})\n`);
+      const bit = await get(source);
+      expect(bit.connections.map((c) => c.label)).toEqual([null, null]);
+      expect(bit.bit_body).toBe(`${line(a, bit.connections[0].connection_id)}\n\n${line(b, bit.connections[1].connection_id)}\n`);
+    });
+
     it('a line without node= creates a connection; reordered lines reorder the rows', async () => {
       const source = await add('Grow');
       const [a, b] = [await add('A'), await add('B')];
