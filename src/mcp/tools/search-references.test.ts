@@ -141,6 +141,30 @@ describe.each(ENGINES)('search_references on %s', (engine) => {
     expect(full.results.map((r) => r.reference_id)).toEqual(seen);
   });
 
+  it('pages every hit exactly once when references are written between pages (bm25 statistics move)', async () => {
+    const zebras = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      const filler = Array.from({ length: i % 7 }, (_, k) => `stripe${k}`).join(' ');
+      zebras.add(await makeReference(h.owner.client, { reference_title: `Zebra ${i}`, reference_content: para(`The zebra grazes. ${filler}`) }));
+    }
+    const stranger = await h.principal({ accountId: await h.services.auth.createAccount('writer between pages') });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page: Page = await search({ query: 'zebra', limit: 10, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.results.map((r) => r.reference_id));
+      cursor = page.next_cursor ?? undefined;
+      pages++;
+      // Writes between pages: unrelated text in another account, and more text without the word here.
+      await makeReference(stranger.client, { reference_title: `Unrelated ${pages}`, reference_content: para('Nothing to see, many words of other text.') });
+      await makeReference(h.owner.client, { reference_title: `Elsewhere ${pages}`, reference_content: para('A long paragraph about giraffes, lions and the savannah at dusk.') });
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toHaveLength(30);
+    expect(new Set(seen)).toEqual(zebras);
+  });
+
   it('refuses a foreign or broken cursor and a limit out of range: VALIDATION_ERROR', async () => {
     const first = await search({ query: 'marmalade', limit: 1 });
     expect(first.next_cursor).not.toBeNull();

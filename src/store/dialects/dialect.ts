@@ -64,7 +64,13 @@ export interface ReferenceSearchQuery {
   /** Any of these categories (exact match). */
   categories?: string[];
   includeArchived: boolean;
-  /** Keyset cursor: hits strictly after this (score descending, then id ascending). */
+  /**
+   * Keyset cursor: hits strictly after the last hit of the previous page (score descending, then id
+   * ascending), with the score that hit had then. Where an engine's scores depend on the rest of the index
+   * (SQLite's bm25), the dialect ranks the anchor hit again within the page's own query and compares against
+   * that, so that writes between pages neither repeat nor skip hits; `score` is then only the fallback for an
+   * anchor that no longer matches.
+   */
   after?: { score: number; id: string };
   limit: number;
 }

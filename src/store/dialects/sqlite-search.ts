@@ -78,25 +78,46 @@ function filters(query: ReferenceSearchQuery): RawBuilder<unknown>[] {
   return where;
 }
 
+/**
+ * Where the previous page ended, in today's ranking. bm25 weighs each term by how many rows of the whole
+ * index hold it and each row's length against the average, so any write (even another account's) moves
+ * every score: a cursor holding yesterday's absolute score repeated or skipped hits. So the anchor hit's
+ * score is computed again here, in the same statement (one snapshot, one set of statistics) as the page,
+ * and the page compares against it. The rowid bound lets FTS5 seek straight to the anchor; its bm25
+ * statistics cost one more pass over each term's doclist, which the page query pays as well, so a cursor
+ * page costs at most a constant factor of a first page. When the anchor no longer matches (deleted, or
+ * edited away from the query) the cursor's own score is the best estimate left.
+ */
+function anchorScore(match: string, after: { score: number; id: string }): RawBuilder<number> {
+  return sql<number>`coalesce((
+    SELECT -bm25(library_references_fts, ${BM25_WEIGHTS}) FROM library_references_fts
+    WHERE library_references_fts MATCH ${match}
+      AND rowid = (SELECT search_rowid FROM library_reference_search_keys WHERE reference_id = ${after.id})
+  ), ${after.score})`;
+}
+
 interface PageRow extends Omit<ReferenceSearchHit, 'snippet'> {
   search_rowid: number;
 }
 
 async function searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]> {
   const match = fts5Match(query.terms);
-  const after = query.after ? sql`WHERE score < ${query.after.score} OR (score = ${query.after.score} AND id > ${query.after.id})` : sql``;
   // bm25 is lower-is-better and negative; its negation is the score callers see and page by.
-  const page = await sql<PageRow>`
-    SELECT * FROM (
-      SELECT r.id, r.title, r.abstract, r.categories, r.scope_id, r.is_active, k.search_rowid,
-             -bm25(library_references_fts, ${BM25_WEIGHTS}) AS score
-      FROM library_references_fts
-      JOIN library_reference_search_keys k ON k.search_rowid = library_references_fts.rowid
-      JOIN library_references r ON r.id = k.reference_id
-      WHERE library_references_fts MATCH ${match} AND ${sql.join(filters(query), sql` AND `)}
-    ) ${after}
-    ORDER BY score DESC, id ASC
-    LIMIT ${query.limit}`.execute(db);
+  const matches = sql`
+    SELECT r.id, r.title, r.abstract, r.categories, r.scope_id, r.is_active, k.search_rowid,
+           -bm25(library_references_fts, ${BM25_WEIGHTS}) AS score
+    FROM library_references_fts
+    JOIN library_reference_search_keys k ON k.search_rowid = library_references_fts.rowid
+    JOIN library_references r ON r.id = k.reference_id
+    WHERE library_references_fts MATCH ${match} AND ${sql.join(filters(query), sql` AND `)}`;
+  const page = query.after
+    ? await sql<PageRow>`
+        WITH anchor AS (SELECT ${anchorScore(match, query.after)} AS score)
+        SELECT m.* FROM (${matches}) m, anchor
+        WHERE m.score < anchor.score OR (m.score = anchor.score AND m.id > ${query.after.id})
+        ORDER BY m.score DESC, m.id ASC
+        LIMIT ${query.limit}`.execute(db)
+    : await sql<PageRow>`SELECT * FROM (${matches}) ORDER BY score DESC, id ASC LIMIT ${query.limit}`.execute(db);
   if (page.rows.length === 0) return [];
   // Snippets only for the page: snippet() re-reads and re-tokenizes the text, too costly for every match.
   // In chunks: a page is at most 101 rows through the service, but the store's own callers may ask for
