@@ -51,6 +51,16 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
     }
   });
 
+  it('refuses an argument that no tool declares (a typo would otherwise be dropped silently): VALIDATION_ERROR', async () => {
+    const { tools } = await h.owner.client.client.listTools();
+    for (const tool of tools) {
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      const error = await h.owner.client.fail(tool.name, { no_such_argument: 1 });
+      expect(error.code, tool.name).toBe('VALIDATION_ERROR');
+      expect(error.message, tool.name).toContain('no_such_argument');
+    }
+  });
+
   it('lists every tool with annotations from its flags and an output schema', async () => {
     const { tools } = await h.owner.client.client.listTools();
     for (const tool of tools) {

@@ -17,7 +17,7 @@ export function describePlatformTool(allTools: () => Tool[]) {
       'Answers what this server is and what the calling token may do: brand, version, the caller\'s account, permission and capabilities, every limit, each tool with the capability and permission it needs, the body syntax, element types and the error codes. Call it first.',
     flags: { W: false, D: false, I: true },
     access: { capability: 'any', permission: 'view' },
-    input: z.object({}),
+    input: z.strictObject({}),
     output: z.object({
       brand: z.string(),
       version: z.string(),

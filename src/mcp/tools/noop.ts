@@ -11,7 +11,7 @@ export const noopTool = defineTool({
   description: 'Does nothing and answers {}: the baseline of the tool-call benchmark. Only present when the server runs with WAYMARK_BENCH_NOOP=1.',
   flags: { W: false, D: false, I: false },
   access: { capability: 'any', permission: 'view' },
-  input: z.object({}),
+  input: z.strictObject({}),
   output: z.object({}),
   run: async () => ({}),
 });
