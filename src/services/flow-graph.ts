@@ -82,6 +82,9 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
       const list = outgoing.get(row.source_bit_id) ?? [];
       list.push(row);
       outgoing.set(row.source_bit_id, list);
+    }
+    // In the order the walk reached the sources, each one's connections in sort_order: breadth-first order.
+    for (const row of frontier.flatMap((id) => outgoing.get(id) ?? [])) {
       if (!depth.has(row.target_bit_id)) {
         depth.set(row.target_bit_id, depth.get(row.source_bit_id)! + 1);
         next.push(row.target_bit_id);

@@ -51,6 +51,24 @@ describe.each(ENGINES)('get_flow with the graph on %s', (engine) => {
   });
   afterAll(async () => h.close());
 
+  it('lists the bits of one depth in the order the walk reached them, not by id', async () => {
+    const s = h.store.store;
+    // Bits made until the later branch's child has the smaller id: sorting by id would put it first.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const [root, first, second, under1, under2] = await Promise.all(['R', 'first', 'second', 'under first', 'under second'].map((title) => insertTestBit(s, { accountId: h.accountId, title })));
+      if (under2 > under1) continue;
+      await insertTestConnection(s, root, first);
+      await insertTestConnection(s, root, second);
+      await insertTestConnection(s, first, under1);
+      await insertTestConnection(s, second, under2);
+      const flow = (await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Order', start_bit_id: root })).flow_id;
+      const { graph } = await h.owner.client.ok<GraphData>('get_flow', { flow_id: flow, include_graph: true });
+      expect(graph!.bits.map((b) => b.bit_title)).toEqual(['R', 'first', 'second', 'under first', 'under second']);
+      return;
+    }
+    throw new Error('no id order that tells the two orders apart in 20 attempts');
+  });
+
   it('leaves the graph out unless asked', async () => {
     const data = await h.owner.client.ok<GraphData>('get_flow', { flow_id: flowId });
     expect(data.graph).toBeUndefined();
