@@ -8,6 +8,7 @@ import type { TrailAnswerTable, TrailStepTable, TrailTable } from '../store/sche
 import type { BitReferenceLinkView } from '../store/repositories/links.repo.js';
 import type { ConnectionCondition } from '../content/slate.js';
 import { stepBodyMarkdown } from './step-body.js';
+import type { TrailEvent } from './trail-events.js';
 import { conditionHolds, missingRequired, stepElements, type BitSnapshot, type LatestAnswer, type StepElement } from './trail-step.js';
 
 export interface AnswerView {
@@ -49,6 +50,13 @@ export interface StepView {
   entered_date_time_utc: string;
 }
 
+export interface TransferView {
+  reason: string;
+  /** Null only for a transfer made before the store recorded who made it. */
+  transferred_by: string | null;
+  transferred_date_time_utc: string;
+}
+
 export interface HistoryEntry {
   step_id: string;
   seq: number;
@@ -58,9 +66,8 @@ export interface HistoryEntry {
   left_date_time_utc: string | null;
   left_by: string | null;
   left_by_connection_id: string | null;
-  transfer_reason: string | null;
-  transferred_by: string | null;
-  transferred_date_time_utc: string | null;
+  /** Every hand-over of the step to a person (transfer_step), oldest first. */
+  transfers: TransferView[];
   /** Every answer given on the step, replaced ones included, oldest first. */
   answers: AnswerView[];
 }
@@ -130,8 +137,9 @@ export interface StepState {
   answers: AnswerView[];
 }
 
-export function stepView(state: StepState, status: TrailTable['status'], liveTargets: Map<string, { title: string; status: string }>): StepView {
+export function stepView(state: StepState, status: TrailTable['status'], liveTargets: Map<string, { title: string; status: string }>, events: TrailEvent[]): StepView {
   const { step, snapshot } = state;
+  const transfers = transfersOf(events);
   const elements = stepElements(snapshot.body);
   const latest = latestAnswers(state.answers);
   return {
@@ -150,12 +158,17 @@ export function stepView(state: StepState, status: TrailTable['status'], liveTar
     required_missing: missingRequired(elements, latest),
     connections_available: availableConnections(snapshot, latest, liveTargets),
     waiting_for_person: status === 'waiting_for_person',
-    transfer_reason: step.transfer_reason,
+    transfer_reason: transfers.at(-1)?.reason ?? null,
     entered_date_time_utc: step.entered_at,
   };
 }
 
-export function historyEntry(step: TrailStepTable, snapshot: BitSnapshot, answers: AnswerView[]): HistoryEntry {
+function transfersOf(events: TrailEvent[]): TransferView[] {
+  return events.filter((e) => e.kind === 'transfer').map((e) => ({ reason: e.reason ?? '', transferred_by: e.principal_id, transferred_date_time_utc: e.at }));
+}
+
+/** A step's history: `events` are the step's own (transfers), oldest first. */
+export function historyEntry(step: TrailStepTable, snapshot: BitSnapshot, answers: AnswerView[], events: TrailEvent[]): HistoryEntry {
   return {
     step_id: step.id,
     seq: step.seq,
@@ -165,9 +178,7 @@ export function historyEntry(step: TrailStepTable, snapshot: BitSnapshot, answer
     left_date_time_utc: step.left_at,
     left_by: step.left_by,
     left_by_connection_id: step.left_by_connection_id,
-    transfer_reason: step.transfer_reason,
-    transferred_by: step.transferred_by,
-    transferred_date_time_utc: step.transferred_at,
+    transfers: transfersOf(events),
     answers,
   };
 }

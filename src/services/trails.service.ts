@@ -15,6 +15,7 @@ import { canSee, type Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { DEFAULT_PAGE_SIZE } from './flows.service.js';
 import { trailContextIssues, type TrailContextSchema } from './trail-context-schema.js';
+import { insertTrailEvent, trailEventsOf, type TrailEvent } from './trail-events.js';
 import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
 import { answerView, availableConnections, historyEntry, latestAnswers, stepView, type AnswerView, type TrailSummary, type TrailView } from './trail-view.js';
 
@@ -88,6 +89,8 @@ export class TrailsService {
   private async view(q: Q, trail: TrailTable): Promise<TrailView> {
     const steps = await repo.stepsOf(q, trail.id);
     const answers = await repo.answersOf(q, trail.id);
+    const eventsByStep = new Map<string | null, TrailEvent[]>();
+    for (const event of await trailEventsOf(q, trail.id)) eventsByStep.set(event.step_id, [...(eventsByStep.get(event.step_id) ?? []), event]);
     const byStep = new Map<string, AnswerView[]>();
     for (const row of answers) {
       const list = byStep.get(row.step_id) ?? [];
@@ -99,11 +102,12 @@ export class TrailsService {
     for (const step of steps) {
       const snapshot = this.parse<BitSnapshot>(step.bit_snapshot);
       const stepAnswers = byStep.get(step.id) ?? [];
-      history.push(historyEntry(step, snapshot, stepAnswers));
+      const stepEvents = eventsByStep.get(step.id) ?? [];
+      history.push(historyEntry(step, snapshot, stepAnswers, stepEvents));
       if (step.id === trail.current_step_id) {
         const targets = await findBits(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
         const live = new Map(targets.filter((b) => b.account_id === trail.account_id).map((b) => [b.id, { title: b.title, status: b.status }]));
-        current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live);
+        current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents);
       }
     }
     return {
@@ -296,10 +300,12 @@ export class TrailsService {
     });
   }
 
+  /** Every transfer is kept as an event; the step's own columns keep the last one, which list_trails' principal filter reads. */
   async transfer(actor: Actor, input: { trail_id: string; reason: string }): Promise<TrailView> {
     return this.store.transaction(async (tx) => {
       const { trail, step } = await this.current(tx, actor, input.trail_id);
       const now = nextModified(trail.updated_at);
+      await insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'transfer', reason: input.reason, principal_id: actor.principalId, at: now });
       await repo.updateStep(tx, step.id, { transfer_reason: input.reason, transferred_by: actor.principalId, transferred_at: now });
       trail.status = 'waiting_for_person';
       trail.updated_at = now;
@@ -307,4 +313,5 @@ export class TrailsService {
       return this.view(tx, trail);
     });
   }
+
 }

@@ -46,7 +46,7 @@ const step = z.object({
     z.object({ connection_id: z.string(), target_bit_id: z.string(), target_bit_title: z.string(), label: z.string().nullable(), condition: condition.nullable() }),
   ),
   waiting_for_person: z.boolean(),
-  transfer_reason: z.string().nullable(),
+  transfer_reason: z.string().nullable().describe('The reason of the last transfer_step on this step, if any.'),
   entered_date_time_utc: z.string(),
 });
 
@@ -70,13 +70,13 @@ export const trailView = z.object({
       left_date_time_utc: z.string().nullable(),
       left_by: z.string().nullable(),
       left_by_connection_id: z.string().nullable(),
-      transfer_reason: z.string().nullable(),
-      transferred_by: z.string().nullable(),
-      transferred_date_time_utc: z.string().nullable(),
+      transfers: z
+        .array(z.object({ reason: z.string(), transferred_by: z.string().nullable(), transferred_date_time_utc: z.string() }))
+        .describe('Every hand-over of the step to a person (transfer_step), oldest first.'),
       answers: z.array(answer),
     }),
   ),
 });
 
 export const STEP_PAYLOAD_TEXT =
-  'Answers the trail: status, trail_context, current_step (bit title, body as markdown with anchors, elements with element_id, element_type and config, complexity, human_required, references, the answers that count, required_missing, connections_available now with target titles; null once completed) and history (every step with every answer, who gave it and when).';
+  'Answers the trail: status, trail_context, current_step (bit title, body as markdown with anchors, elements with element_id, element_type and config, complexity, human_required, references, the answers that count, required_missing, connections_available now with target titles; null once completed) and history (every step with every answer, who gave it and when, and every transfer).';

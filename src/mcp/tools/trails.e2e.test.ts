@@ -26,7 +26,7 @@ interface Trail {
   trail_id: string;
   status: string;
   current_step: Step | null;
-  history: Array<{ bit_id: string; answers: Array<{ element_id: string; answered_by: string }>; transferred_by: string | null; left_by: string | null }>;
+  history: Array<{ bit_id: string; answers: Array<{ element_id: string; answered_by: string }>; transfers: Array<{ transferred_by: string | null }>; left_by: string | null }>;
 }
 
 const answer = (element_id: string, element_type: string, inner: unknown) => ({ element_id, element_type, value: { value: inner } });
@@ -234,7 +234,7 @@ describe.runIf(AUTHORING).each(ENGINES)('a flow authored and run end to end on %
     expect(finished.status).toBe('completed');
     expect(finished.history.map((s) => s.bit_id)).toEqual([bit.intake, bit.express, bit.review, bit.done].map((b) => b.bit_id));
     const express = finished.history[1];
-    expect(express).toMatchObject({ transferred_by: h.owner.principalId, left_by: person.principalId });
+    expect(express).toMatchObject({ transfers: [{ reason: 'Express handling needs a manager', transferred_by: h.owner.principalId }], left_by: person.principalId });
     expect(express.answers.every((a) => a.answered_by === person.principalId)).toBe(true);
     const completed = await h.owner.client.ok<{ trails: Array<{ trail_id: string }> }>('list_trails', { flow_id: flowId, status: 'completed' });
     expect(completed.trails).toHaveLength(2);

@@ -27,7 +27,7 @@ interface Trail {
   started_by: string;
   last_modified_date_time_utc: string;
   current_step: Step | null;
-  history: Array<{ step_id: string; bit_id: string; bit_title: string; left_by: string | null; left_by_connection_id: string | null; left_date_time_utc: string | null; transfer_reason: string | null; transferred_by: string | null; answers: Array<{ element_id: string; value: unknown; answered_by: string }> }>;
+  history: Array<{ step_id: string; bit_id: string; bit_title: string; left_by: string | null; left_by_connection_id: string | null; left_date_time_utc: string | null; transfers: Array<{ reason: string; transferred_by: string | null; transferred_date_time_utc: string }>; answers: Array<{ element_id: string; value: unknown; answered_by: string }> }>;
   warnings?: Array<{ element_id: string; warnings: string[] }>;
 }
 
@@ -311,7 +311,7 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     const waiting = await h.owner.client.ok<Trail>('transfer_step', { trail_id: trail.trail_id, reason: 'Needs a signature' });
     expect(waiting.status).toBe('waiting_for_person');
     expect(waiting.current_step).toMatchObject({ waiting_for_person: true, transfer_reason: 'Needs a signature' });
-    expect(waiting.history[1]).toMatchObject({ transfer_reason: 'Needs a signature', transferred_by: h.owner.principalId });
+    expect(waiting.history[1]).toMatchObject({ transfers: [{ reason: 'Needs a signature', transferred_by: h.owner.principalId }] });
     expect((await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id })).code).toBe('HUMAN_REQUIRED');
 
     const listed = await person.client.ok<{ trails: Array<{ trail_id: string }> }>('list_trails', { status: 'waiting_for_person' });
@@ -333,6 +333,16 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     expect((await h.owner.client.fail('submit_step_data', { trail_id: trail.trail_id, data: [answer('notes', 'TextArea', 'abc')] })).code).toBe('HUMAN_REQUIRED');
     const again = await h.owner.client.ok<Trail>('transfer_step', { trail_id: trail.trail_id, reason: 'Still unsure' });
     expect(again.current_step!.transfer_reason).toBe('Still unsure');
+    // Every transfer stays in the history, oldest first; the second does not overwrite the first.
+    const transfers = again.history[0].transfers;
+    expect(transfers.map((x) => [x.reason, x.transferred_by])).toEqual([
+      ['Unsure about the customer', h.owner.principalId],
+      ['Still unsure', h.owner.principalId],
+    ]);
+    expect(transfers[0].transferred_date_time_utc < transfers[1].transferred_date_time_utc).toBe(true);
+    const other = await person.client.ok<Trail>('transfer_step', { trail_id: trail.trail_id, reason: 'Passing it on' });
+    expect(other.history[0].transfers.map((x) => x.transferred_by)).toEqual([h.owner.principalId, h.owner.principalId, person.principalId]);
+    expect((await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id })).history[0].transfers).toEqual(other.history[0].transfers);
     await person.client.ok('submit_step_data', { trail_id: trail.trail_id, data: [answer('notes', 'TextArea', 'checked by me'), answer('route', 'Dropdown', 'o2'), answer('i1', 'CheckListItem', true)] });
     expect((await person.client.ok<Trail>('advance_trail', { trail_id: trail.trail_id })).current_step!.bit_id).toBe(bit.b);
   });

@@ -3,6 +3,7 @@ import type { StoreDialect } from '../dialects/dialect.js';
 import { initialSchema } from './001-initial.js';
 import { referenceSearch } from './002-reference-search.js';
 import { trailStepActors } from './003-trail-step-actors.js';
+import { trailEvents } from './004-trail-events.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: StoreDialect): Record<string, Migration> {
@@ -10,5 +11,6 @@ export function migrations(dialect: StoreDialect): Record<string, Migration> {
     '001-initial': initialSchema(dialect),
     '002-reference-search': referenceSearch(dialect),
     '003-trail-step-actors': trailStepActors(),
+    '004-trail-events': trailEvents(dialect),
   };
 }
