@@ -6,6 +6,7 @@
 import { elementTypeForStep, isElementType } from '../content/elements/index.js';
 import { LIMITS } from '../content/limits.js';
 import { assertSafeUrl } from '../content/url.js';
+import { slateToBody } from '../content/slate-input.js';
 import { WaymarkError, validationError } from '../errors.js';
 
 export type SlateNode = { text: string } | { type: string; children: SlateNode[]; [prop: string]: unknown };
@@ -39,7 +40,7 @@ export function checkReferenceContent(raw: unknown): SlateNode[] {
     }
   }
   if (!Array.isArray(content) || content.length === 0) {
-    throw validationError([{ path: 'reference_content', message: 'must be a non-empty array of Slate nodes, e.g. [{"type":"paragraph","children":[{"text":"…"}]}]' }]);
+    throw validationError([{ path: 'reference_content', message: 'must be a non-empty array of Slate nodes, e.g. [{"type":"p","children":[{"text":"…"}]}]' }]);
   }
   const bytes = Buffer.byteLength(JSON.stringify(content), 'utf8');
   if (bytes > LIMITS.bodyBytes) {
@@ -61,6 +62,9 @@ export function checkReferenceContent(raw: unknown): SlateNode[] {
       if (typeof node.type !== 'string' || !Array.isArray(node.children)) {
         throw validationError([{ path: at, message: 'a Slate node is a text leaf {"text": …} or an element {"type": …, "children": [...]}' }]);
       }
+      if (node.type === 'bit-connection') {
+        throw validationError([{ path: at, message: 'a reference holds no bit connections: they join bits (connect_bits, or a connection line in a bit body)' }]);
+      }
       if (isInteractive(node.type)) {
         throw new WaymarkError(
           'INTERACTIVE_ELEMENT_NOT_ALLOWED',
@@ -74,7 +78,8 @@ export function checkReferenceContent(raw: unknown): SlateNode[] {
     });
   };
   walk(content, 'reference_content', 1);
-  return content as SlateNode[];
+  // The same document model as bit bodies (node types, marks, void shapes, ids on links and media).
+  return slateToBody(content).children as SlateNode[];
 }
 
 /**

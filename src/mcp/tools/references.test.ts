@@ -122,12 +122,24 @@ describe.each(ENGINES)('create_reference, update_reference, get_reference on %s'
   });
 
   it('keeps links and media, and refuses an unsafe url: VALIDATION_ERROR', async () => {
-    const content = [{ type: 'p', children: [{ text: 'See ' }, { type: 'a', id: 'l1', url: 'https://example.com', children: [{ text: 'the site' }] }, { text: '.' }] }];
+    const content = [{ type: 'p', children: [{ text: 'See ' }, { type: 'a', id: '3d6f2a0e-8b1c-4f5a-9e2d-7c4b1a0f6e21', url: 'https://example.com', children: [{ text: 'the site' }] }, { text: '.' }] }];
     const id = await makeReference(h.owner.client, { reference_content: content });
     expect((await get(id)).reference_content).toEqual(content);
-    const evil = [{ type: 'p', children: [{ type: 'a', id: 'l2', url: 'java\tscript:alert(1)', children: [{ text: 'x' }] }] }];
+    const evil = [{ type: 'p', children: [{ type: 'a', url: 'java\tscript:alert(1)', children: [{ text: 'x' }] }] }];
     const error = await h.owner.client.fail('create_reference', { reference_title: 'T', reference_content: evil });
     expect([error.code, error.status]).toEqual(['VALIDATION_ERROR', 422]);
+  });
+
+  it('holds the same document model as bit bodies: unknown node types and bit connections are refused, links get ids', async () => {
+    for (const content of [
+      [{ type: 'paragraph', children: [{ text: 'x' }] }],
+      [{ type: 'bit-connection', id: null, target_bit_id: '3d6f2a0e-8b1c-4f5a-9e2d-7c4b1a0f6e21', label: null, params: {}, children: [{ text: '' }] }],
+    ]) {
+      expect((await h.owner.client.fail('create_reference', { reference_title: 'T', reference_content: content })).code).toBe('VALIDATION_ERROR');
+    }
+    const id = await makeReference(h.owner.client, { reference_content: [{ type: 'p', children: [{ type: 'a', url: 'https://example.com', children: [{ text: 'site' }] }] }] });
+    const [p] = (await get(id)).reference_content as Array<{ children: Array<{ id?: string }> }>;
+    expect(p.children[0].id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('refuses a body nested too deep (VALIDATION_ERROR) or too large (BODY_TOO_LARGE)', async () => {
