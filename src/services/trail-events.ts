@@ -1,12 +1,12 @@
 /**
- * The trail_events table (migration 004): every transfer_step of a trail, oldest first.
+ * The trail_events table (migration 004): every transfer_step and the cancel_trail of a trail, oldest first.
  * Its row type and queries sit here, beside the one service that uses them, and reach the table through
  * Kysely's `withTables`; they belong in store/schema.ts and store/repositories/trails.repo.ts.
  */
 import type { Generated, Kysely } from 'kysely';
 import type { DB } from '../store/schema.js';
 
-export type TrailEventKind = 'transfer';
+export type TrailEventKind = 'transfer' | 'cancel';
 
 export interface TrailEventTable {
   id: Generated<number>;

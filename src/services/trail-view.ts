@@ -57,6 +57,12 @@ export interface TransferView {
   transferred_date_time_utc: string;
 }
 
+export interface CancellationView {
+  reason: string | null;
+  cancelled_by: string | null;
+  cancelled_date_time_utc: string;
+}
+
 export interface HistoryEntry {
   step_id: string;
   seq: number;
@@ -68,6 +74,8 @@ export interface HistoryEntry {
   left_by_connection_id: string | null;
   /** Every hand-over of the step to a person (transfer_step), oldest first. */
   transfers: TransferView[];
+  /** Set on the step the trail was on when cancel_trail ended it (the step is left then, by the same principal). */
+  cancellation: CancellationView | null;
   /** Every answer given on the step, replaced ones included, oldest first. */
   answers: AnswerView[];
 }
@@ -167,8 +175,9 @@ function transfersOf(events: TrailEvent[]): TransferView[] {
   return events.filter((e) => e.kind === 'transfer').map((e) => ({ reason: e.reason ?? '', transferred_by: e.principal_id, transferred_date_time_utc: e.at }));
 }
 
-/** A step's history: `events` are the step's own (transfers), oldest first. */
+/** A step's history: `events` are the step's own (transfers, a cancellation), oldest first. */
 export function historyEntry(step: TrailStepTable, snapshot: BitSnapshot, answers: AnswerView[], events: TrailEvent[]): HistoryEntry {
+  const cancel = events.find((e) => e.kind === 'cancel');
   return {
     step_id: step.id,
     seq: step.seq,
@@ -179,6 +188,7 @@ export function historyEntry(step: TrailStepTable, snapshot: BitSnapshot, answer
     left_by: step.left_by,
     left_by_connection_id: step.left_by_connection_id,
     transfers: transfersOf(events),
+    cancellation: cancel ? { reason: cancel.reason, cancelled_by: cancel.principal_id, cancelled_date_time_utc: cancel.at } : null,
     answers,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Trails: runs of a flow (CONTRACT.md, "Tools beyond the interface document": start_trail, get_trail,
- * list_trails, submit_step_data, advance_trail, transfer_step). Each write locks the trail's row, so two
+ * list_trails, submit_step_data, advance_trail, transfer_step, cancel_trail). Each write locks the trail's row, so two
  * callers moving the same trail take turns; every step keeps the bit as it was entered.
  */
 import { randomUUID } from 'node:crypto';
@@ -314,4 +314,23 @@ export class TrailsService {
     });
   }
 
+  /**
+   * Ends a running or waiting trail for good (CONTRACT.md lists the status `cancelled`): the current step is
+   * left by the caller with no connection, and who, when and why is kept in that step's history. Any token
+   * that may run the trail may cancel it, a human_required step included: cancelling answers nothing.
+   * A completed or already cancelled trail is TRAIL_NOT_RUNNING, so a repeated call changes nothing.
+   */
+  async cancel(actor: Actor, input: { trail_id: string; reason?: string }): Promise<TrailView> {
+    return this.store.transaction(async (tx) => {
+      const { trail, step } = await this.current(tx, actor, input.trail_id);
+      const now = nextModified(trail.updated_at);
+      await insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'cancel', reason: input.reason ?? null, principal_id: actor.principalId, at: now });
+      await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: null });
+      trail.current_step_id = null;
+      trail.status = 'cancelled';
+      trail.updated_at = now;
+      await repo.updateTrail(tx, trail.id, { current_step_id: null, status: trail.status, updated_at: now });
+      return this.view(tx, trail);
+    });
+  }
 }

@@ -20,6 +20,7 @@ import { listFlowsTool } from './list-flows.js';
 import { reviewFlowTool } from './review-flow.js';
 import { updateFlowTool } from './update-flow.js';
 import { advanceTrailTool } from './advance-trail.js';
+import { cancelTrailTool } from './cancel-trail.js';
 import { getTrailTool } from './get-trail.js';
 import { listTrailsTool } from './list-trails.js';
 import { startTrailTool } from './start-trail.js';
@@ -51,6 +52,7 @@ const TOOLS: Tool[] = [
   submitStepDataTool,
   advanceTrailTool,
   transferStepTool,
+  cancelTrailTool,
   createReferenceTool,
   updateReferenceTool,
   getReferenceTool,

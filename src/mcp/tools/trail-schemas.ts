@@ -73,10 +73,14 @@ export const trailView = z.object({
       transfers: z
         .array(z.object({ reason: z.string(), transferred_by: z.string().nullable(), transferred_date_time_utc: z.string() }))
         .describe('Every hand-over of the step to a person (transfer_step), oldest first.'),
+      cancellation: z
+        .object({ reason: z.string().nullable(), cancelled_by: z.string().nullable(), cancelled_date_time_utc: z.string() })
+        .nullable()
+        .describe('Who cancelled the trail on this step, when and why (cancel_trail); null otherwise.'),
       answers: z.array(answer),
     }),
   ),
 });
 
 export const STEP_PAYLOAD_TEXT =
-  'Answers the trail: status, trail_context, current_step (bit title, body as markdown with anchors, elements with element_id, element_type and config, complexity, human_required, references, the answers that count, required_missing, connections_available now with target titles; null once completed) and history (every step with every answer, who gave it and when, and every transfer).';
+  'Answers the trail: status, trail_context, current_step (bit title, body as markdown with anchors, elements with element_id, element_type and config, complexity, human_required, references, the answers that count, required_missing, connections_available now with target titles; null once completed or cancelled) and history (every step with every answer, who gave it and when, every transfer, and a cancellation).';

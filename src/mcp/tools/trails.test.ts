@@ -27,7 +27,7 @@ interface Trail {
   started_by: string;
   last_modified_date_time_utc: string;
   current_step: Step | null;
-  history: Array<{ step_id: string; bit_id: string; bit_title: string; left_by: string | null; left_by_connection_id: string | null; left_date_time_utc: string | null; transfers: Array<{ reason: string; transferred_by: string | null; transferred_date_time_utc: string }>; answers: Array<{ element_id: string; value: unknown; answered_by: string }> }>;
+  history: Array<{ step_id: string; bit_id: string; bit_title: string; left_by: string | null; left_by_connection_id: string | null; left_date_time_utc: string | null; transfers: Array<{ reason: string; transferred_by: string | null; transferred_date_time_utc: string }>; cancellation: unknown; answers: Array<{ element_id: string; value: unknown; answered_by: string }> }>;
   warnings?: Array<{ element_id: string; warnings: string[] }>;
 }
 
@@ -311,7 +311,7 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     const waiting = await h.owner.client.ok<Trail>('transfer_step', { trail_id: trail.trail_id, reason: 'Needs a signature' });
     expect(waiting.status).toBe('waiting_for_person');
     expect(waiting.current_step).toMatchObject({ waiting_for_person: true, transfer_reason: 'Needs a signature' });
-    expect(waiting.history[1]).toMatchObject({ transfers: [{ reason: 'Needs a signature', transferred_by: h.owner.principalId }] });
+    expect(waiting.history[1]).toMatchObject({ transfers: [{ reason: 'Needs a signature', transferred_by: h.owner.principalId }], cancellation: null });
     expect((await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id })).code).toBe('HUMAN_REQUIRED');
 
     const listed = await person.client.ok<{ trails: Array<{ trail_id: string }> }>('list_trails', { status: 'waiting_for_person' });

@@ -3,8 +3,8 @@ import type { StoreDialect } from '../dialects/dialect.js';
 
 /**
  * What happened to a trail besides answers and moves, one row per event, oldest first: every transfer_step
- * (the step's own columns from 001/003 hold only the last one, so a second transfer overwrote the first).
- * Transfers recorded before this migration are copied over.
+ * (the step's own columns from 001/003 hold only the last one, so a second transfer overwrote the first)
+ * and cancel_trail (who, when, why). Transfers recorded before this migration are copied over.
  */
 export function trailEvents(dialect: StoreDialect): Migration {
   const serial = dialect.engine === 'postgres' ? 'bigserial' : 'integer';

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+import { STEP_PAYLOAD_TEXT, trailId, trailView } from './trail-schemas.js';
+
+export const cancelTrailTool = defineTool({
+  name: 'cancel_trail',
+  title: 'Cancel a trail',
+  description: [
+    'Ends a running or waiting trail for good: status cancelled, nothing more can be answered or advanced on it (start a new trail instead).',
+    'The current step is left by you, and the step\'s history keeps who cancelled, when and the reason.',
+    'Any token that may run the trail may cancel it, a human_required step included. Not idempotent: a second call answers TRAIL_NOT_RUNNING and changes nothing.',
+    STEP_PAYLOAD_TEXT,
+    'Errors: TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING (already completed or cancelled), VALIDATION_ERROR.',
+  ].join(' '),
+  flags: { W: true, D: true, I: false },
+  access: { capability: 'run', permission: 'view' },
+  input: z.strictObject({
+    trail_id: trailId,
+    reason: z
+      .string()
+      .max(1024)
+      .refine((s) => s.trim() !== '', { message: 'must not be blank (leave reason out to give none)' })
+      .optional()
+      .describe('Why the trail is cancelled, kept in its history (at most 1024 characters).'),
+  }),
+  output: trailView,
+  run: ({ actor, services }, input) => services.trails.cancel(actor, input),
+});
