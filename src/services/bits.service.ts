@@ -151,7 +151,10 @@ export class BitsService {
       if (input.complexity !== undefined) changes.complexity = input.complexity;
       if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;
       if (body !== undefined) {
-        await this.references.assertCitable(tx, actor, collectCitations(body), bit.scope_id);
+        // Only citations this write adds are checked: one the body already held stays when its reference
+        // was archived since (archiving does not wait for citations), so writing back get_bit's body works.
+        const cited = new Set(collectCitations(previous));
+        await this.references.assertCitable(tx, actor, collectCitations(body).filter((id) => !cited.has(id)), bit.scope_id);
         await syncConnectionRows(tx, this.store.dialect, actor, bit, body);
         changes.body = this.store.dialect.json(body);
       }

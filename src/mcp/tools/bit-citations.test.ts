@@ -49,6 +49,19 @@ describe.each(ENGINES)('citations and linked references in bits on %s', (engine)
     expect(inScope.bit_id).toBeTruthy();
   });
 
+  it('keeps a citation whose reference was archived after it was written, so get_bit\'s body writes back', async () => {
+    const ref = await makeReference(h.owner.client);
+    const { bit_id } = await h.owner.client.ok<{ bit_id: string }>('add_bit', { bit_title: 'cites', bit_body: `See [[ref:${ref}|the manual]].\n` });
+    await h.owner.client.ok('update_reference', { reference_id: ref, is_active: false });
+    const bit = await h.owner.client.ok<{ bit_body: string }>('get_bit', { bit_id });
+    await h.owner.client.ok('update_bit', { bit_id, bit_body: `${bit.bit_body}\nMore.\n`, content_format: 'markdown' });
+    expect((await h.owner.client.ok<{ bit_body: string }>('get_bit', { bit_id })).bit_body).toBe(`See [[ref:${ref}|the manual]].\n\nMore.\n`);
+    // A new citation of it is still refused.
+    const other = await h.owner.client.ok<{ bit_id: string }>('add_bit', { bit_title: 'x', bit_body: 'x' });
+    const error = await h.owner.client.fail('update_bit', { bit_id: other.bit_id, bit_body: `[[ref:${ref}|m]]`, content_format: 'markdown' });
+    expect(error.code).toBe('REFERENCE_ARCHIVED');
+  });
+
   it('get_bit lists linked references in position order with the label shown', async () => {
     const first = await makeReference(h.owner.client, { reference_title: 'First' });
     const second = await makeReference(h.owner.client, { reference_title: 'Second' });
