@@ -8,7 +8,7 @@ import { createMcpServer } from '../mcp/server.js';
 import type { Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
 import { openApiDocument } from './openapi.js';
-import { restRouter } from './rest.js';
+import { methodNotAllowed as restMethodNotAllowed, restRouter } from './rest.js';
 
 export interface HttpOptions {
   host: string;
@@ -98,6 +98,7 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   app.get('/api/v1/openapi.json', (_req: Request, res: Response) => {
     res.json(openApiDocument());
   });
+  app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
   app.use('/api/v1', bearer, restRouter(services, logger));
   return app;
 }

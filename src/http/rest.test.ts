@@ -103,6 +103,40 @@ describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
     expect((await h.store.store.db.selectFrom('bits').select('status').where('id', '=', bit).executeTakeFirstOrThrow()).status).toBe('archived');
   });
 
+  it('answers JSON in the envelope for a wrong method (405 with Allow) and an unknown path (404), never HTML', async () => {
+    const auth = { Authorization: `Bearer ${h.owner.token}` };
+    type Refusal = { success: boolean; error: { code: string; message: string; errorId: string; status: number } };
+    const bit = await insertTestBit(h.store.store, { accountId: h.accountId, status: 'archived' });
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      const res = await fetch(`${base}/bits/${bit}/restore`, { method, headers: auth });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = (await res.json()) as Refusal;
+      expect(body).toMatchObject({ success: false, error: { code: 'METHOD_NOT_ALLOWED', status: 405, message: `${method} is not allowed on /api/v1/bits/${bit}/restore; use POST.` } });
+      expect(body.error.errorId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    // Nothing was restored by the refused calls.
+    expect((await h.store.store.db.selectFrom('bits').select('status').where('id', '=', bit).executeTakeFirstOrThrow()).status).toBe('archived');
+    for (const [method, path] of [
+      ['GET', '/nope'],
+      ['POST', '/bits'],
+      ['POST', `/bits/${bit}/restore/extra`],
+      ['GET', ''],
+    ]) {
+      const res = await fetch(`${base}${path}`, { method, headers: auth });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect((await res.json()) as Refusal).toMatchObject({ success: false, error: { code: 'ROUTE_NOT_FOUND', status: 404 } });
+    }
+    const post = await fetch(`${base}/openapi.json`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET');
+    expect(((await post.json()) as Refusal).error.code).toBe('METHOD_NOT_ALLOWED');
+    // Without a token the bearer check answers first, as for every route.
+    expect((await fetch(`${base}/nope`)).status).toBe(401);
+  });
+
   it('serves its OpenAPI description without a token', async () => {
     const res = await fetch(`${base}/openapi.json`);
     expect(res.status).toBe(200);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { WaymarkError } from '../errors.js';
@@ -8,6 +9,25 @@ import { assertAccess, type Access, type Actor } from '../services/actor.js';
 import { actorOf } from './app.js';
 
 type Handler = (actor: Actor, req: Request) => Promise<unknown>;
+
+/**
+ * The two refusals of the HTTP layer itself, before any route runs: no route at that path, or a route that
+ * takes other methods. They are not tool errors (no tool can answer them), so they stay out of the error
+ * catalogue; the answer has the same envelope, so a client parses every /api/v1 answer one way.
+ */
+export type HttpOnlyCode = 'ROUTE_NOT_FOUND' | 'METHOD_NOT_ALLOWED';
+
+export function sendHttpError(res: Response, status: 404 | 405, code: HttpOnlyCode, message: string): void {
+  res.status(status).json({ success: false, error: { code, message, errorId: randomUUID(), status } });
+}
+
+/** A wrong method on a known path: 405 with Allow, instead of Express's HTML 404. */
+export const methodNotAllowed =
+  (...allowed: string[]) =>
+  (req: Request, res: Response): void => {
+    res.set('Allow', allowed.join(', '));
+    sendHttpError(res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${allowed.join(' or ')}.`);
+  };
 
 /**
  * REST under /api/v1: thin routes over the same services as the MCP tools. Access is checked by the same
@@ -31,10 +51,15 @@ export function restRouter(services: Services, logger: Logger): Router {
     }
   };
 
-  router.post(
-    '/bits/:bit_id/restore',
-    route({ capability: 'author', permission: 'edit' }, (actor, req) => services.bitRestore.restore(actor, { bit_id: String(storableInput(String(req.params.bit_id))) })),
-  );
+  router
+    .route('/bits/:bit_id/restore')
+    .post(route({ capability: 'author', permission: 'edit' }, (actor, req) => services.bitRestore.restore(actor, { bit_id: String(storableInput(String(req.params.bit_id))) })))
+    .all(methodNotAllowed('POST'));
+
+  // Any other path under /api/v1: JSON in the envelope, not Express's HTML 404.
+  router.use((req: Request, res: Response) => {
+    sendHttpError(res, 404, 'ROUTE_NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}; the routes are described at /api/v1/openapi.json.`);
+  });
 
   return router;
 }
