@@ -73,6 +73,21 @@ describe.each(ENGINES)('search_references on %s', (engine) => {
     expect(await found({ query: 'expense nonexistentword' })).toEqual([]);
   });
 
+  it('folds diacritics on both sides and marks the word as written in the snippet', async () => {
+    const cafe = await makeReference(h.owner.client, { reference_title: 'Café Müller', reference_content: para('Coffee at the Café Müller in Köln, naïve résumé.') });
+    for (const query of ['cafe', 'CAFÉ', 'café', 'muller', 'Müller', 'koln', 'naive resume', '"cafe muller"']) {
+      expect(await found({ query }), query).toEqual([cafe]);
+    }
+    const [hit] = (await search({ query: 'cafe' })).results;
+    expect(hit?.reference_title).toBe('Café Müller');
+    expect(hit?.snippet).toContain('**Café**');
+    expect(hit?.snippet).toContain('Müller in Köln');
+    // Latin letters only, as SQLite's unicode61 tokenizer folds: other scripts keep their marks.
+    const cyrillic = await makeReference(h.owner.client, { reference_title: 'Йогурт', reference_content: para('Йогурт и сыр.') });
+    expect(await found({ query: 'йогурт' })).toEqual([cyrillic]);
+    expect(await found({ query: 'иогурт' })).toEqual([]);
+  });
+
   it('answers any input without a fault', async () => {
     const hostile = [
       '', '   ', '"', '""', '"unclosed phrase', 'AND', 'a OR b', 'NOT x', 'NEAR(a b)', '*', 'marm*', '^marmalade', 'title:marmalade',

@@ -91,5 +91,7 @@ export interface ReferenceSearchHit {
 export interface SearchDialect {
   /** The engine's DDL of migration 002 (index, triggers or generated column), applied once. */
   migrate(db: Kysely<unknown>): Promise<void>;
+  /** Migration 005: the index folds diacritics ('cafe' finds 'Café') on every engine, existing rows included. */
+  migrateFoldDiacritics(db: Kysely<unknown>): Promise<void>;
   searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]>;
 }

@@ -23,6 +23,30 @@ const DDL = [
   `CREATE INDEX library_references_search ON library_references USING gin (search_vector) WITH (fastupdate = off)`,
 ];
 
+/**
+ * Migration 005: fold diacritics as SQLite's FTS5 does (unicode61 remove_diacritics 2), so that 'cafe'
+ * finds 'Café' on both engines. PostgreSQL's own way (the unaccent extension) needs a privilege to
+ * install and its unaccent() is not immutable, so it cannot feed a generated column. Folding in the
+ * application would need a second, folded copy of the text written by the services, and the generated
+ * column would no longer be in step with every writer. So the fold is an immutable SQL function of
+ * built-ins: decompose (NFD), drop the combining marks (U+0300–U+036F) that follow a Latin letter,
+ * recompose (NFC). Latin only, as FTS5 folds Latin only: 'й' and 'ά' stay as they are on both engines.
+ * The same function folds the stored vector and the query, so the two cannot drift apart.
+ */
+const FOLD_DDL = [
+  String.raw`CREATE FUNCTION waymark_fold_diacritics(text) RETURNS text
+     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+     AS $$ SELECT pg_catalog.normalize(pg_catalog.regexp_replace(pg_catalog.normalize($1, 'NFD'), '([A-Za-z])[\u0300-\u036f]+', '\1', 'g'), 'NFC') $$`,
+  // Dropping the column drops its index; adding it back computes the vector of every existing row.
+  `ALTER TABLE library_references DROP COLUMN search_vector`,
+  `ALTER TABLE library_references ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
+     setweight(to_tsvector('english', waymark_fold_diacritics(title)), 'A') ||
+     setweight(to_tsvector('english', waymark_fold_diacritics(coalesce(abstract, ''))), 'B') ||
+     setweight(to_tsvector('english', waymark_fold_diacritics(search_text)), 'D')
+   ) STORED`,
+  `CREATE INDEX library_references_search ON library_references USING gin (search_vector) WITH (fastupdate = off)`,
+];
+
 /** ts_headline options: the same marks and about the same length as SQLite's snippet() in sqlite-search.ts. */
 const HEADLINE = 'StartSel=**, StopSel=**, MaxWords=32, MinWords=12, ShortWord=2, MaxFragments=1, FragmentDelimiter=" … "';
 
@@ -32,7 +56,7 @@ const HEADLINE = 'StartSel=**, StopSel=**, MaxWords=32, MinWords=12, ShortWord=2
  */
 export function tsquery(terms: SearchTerm[]): RawBuilder<unknown> {
   return sql.join(
-    terms.map((t) => sql`phraseto_tsquery('english', ${t.words.join(' ')})`),
+    terms.map((t) => sql`phraseto_tsquery('english', waymark_fold_diacritics(${t.words.join(' ')}))`),
     sql` && `,
   );
 }
@@ -47,12 +71,33 @@ function filters(query: ReferenceSearchQuery): RawBuilder<unknown>[] {
   return where;
 }
 
+/**
+ * The snippet shows the original text, whose accented words the folded query does not name: ts_headline
+ * would find 'cafe' but not mark 'Café'. So the headline query also names the words of the hit whose
+ * folded form is a word of the query, as they are written. Only the page's rows pay for this, and within
+ * them only the whitespace-separated chunks that are not plain ASCII are parsed again (parsing a whole
+ * text cost several times what ts_headline itself does). The words found fold to query words, which are
+ * made of letters, digits and marks, so they are too, and quote_literal makes plain tsquery lexemes of them.
+ */
+const accentedWords = sql`LATERAL (
+  SELECT string_agg(DISTINCT quote_literal(w.lexeme), ' | ')::tsquery AS query
+  FROM regexp_split_to_table(page.search_text, '[[:space:]]+') chunk,
+       unnest(tsvector_to_array(to_tsvector('english', chunk))) w(lexeme)
+  WHERE chunk ~ '[^[:ascii:]]' AND waymark_fold_diacritics(w.lexeme) = ANY (q.lexemes)
+) accented`;
+
 async function searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]> {
+  // ts_rank reads the row alone (no whole-index statistics, unlike SQLite's bm25), so writes elsewhere do
+  // not move scores and the cursor's score still marks where the previous page ended.
   const after = query.after ? sql`WHERE score < ${query.after.score} OR (score = ${query.after.score} AND id > ${query.after.id})` : sql``;
+  const words = query.terms.map((t) => t.words.join(' ')).join(' ');
   // ts_rank is real (float4); as float8 its value prints and parses back exactly, so a cursor holding it
   // compares equal to the recomputed score. The headline is computed outside the LIMIT, for the page only.
   const result = await sql<ReferenceSearchHit>`
-    WITH q AS (SELECT ${tsquery(query.terms)} AS query),
+    WITH q AS (
+      SELECT ${tsquery(query.terms)} AS query,
+             tsvector_to_array(to_tsvector('english', waymark_fold_diacritics(${words}))) AS lexemes
+    ),
     page AS (
       SELECT * FROM (
         SELECT r.id, r.title, r.abstract, r.categories, r.scope_id, r.is_active, r.search_text,
@@ -64,8 +109,8 @@ async function searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Pr
       LIMIT ${query.limit}
     )
     SELECT page.id, page.title, page.abstract, page.categories, page.scope_id, page.is_active, page.score,
-           ts_headline('english', page.search_text, q.query, ${HEADLINE}) AS snippet
-    FROM page, q
+           ts_headline('english', page.search_text, coalesce(q.query || accented.query, q.query), ${HEADLINE}) AS snippet
+    FROM page, q, ${accentedWords}
     ORDER BY page.score DESC, page.id ASC`.execute(db);
   return result.rows;
 }
@@ -73,6 +118,9 @@ async function searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Pr
 export const postgresSearch: SearchDialect = {
   async migrate(db) {
     for (const statement of DDL) await sql.raw(statement).execute(db);
+  },
+  async migrateFoldDiacritics(db) {
+    for (const statement of FOLD_DDL) await sql.raw(statement).execute(db);
   },
   searchReferences,
 };

@@ -4,6 +4,7 @@ import { initialSchema } from './001-initial.js';
 import { referenceSearch } from './002-reference-search.js';
 import { trailStepActors } from './003-trail-step-actors.js';
 import { trailEvents } from './004-trail-events.js';
+import { searchFoldDiacritics } from './005-search-fold-diacritics.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: StoreDialect): Record<string, Migration> {
@@ -12,5 +13,6 @@ export function migrations(dialect: StoreDialect): Record<string, Migration> {
     '002-reference-search': referenceSearch(dialect),
     '003-trail-step-actors': trailStepActors(),
     '004-trail-events': trailEvents(dialect),
+    '005-search-fold-diacritics': searchFoldDiacritics(dialect),
   };
 }
