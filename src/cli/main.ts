@@ -48,6 +48,7 @@ function requireOption(args: ParsedArgs, name: string): string {
 
 function onePositional(args: ParsedArgs, what: string): string {
   if (args.positionals.length !== 1) throw new UsageError(`expected exactly one ${what}`);
+  if (args.positionals[0].trim() === '') throw new UsageError(`${what} must not be blank`);
   return args.positionals[0];
 }
 
@@ -147,8 +148,10 @@ async function token(argv: string[]): Promise<void> {
   if (args.positionals.length > 0) throw new UsageError(`token create takes no positional arguments`);
   const permission = requireOption(args, 'permission');
   if (!PERMISSIONS.includes(permission as Permission)) throw new UsageError(`--permission must be one of ${PERMISSIONS.join(', ')}`);
-  const kind = stringOption(args, 'kind') ?? 'agent';
-  if (kind !== 'agent' && kind !== 'person') throw new UsageError(`--kind must be agent or person`);
+  const principal = stringOption(args, 'principal');
+  // A new principal is an agent unless --kind says otherwise; a reused one keeps its kind.
+  const kind = stringOption(args, 'kind') ?? (principal ? undefined : 'agent');
+  if (kind !== undefined && kind !== 'agent' && kind !== 'person') throw new UsageError(`--kind must be agent or person`);
   // `author` alone is accepted as short for `waymark.author`.
   const capabilities = requireOption(args, 'capabilities')
     .split(',')
@@ -161,13 +164,15 @@ async function token(argv: string[]): Promise<void> {
       accountId: requireOption(args, 'account'),
       permission: permission as Permission,
       capabilities,
-      scopeId: stringOption(args, 'scope') ?? null,
+      scopeId: stringOption(args, 'scope') ?? (principal ? undefined : null),
       kind,
-      principalId: stringOption(args, 'principal'),
+      principalId: principal,
       name: stringOption(args, 'name'),
       expiresInMs: expires ? parseDuration(expires) : undefined,
     });
     process.stdout.write(`${issued.token}\n`);
+    // stdout holds only the token; the principal's id (for --principal) goes to stderr.
+    process.stderr.write(`principal ${issued.principalId}\n`);
   });
 }
 
@@ -187,12 +192,13 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { serve, std
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
+  if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
-    return command ? EXIT.ok : EXIT.usage;
+    return EXIT.ok;
   }
-  const run = COMMANDS[command];
+  const run = command ? COMMANDS[command] : undefined;
   try {
+    if (!command) throw new UsageError('a command is needed');
     if (!run) throw new UsageError(`unknown command '${command}'`);
     await run(rest);
     return EXIT.ok;

@@ -79,6 +79,17 @@ export class AuthService {
     if (principalId) {
       const principal = await repo.findPrincipal(tx, principalId);
       if (!principal || principal.account_id !== request.accountId) throw new WaymarkError('VALIDATION_ERROR', `No principal ${principalId} in account ${request.accountId}`, { issues: [{ path: 'principal', message: 'unknown principal' }] });
+      // A token acts with its principal's permission, kind and scope: asking for others would print a token
+      // that is not what it was asked to be.
+      const differ = [
+        ['permission', request.permission, principal.permission],
+        ['kind', request.kind, principal.kind],
+        ['scope', request.scopeId, principal.scope_id],
+      ].filter(([, asked, held]) => asked !== undefined && asked !== held);
+      if (differ.length > 0) {
+        const issues = differ.map(([field, asked, held]) => ({ path: String(field), message: `principal ${principalId} has ${String(field)} ${String(held ?? 'account level')}, not ${String(asked ?? 'account level')}` }));
+        throw new WaymarkError('VALIDATION_ERROR', `${issues.map((i) => i.message).join('; ')}: a token carries its principal's permission, kind and scope.`, { issues });
+      }
     } else {
       principalId = randomUUID();
       await repo.insertPrincipal(tx, {
