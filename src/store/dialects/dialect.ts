@@ -2,7 +2,7 @@
  * Everything that differs between the two engines lives behind this interface, so that the
  * repositories and services never ask which engine they run on (STYLE.md, kysely's dialect layout).
  */
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../schema.js';
 
 export type EngineName = 'sqlite' | 'postgres';
@@ -38,8 +38,25 @@ export interface StoreDialect {
   isRetryable(error: unknown): boolean;
   /** Whether an error is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * Migration 006: make waymark_lower() (see lowerText) exist on this engine. PostgreSQL keeps it in the
+   * database; SQLite keeps functions in the connection, so there it is registered whenever the file is
+   * opened, and this does nothing.
+   */
+  migrateLowerText(db: Kysely<unknown>): Promise<void>;
   /** Full-text search of the References Library (see SearchDialect below). */
   readonly search: SearchDialect;
+}
+
+/**
+ * Text in lower case for case-insensitive matching (the list tools' `query`), the same on both engines:
+ * SQLite's own lower() folds ASCII letters only ('Ä' stayed 'Ä'), PostgreSQL's folds every letter. So
+ * each engine provides waymark_lower(): sqlite.ts registers one on the connection (JavaScript's
+ * toLowerCase, the same as the pattern the text is matched against), migration 006 creates one over
+ * lower() on PostgreSQL. One name, so that the repositories need not know the engine.
+ */
+export function lowerText(value: Expression<string | null>): RawBuilder<string> {
+  return sql<string>`waymark_lower(${value})`;
 }
 
 /**

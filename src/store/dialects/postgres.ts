@@ -1,8 +1,11 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, type SelectQueryBuilder } from 'kysely';
+import { Kysely, PostgresDialect, sql, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../schema.js';
 import type { StoreDialect } from './dialect.js';
 import { postgresSearch } from './postgres-search.js';
+
+/** lower() already folds every letter here (under the database's UTF-8 ctype); inlined, so it costs nothing. */
+const LOWER_TEXT_DDL = `CREATE FUNCTION waymark_lower(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT pg_catalog.lower($1) $$`;
 
 /** serialization_failure, deadlock_detected: PostgreSQL asks the client to run the transaction again. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -24,6 +27,9 @@ export function postgresDialect(url: string): StoreDialect {
     forKeyShare: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forKeyShare(),
     isRetryable: (error) => RETRYABLE.has((error as { code?: string } | null)?.code ?? ''),
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === '23505',
+    migrateLowerText: async (db) => {
+      await sql.raw(LOWER_TEXT_DDL).execute(db);
+    },
     search: postgresSearch,
   };
 }

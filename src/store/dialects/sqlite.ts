@@ -45,6 +45,9 @@ export function sqliteDialect(file: string): StoreDialect {
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 10000');
+  // waymark_lower: see lowerText in dialect.ts. Deterministic, so SQLite may use it in indexes and
+  // evaluate it once per value.
+  database.function('waymark_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   return {
     engine: 'sqlite',
     jsonType: 'text',
@@ -62,6 +65,7 @@ export function sqliteDialect(file: string): StoreDialect {
       const code = (error as { code?: string } | null)?.code;
       return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
     },
+    migrateLowerText: async () => undefined,
     search: sqliteSearch,
   };
 }

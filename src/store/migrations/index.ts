@@ -5,6 +5,7 @@ import { referenceSearch } from './002-reference-search.js';
 import { trailStepActors } from './003-trail-step-actors.js';
 import { trailEvents } from './004-trail-events.js';
 import { searchFoldDiacritics } from './005-search-fold-diacritics.js';
+import { lowerTextFunction } from './006-lower-text.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: StoreDialect): Record<string, Migration> {
@@ -14,5 +15,6 @@ export function migrations(dialect: StoreDialect): Record<string, Migration> {
     '003-trail-step-actors': trailStepActors(),
     '004-trail-events': trailEvents(dialect),
     '005-search-fold-diacritics': searchFoldDiacritics(dialect),
+    '006-lower-text': lowerTextFunction(dialect),
   };
 }

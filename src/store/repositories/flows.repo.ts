@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
-import type { StoreDialect } from '../dialects/dialect.js';
+import { lowerText, type StoreDialect } from '../dialects/dialect.js';
 import type { BitTable, FlowTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
 import { afterKey, containsPattern, keysetPage, type PageKey } from './paging.js';
@@ -88,8 +88,8 @@ export async function listFlows(
       const pattern = containsPattern(filter.query);
       query = query.where((eb) =>
         eb.or([
-          eb(sql<string>`lower(title)`, 'like', sql<string>`${pattern} escape '\\'`),
-          eb(sql<string>`lower(coalesce(description, ''))`, 'like', sql<string>`${pattern} escape '\\'`),
+          eb(lowerText(sql.ref('title')), 'like', sql<string>`${pattern} escape '\\'`),
+          eb(lowerText(sql.ref('description')), 'like', sql<string>`${pattern} escape '\\'`),
         ]),
       );
     }
@@ -122,9 +122,9 @@ export async function listBits(
       const pattern = containsPattern(filter.query);
       query = query.where((eb) =>
         eb.or([
-          eb(sql<string>`lower(title)`, 'like', sql<string>`${pattern} escape '\\'`),
-          eb(sql<string>`lower(coalesce(abstract, ''))`, 'like', sql<string>`${pattern} escape '\\'`),
-          eb(sql<string>`lower(coalesce(description, ''))`, 'like', sql<string>`${pattern} escape '\\'`),
+          eb(lowerText(sql.ref('title')), 'like', sql<string>`${pattern} escape '\\'`),
+          eb(lowerText(sql.ref('abstract')), 'like', sql<string>`${pattern} escape '\\'`),
+          eb(lowerText(sql.ref('description')), 'like', sql<string>`${pattern} escape '\\'`),
         ]),
       );
     }
