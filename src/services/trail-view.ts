@@ -8,7 +8,7 @@ import type { TrailAnswerTable, TrailStepTable, TrailTable } from '../store/sche
 import type { BitReferenceLinkView } from '../store/repositories/links.repo.js';
 import type { ConnectionCondition } from '../content/slate.js';
 import { stepBodyMarkdown } from './step-body.js';
-import type { TrailEvent } from './trail-events.js';
+import type { TrailEvent } from '../store/repositories/trails.repo.js';
 import { conditionHolds, missingRequired, stepElements, type BitSnapshot, type LatestAnswer, type StepElement } from './trail-step.js';
 
 export interface AnswerView {

@@ -15,7 +15,6 @@ import { canSee, type Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { DEFAULT_PAGE_SIZE } from './flows.service.js';
 import { trailContextIssues, type TrailContextSchema } from './trail-context-schema.js';
-import { insertTrailEvent, trailEventsOf, type TrailEvent } from './trail-events.js';
 import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
 import { answerView, availableConnections, historyEntry, latestAnswers, stepView, type AnswerView, type TrailSummary, type TrailView } from './trail-view.js';
 
@@ -89,8 +88,8 @@ export class TrailsService {
   private async view(q: Q, trail: TrailTable): Promise<TrailView> {
     const steps = await repo.stepsOf(q, trail.id);
     const answers = await repo.answersOf(q, trail.id);
-    const eventsByStep = new Map<string | null, TrailEvent[]>();
-    for (const event of await trailEventsOf(q, trail.id)) eventsByStep.set(event.step_id, [...(eventsByStep.get(event.step_id) ?? []), event]);
+    const eventsByStep = new Map<string | null, repo.TrailEvent[]>();
+    for (const event of await repo.trailEventsOf(q, trail.id)) eventsByStep.set(event.step_id, [...(eventsByStep.get(event.step_id) ?? []), event]);
     const byStep = new Map<string, AnswerView[]>();
     for (const row of answers) {
       const list = byStep.get(row.step_id) ?? [];
@@ -305,7 +304,7 @@ export class TrailsService {
     return this.store.transaction(async (tx) => {
       const { trail, step } = await this.current(tx, actor, input.trail_id);
       const now = nextModified(trail.updated_at);
-      await insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'transfer', reason: input.reason, principal_id: actor.principalId, at: now });
+      await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'transfer', reason: input.reason, principal_id: actor.principalId, at: now });
       await repo.updateStep(tx, step.id, { transfer_reason: input.reason, transferred_by: actor.principalId, transferred_at: now });
       trail.status = 'waiting_for_person';
       trail.updated_at = now;
@@ -324,7 +323,7 @@ export class TrailsService {
     return this.store.transaction(async (tx) => {
       const { trail, step } = await this.current(tx, actor, input.trail_id);
       const now = nextModified(trail.updated_at);
-      await insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'cancel', reason: input.reason ?? null, principal_id: actor.principalId, at: now });
+      await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'cancel', reason: input.reason ?? null, principal_id: actor.principalId, at: now });
       await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: null });
       trail.current_step_id = null;
       trail.status = 'cancelled';

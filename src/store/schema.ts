@@ -133,6 +133,20 @@ export interface TrailAnswerTable {
   answered_at: string;
 }
 
+export type TrailEventKind = 'transfer' | 'cancel';
+
+/** Every transfer_step and the cancel_trail of a trail, oldest first by id (migration 004). */
+export interface TrailEventTable {
+  id: Generated<number>;
+  trail_id: string;
+  step_id: string | null;
+  kind: TrailEventKind;
+  reason: string | null;
+  /** Null only for transfers made before migration 003 recorded who made them. */
+  principal_id: string | null;
+  at: string;
+}
+
 export interface DB {
   accounts: AccountTable;
   scopes: ScopeTable;
@@ -146,4 +160,5 @@ export interface DB {
   trails: TrailTable;
   trail_steps: TrailStepTable;
   trail_answers: TrailAnswerTable;
+  trail_events: TrailEventTable;
 }

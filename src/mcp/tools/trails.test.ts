@@ -380,6 +380,12 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     expect((await list({ status: 'cancelled' }))).toEqual([]);
     // A person who answered and advanced a trail took part in it.
     expect((await list({ principal_id: person.principalId })).length).toBeGreaterThanOrEqual(2);
+    // So did whoever handed a step over, also when a later transfer of the same step followed.
+    const handedOver = await h.owner.client.ok<Trail>('start_trail', { flow_id: flowId, trail_context: { customer: 'T' } });
+    const firstHand = await h.principal({ permission: 'view', capabilities: ['run'] });
+    await firstHand.client.ok('transfer_step', { trail_id: handedOver.trail_id, reason: 'first' });
+    await h.owner.client.ok('transfer_step', { trail_id: handedOver.trail_id, reason: 'second' });
+    expect((await list({ principal_id: firstHand.principalId })).map((t) => t.trail_id)).toEqual([handedOver.trail_id]);
     const all = await list({});
     const paged: string[] = [];
     let cursor: string | null = null;

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { StoreDialect } from '../dialects/dialect.js';
-import type { TrailAnswerTable, TrailStepTable, TrailTable } from '../schema.js';
+import type { TrailAnswerTable, TrailEventKind, TrailStepTable, TrailTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
 import type { Visibility } from './flows.repo.js';
 import { afterKey, keysetPage, type PageKey } from './paging.js';
@@ -97,6 +97,8 @@ export async function listTrails(q: Q, seen: Visibility, filter: TrailListFilter
               .whereRef('s.trail_id', '=', 'trails.id')
               .where((s) => s.or([s('s.transferred_by', '=', principal), s('s.left_by', '=', principal)])),
           ),
+          // Every transfer and cancellation, not only a step's latest transfer.
+          eb.exists(eb.selectFrom('trail_events as e').select(sql.lit(1).as('one')).whereRef('e.trail_id', '=', 'trails.id').where('e.principal_id', '=', principal)),
         ]),
       );
     }
@@ -109,4 +111,21 @@ export async function listTrails(q: Q, seen: Visibility, filter: TrailListFilter
 /** Connection mirror rows leaving a bit, in sort_order. */
 export async function connectionsOf(q: Q, accountId: string, bitId: string) {
   return q.selectFrom('connections').selectAll().where('account_id', '=', accountId).where('source_bit_id', '=', bitId).orderBy('sort_order').execute();
+}
+
+export interface TrailEvent {
+  step_id: string | null;
+  kind: TrailEventKind;
+  reason: string | null;
+  principal_id: string | null;
+  at: string;
+}
+
+export async function insertTrailEvent(q: Q, trailId: string, event: TrailEvent): Promise<void> {
+  await q.insertInto('trail_events').values({ trail_id: trailId, ...event }).execute();
+}
+
+/** Every event of a trail, oldest first. */
+export async function trailEventsOf(q: Q, trailId: string): Promise<TrailEvent[]> {
+  return q.selectFrom('trail_events').select(['step_id', 'kind', 'reason', 'principal_id', 'at']).where('trail_id', '=', trailId).orderBy('id').execute();
 }
