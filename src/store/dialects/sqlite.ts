@@ -37,6 +37,37 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/** How many prepared statements one connection keeps; the queries the services build are far fewer. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 compiles a statement on every prepare(), and Kysely's driver prepares each query anew: on a
+ * small tool call that was a tenth of the process's CPU (bench/tool-call.ts, a CPU profile of get_bit). The
+ * same SQL text gets the same compiled statement back; a statement runs to completion inside the driver's
+ * call (no iterators are left open: the store does not stream), so reusing one is safe.
+ */
+function withStatementCache(database: Database.Database): { prepare(sql: string): Database.Statement; close(): void } {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement) {
+        // Most recently used last, so the oldest is the first key when the cache is full.
+        cache.delete(sql);
+      } else {
+        statement = database.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
+    close() {
+      cache.clear();
+      database.close();
+    },
+  };
+}
+
 export function sqliteDialect(file: string): StoreDialect {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new Database(file);
@@ -51,7 +82,7 @@ export function sqliteDialect(file: string): StoreDialect {
   return {
     engine: 'sqlite',
     jsonType: 'text',
-    createKysely: () => new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database }) }),
+    createKysely: () => new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) }),
     json: (value) => JSON.stringify(value),
     parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
