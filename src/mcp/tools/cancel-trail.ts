@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
-import { STEP_PAYLOAD_TEXT, trailId, trailView } from './trail-schemas.js';
+import { STEP_PAYLOAD_TEXT, trailId, trailReason, trailView } from './trail-schemas.js';
 
 export const cancelTrailTool = defineTool({
   name: 'cancel_trail',
@@ -16,10 +16,7 @@ export const cancelTrailTool = defineTool({
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({
     trail_id: trailId,
-    reason: z
-      .string()
-      .max(1024)
-      .refine((s) => s.trim() !== '', { message: 'must not be blank (leave reason out to give none)' })
+    reason: trailReason
       .optional()
       .describe('Why the trail is cancelled, kept in its history (at most 1024 characters).'),
   }),

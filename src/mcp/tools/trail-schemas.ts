@@ -5,6 +5,12 @@ export const TRAIL_STATUSES = ['running', 'waiting_for_person', 'completed', 'ca
 
 export const trailId = z.string().min(1).describe('The trail id (UUID), as start_trail or list_trails gave it.');
 
+/** A reason a person reads (transfer_step, cancel_trail): at most 1024 characters, not blank. */
+export const trailReason = z
+  .string()
+  .max(1024)
+  .refine((text) => text.trim() !== '', { message: 'must not be blank' });
+
 const condition = z.union([
   z.object({ element_id: z.string(), option_ids: z.array(z.string()) }),
   z.object({ element_id: z.string(), checked: z.boolean() }),

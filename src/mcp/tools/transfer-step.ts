@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
-import { STEP_PAYLOAD_TEXT, trailId, trailView } from './trail-schemas.js';
+import { STEP_PAYLOAD_TEXT, trailId, trailReason, trailView } from './trail-schemas.js';
 
 export const transferStepTool = defineTool({
   name: 'transfer_step',
@@ -10,11 +10,7 @@ export const transferStepTool = defineTool({
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({
     trail_id: trailId,
-    reason: z
-      .string()
-      .max(1024)
-      .refine((s) => s.trim() !== '', { message: 'must not be blank' })
-      .describe('Why a person must take over, for that person (at most 1024 characters).'),
+    reason: trailReason.describe('Why a person must take over, for that person (at most 1024 characters).'),
   }),
   output: trailView,
   run: ({ actor, services }, input) => services.trails.transfer(actor, input),
