@@ -52,6 +52,8 @@ describe.each(ENGINES)('the waymark command on %s', (engine) => {
     const another = await run('init', '--new-token');
     expect(another.stdout).toMatch(/^waymark_\S+\n$/);
     expect(another.stdout).not.toBe(first.stdout);
+    // Another token of the same owner, not a second owner.
+    expect((await services.auth.authenticate(another.stdout.trim()))?.principalId).toBe(owner!.principalId);
   });
 
   it('creates accounts, scopes and tokens, printing only the new id or token', async () => {

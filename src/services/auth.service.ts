@@ -41,6 +41,9 @@ export interface IssuedToken {
   expiresAt: string | null;
 }
 
+/** The name `waymark init` gives the account's owner. */
+const OWNER_NAME = 'owner';
+
 export class AuthService {
   constructor(private readonly store: Store) {}
 
@@ -130,7 +133,9 @@ export class AuthService {
         accountId = randomUUID();
         await repo.insertAccount(tx, { id: accountId, name: 'default', created_at: nowIso() });
       }
-      const token = await this.issueToken(tx, { accountId, permission: 'admin', capabilities: allCapabilityNames(), kind: 'person', name: 'owner' });
+      // --new-token gives the owner another token; it makes no second owner.
+      const owner = existing ? await repo.findPrincipalByName(tx, accountId, OWNER_NAME) : undefined;
+      const token = await this.issueToken(tx, { accountId, permission: 'admin', capabilities: allCapabilityNames(), kind: owner?.kind ?? 'person', name: OWNER_NAME, principalId: owner?.id });
       return { accountId, created: !existing, token };
     });
   }

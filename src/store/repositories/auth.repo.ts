@@ -31,6 +31,19 @@ export async function findPrincipal(q: Q, id: string) {
   return q.selectFrom('principals').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The first account-level Admin person of an account named `name` (the owner that `waymark init` made). */
+export async function findPrincipalByName(q: Q, accountId: string, name: string) {
+  return q
+    .selectFrom('principals')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('name', '=', name)
+    .where('permission', '=', 'admin')
+    .where('scope_id', 'is', null)
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
 export async function insertToken(
   q: Q,
   row: { id: string; principal_id: string; token_hash: string; capabilities: string; expires_at: string | null; created_at: string },
