@@ -77,6 +77,19 @@ describe.each(ENGINES)('transports on %s', (engine) => {
     expect(health).toMatchObject({ status: 'ok', engine });
   });
 
+  it('validates the HTTP headers of a call: MCP-Protocol-Version, Accept, Content-Type', async () => {
+    const post = (headers: Record<string, string>) =>
+      fetch(serve.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    expect((await post({ 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
+    expect((await post({ accept: 'text/html' })).status).toBe(406);
+    expect((await post({ 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await post({})).status).toBe(200);
+  });
+
   it('refuses a foreign Host header (DNS-rebinding protection)', async () => {
     // fetch does not let a caller set Host, so this request goes through node:http.
     const status = await new Promise<number>((resolve, reject) => {
