@@ -299,13 +299,12 @@ export class TrailsService {
     });
   }
 
-  /** Every transfer is kept as an event; the step's own columns keep the last one, which list_trails' principal filter reads. */
+  /** Every transfer is kept as an event (trail_events): the history, the step's transfer_reason and list_trails read them. */
   async transfer(actor: Actor, input: { trail_id: string; reason: string }): Promise<TrailView> {
     return this.store.transaction(async (tx) => {
       const { trail, step } = await this.current(tx, actor, input.trail_id);
       const now = nextModified(trail.updated_at);
       await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'transfer', reason: input.reason, principal_id: actor.principalId, at: now });
-      await repo.updateStep(tx, step.id, { transfer_reason: input.reason, transferred_by: actor.principalId, transferred_at: now });
       trail.status = 'waiting_for_person';
       trail.updated_at = now;
       await repo.updateTrail(tx, trail.id, { status: trail.status, updated_at: now });

@@ -115,8 +115,11 @@ export interface TrailStepTable {
   entered_at: string;
   left_at: string | null;
   left_by_connection_id: string | null;
+  /**
+   * The transfer columns (migrations 001 and 003) are no longer written: migration 004 copied them into
+   * trail_events, which holds every transfer. left_by (003): who left the step.
+   */
   transfer_reason: string | null;
-  /** Migration 003: who handed the step to a person, and when; who left the step. */
   transferred_by: string | null;
   transferred_at: string | null;
   left_by: string | null;

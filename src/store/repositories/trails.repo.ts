@@ -95,9 +95,9 @@ export async function listTrails(q: Q, seen: Visibility, filter: TrailListFilter
               .selectFrom('trail_steps as s')
               .select(sql.lit(1).as('one'))
               .whereRef('s.trail_id', '=', 'trails.id')
-              .where((s) => s.or([s('s.transferred_by', '=', principal), s('s.left_by', '=', principal)])),
+              .where('s.left_by', '=', principal),
           ),
-          // Every transfer and cancellation, not only a step's latest transfer.
+          // Who handed a step over or cancelled the trail (every transfer, not only a step's latest).
           eb.exists(eb.selectFrom('trail_events as e').select(sql.lit(1).as('one')).whereRef('e.trail_id', '=', 'trails.id').where('e.principal_id', '=', principal)),
         ]),
       );
