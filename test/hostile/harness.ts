@@ -1,0 +1,222 @@
+/**
+ * The hostile-tenant harness (issue "No single request may freeze or kill the server"): a real
+ * `waymark serve` child process on a real store, attacked over plain HTTP, while a prober asks
+ * `/healthz` every few milliseconds and the child's peak resident memory is read from /proc.
+ *
+ * Attacks are sent as raw JSON-RPC `tools/call` posts (the server is stateless, so no session is
+ * needed), which lets a test send bodies far larger than a well-behaved client would.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServices, type Services } from '../../src/services/index.js';
+import { createTestStore, type Engine, type TestStore } from '../engines.js';
+
+const BIN = new URL('../../bin/waymark.js', import.meta.url).pathname;
+
+/** The bound every request must keep: no /healthz answer waits longer than this while an attack runs. */
+export const HEALTH_BOUND_MS = 250;
+/** Memory a request may add on top of idle: at most this many times its own size. */
+export const MEMORY_FACTOR = 20;
+
+/** Whether the long form runs (`npm run test:hostile`): every attack at the largest size the contract allows. */
+export const LONG = process.env.WAYMARK_HOSTILE_LONG === '1';
+
+export interface HostileServer {
+  engine: Engine;
+  base: URL;
+  mcpUrl: URL;
+  /** The owner's token (Admin, every capability). */
+  token: string;
+  accountId: string;
+  services: Services;
+  child: ChildProcess;
+  pid: number;
+  /** Tokens for another principal of the owner's account, or of a new account. */
+  newToken(options?: { accountId?: string; permission?: 'view' | 'edit' | 'admin'; capabilities?: string[]; kind?: 'agent' | 'person' }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startHostileServer(engine: Engine, env: Record<string, string> = {}): Promise<HostileServer> {
+  const store: TestStore = await createTestStore(engine);
+  const services = createServices(store.store);
+  const first = await services.auth.init();
+  const token = first.token?.token ?? '';
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+    env: { ...process.env, ...store.env, WAYMARK_LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const mcp = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+\/mcp)/.exec(out);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}${err}`)));
+  });
+  const mcpUrl = new URL(mcp);
+  return {
+    engine,
+    base: new URL('/', mcpUrl),
+    mcpUrl,
+    token,
+    accountId: first.accountId,
+    services,
+    child,
+    pid: child.pid as number,
+    async newToken(options = {}) {
+      const issued = await services.auth.createToken({
+        accountId: options.accountId ?? first.accountId,
+        permission: options.permission ?? 'admin',
+        capabilities: options.capabilities ?? ['waymark.author', 'waymark.read', 'waymark.run'],
+        kind: options.kind ?? 'agent',
+      });
+      return issued.token;
+    },
+    async close() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+      }
+      await store.close();
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** One HTTP request with a body given as a string or buffer; the answer read whole. */
+export function rawRequest(url: URL, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (options.body !== undefined) req.end(options.body);
+    else req.end();
+  });
+}
+
+export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+export interface ToolAnswer {
+  status: number;
+  /** The envelope (structuredContent), when the call reached the tool. */
+  envelope?: { success: boolean; data?: Record<string, unknown>; error?: { code: string; message: string; status: number; details?: Record<string, unknown> } };
+  /** The JSON-RPC error, when the call did not reach the tool. */
+  rpcError?: { code: number; message: string };
+  /** Bytes of the whole HTTP answer. */
+  bytes: number;
+}
+
+/** `tools/call` as a raw JSON-RPC post; `args` may be a prebuilt JSON text to send huge arguments cheaply. */
+export async function callTool(server: HostileServer, name: string, args: Record<string, unknown> | string, token = server.token): Promise<ToolAnswer> {
+  const argsJson = typeof args === 'string' ? args : JSON.stringify(args);
+  const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argsJson}}}`;
+  const res = await rawRequest(server.mcpUrl, { headers: { ...MCP_HEADERS, authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-06-18' }, body });
+  const bytes = Buffer.byteLength(res.text);
+  const json = parseRpc(res);
+  if (!json) return { status: res.status, bytes };
+  if (json.error) return { status: res.status, rpcError: json.error, bytes };
+  return { status: res.status, envelope: json.result?.structuredContent, bytes };
+}
+
+interface RpcMessage {
+  result?: { structuredContent?: ToolAnswer['envelope'] };
+  error?: { code: number; message: string };
+}
+
+function parseRpc(res: RawResponse): RpcMessage | null {
+  const type = String(res.headers['content-type'] ?? '');
+  if (type.includes('text/event-stream')) {
+    const data = res.text
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).trim())
+      .pop();
+    return data ? (JSON.parse(data) as RpcMessage) : null;
+  }
+  if (type.includes('application/json')) return JSON.parse(res.text) as RpcMessage;
+  return null;
+}
+
+/** Calls that must succeed: their data. */
+export async function ok(server: HostileServer, name: string, args: Record<string, unknown>, token?: string): Promise<Record<string, unknown>> {
+  const answer = await callTool(server, name, args, token);
+  if (!answer.envelope?.success) throw new Error(`${name} failed: ${JSON.stringify(answer).slice(0, 1000)}`);
+  return answer.envelope.data ?? {};
+}
+
+function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return match ? Number(match[1]) : 0;
+}
+
+export interface AttackMeasure<T> {
+  result: T;
+  /** The longest a /healthz probe waited while the attack ran. */
+  maxHealthMs: number;
+  /** Probes sent and answered while the attack ran. */
+  probes: number;
+  /** Resident memory before the attack, and the peak while it ran (bytes). */
+  idleRss: number;
+  peakRss: number;
+  /** What the attack added on top of idle (bytes). */
+  addedRss: number;
+  elapsedMs: number;
+}
+
+/**
+ * Runs an attack while probing /healthz back to back (one probe at a time, so a blocked event loop shows
+ * as one long wait), and reads the child's peak RSS (VmHWM, reset before the attack through clear_refs).
+ */
+export async function underAttack<T>(server: HostileServer, attack: () => Promise<T>): Promise<AttackMeasure<T>> {
+  // Let garbage of earlier work go before idle is read: a few quiet probes.
+  for (let i = 0; i < 3; i++) await rawRequest(new URL('/healthz', server.base), { method: 'GET' });
+  writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
+  const idleRss = rssKb(server.pid, 'VmRSS') * 1024;
+  let done = false;
+  let maxHealthMs = 0;
+  let probes = 0;
+  const prober = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const res = await rawRequest(new URL('/healthz', server.base), { method: 'GET' });
+      if (res.status !== 200) throw new Error(`/healthz answered ${res.status} during the attack`);
+      const waited = performance.now() - started;
+      probes++;
+      if (waited > maxHealthMs) maxHealthMs = waited;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+  const started = performance.now();
+  let result: T;
+  try {
+    result = await attack();
+  } finally {
+    done = true;
+    await prober;
+  }
+  const elapsedMs = performance.now() - started;
+  const peakRss = rssKb(server.pid, 'VmHWM') * 1024;
+  return { result, maxHealthMs, probes, idleRss, peakRss, addedRss: Math.max(0, peakRss - idleRss), elapsedMs };
+}
+
+/** A JSON array text of `count` copies of `item` without building the array in this process. */
+export function repeatJson(item: string, count: number): string {
+  return `[${`${item},`.repeat(count - 1)}${item}]`;
+}
