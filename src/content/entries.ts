@@ -2,6 +2,7 @@
  * `elements[]` entries of add_bit and update_bit (authoring-interface.md, update_bit rule 6 and "Interactive
  * elements"): their shape and the checks that need no body.
  */
+import type { z } from 'zod';
 import { validationError, type ValidationIssue } from '../errors.js';
 import { assertKnownProps, ELEMENTS, ELEMENT_TYPES, isElementType, type ElementType } from './elements/index.js';
 import { ELEMENT_KEY_PATTERN, LIMITS } from './limits.js';
@@ -120,11 +121,18 @@ export function validateElementEntries(entries: unknown): CheckedEntry[] {
         }
         if (item.key !== undefined) checkKey(item.key, `${ip}.key`);
         if (item.id !== undefined) checkId(item.id, `${ip}.id`);
-        const allowed = Object.keys(ELEMENTS[type].items!.fields.shape);
-        for (const field of Object.keys(itemFields(item))) {
+        const shape: Record<string, z.ZodType> = ELEMENTS[type].items!.fields.shape;
+        const allowed = Object.keys(shape);
+        for (const [field, value] of Object.entries(itemFields(item))) {
           if (!allowed.includes(field)) {
             issues.push({ path: `${ip}.${field}`, message: `unknown item field; ${type} items have ${allowed.join(', ')}` });
+            continue;
           }
+          // The type is the entry's own rule, checked before any item line is consulted: a line's [x] or text
+          // must not hide a `checked: 'yes'` (null removes the field in an edit, so it passes here).
+          if (value === undefined || value === null) continue;
+          const wrongType = shape[field].safeParse(value).error?.issues.find((issue) => issue.code === 'invalid_type');
+          if (wrongType) issues.push({ path: `${ip}.${field}`, message: `must be a ${wrongType.expected}` });
         }
       });
     }

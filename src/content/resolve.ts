@@ -273,10 +273,19 @@ export class ElementResolver {
         base = found.node.props;
       }
       const given = entry.props?.url;
-      if (typeof given === 'string' && given !== url) {
-        throw invalid(at, `the link's destination (${url}) and props.url (${given}) differ; give it in one place`);
+      let destination = url;
+      if (typeof given === 'string') {
+        const wanted = parser().normalizeLink(given);
+        // update_bit rules 2 and 3: the anchor is written back as get_bit printed it, so a body that keeps the
+        // stored destination says nothing about the url, and props.url sets it. Only a destination changed in
+        // the body and a different props.url are two answers to one question.
+        const keptDestination = entry.key === undefined && base.url === url;
+        if (wanted !== url && !keptDestination) {
+          throw invalid(at, `the link's destination (${url}) and props.url (${given}) differ; give it in one place`);
+        }
+        destination = wanted;
       }
-      return { type: 'link-inline', id, props: validateElementProps('link-inline', { ...patchProps(base, entry.props), url }) };
+      return { type: 'link-inline', id, props: validateElementProps('link-inline', { ...patchProps(base, entry.props), url: destination }) };
     }
     if (found?.kind === 'element' && found.node.type === 'link-inline' && kind === 'a') {
       this.place(ref, at);

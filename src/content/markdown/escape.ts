@@ -25,6 +25,10 @@ interface Rule {
 }
 
 const ALNUM = /[\p{L}\p{N}]/u;
+/** After `<`: an ASCII letter starts a tag or a URI scheme; `/`, `!`, `?` a closing tag, comment or declaration, instruction. */
+const OPENS_TAG_OR_URI = /^[A-Za-z/!?]$/;
+/** CommonMark's email autolink, whose local part may start with a digit or a symbol (`<1.x@host>`). */
+const EMAIL_AUTOLINK_AHEAD = /^<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>/;
 const ENTITY_AHEAD = /^&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/;
 
 function isAlnum(ch: string | undefined): boolean {
@@ -55,8 +59,10 @@ export const UNSAFE: readonly Rule[] = [
   },
   {
     char: '<',
-    when: (t, i) => i + 1 < t.length && !/\s/.test(t[i + 1]),
-    why: 'starts an autolink (`<https://…>`); followed by a space it cannot',
+    when: (t, i) => OPENS_TAG_OR_URI.test(t[i + 1] ?? '') || EMAIL_AUTOLINK_AHEAD.test(t.slice(i, i + 320)),
+    why:
+      'opens an autolink (`<https://…>`, `<a@b.c>`), or raw HTML for renderers that read it (a tag, `</`, `<!`, `<?`); ' +
+      'before anything else (`1<2`, `< 3`) it cannot, and a backslash there would only be noise',
   },
   { char: '&', when: (t, i) => ENTITY_AHEAD.test(t.slice(i, i + 40)), why: 'would be read as a character reference' },
   { char: '|', when: (_t, _i, ctx) => ctx.inTable, why: 'ends a table cell' },
