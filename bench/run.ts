@@ -132,6 +132,7 @@ const BENCHES: Array<{ name: string; run: Runner; optional?: boolean }> = [
   { name: 'scaling', run: own('./scaling.js') },
   { name: 'memory', run: own('./memory.js') },
   { name: 'agent-cost', run: own('./agent-cost.js') },
+  { name: 'http-vs-sdk', run: own('./http-vs-sdk.js') },
 ];
 
 function cell(value: string | number | undefined): string {
