@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { allCapabilityNames, capabilityName, CAPABILITY_KINDS } from '../config.js';
 import { WaymarkError } from '../errors.js';
 import { createHttpApp } from '../http/app.js';
@@ -9,6 +10,7 @@ import { parseDuration } from '../services/auth.service.js';
 import { createServices, type Services } from '../services/index.js';
 import { openStore, storeOptionsFromEnv } from '../store/store.js';
 import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
+import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
 
 /** Exit codes scripts can branch on. */
 const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -17,7 +19,9 @@ const STOP_GRACE_MS = 5000;
 
 const USAGE = `Usage: waymark <command>
 
-  serve [--host 127.0.0.1] [--port 3000]   MCP over Streamable HTTP at /mcp, REST at /api/v1, GET /healthz
+  serve [--host 127.0.0.1] [--port 3000] [--workers N|auto]
+                                           MCP over Streamable HTTP at /mcp, REST at /api/v1, GET /healthz;
+                                           --workers: server processes sharing the port (default 1)
   stdio                                    MCP over stdio, authenticated by WAYMARK_TOKEN
   init [--new-token]                       create the store, an account and an Admin owner; print a token
   account create NAME                      print the new account id
@@ -52,15 +56,40 @@ function onePositional(args: ParsedArgs, what: string): string {
   return args.positionals[0];
 }
 
+/** `--workers N` (or `auto`, one per core): how many server processes share the port. */
+function workerCount(args: ParsedArgs): number {
+  const text = stringOption(args, 'workers') ?? process.env.WAYMARK_WORKERS ?? '1';
+  const count = text === 'auto' ? availableParallelism() : Number(text);
+  if (!Number.isInteger(count) || count < 1 || count > 64) throw new UsageError(`--workers must be a whole number from 1 to 64, or auto (got ${text})`);
+  return count;
+}
+
 async function serve(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, { values: ['host', 'port'], flags: [] });
+  const args = parseArgs(argv, { values: ['host', 'port', 'workers'], flags: [] });
   if (args.positionals.length > 0) throw new UsageError(`serve takes no arguments`);
   const host = stringOption(args, 'host') ?? process.env.WAYMARK_HOST ?? '127.0.0.1';
   const portText = stringOption(args, 'port') ?? process.env.WAYMARK_PORT ?? '3000';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${portText})`);
-  const logger = createLogger();
+  const workers = workerCount(args);
+  const shownHost = host.includes(':') ? `[${host}]` : host;
   const store = openStore(storeOptionsFromEnv());
+  const location = store.location;
+  const announce = (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
+    process.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}\n`);
+    if (first.token) {
+      process.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
+    }
+  };
+  if (workers > 1 && !isClusterWorker()) {
+    // The primary prepares the store once, then only supervises.
+    await store.migrate();
+    const first = await createServices(store).auth.init();
+    await store.close();
+    await runPrimary(workers, (actualPort) => announce(actualPort, first, `, ${workers} workers`));
+    return;
+  }
+  const logger = createLogger();
   await store.migrate();
   const services = createServices(store);
   const first = await services.auth.init();
@@ -73,11 +102,8 @@ async function serve(argv: string[]): Promise<void> {
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   server.on('request', createHttpApp(services, logger, { host, port: actualPort, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined }));
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  process.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${store.location})\n`);
-  if (first.token) {
-    process.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
-  }
+  if (isClusterWorker()) reportListening(actualPort);
+  else announce(actualPort, first);
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
   // and a write that committed went unanswered (found by the fault test's SIGTERM stops under load).
   let calls = 0;
