@@ -2,9 +2,7 @@ import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { allCapabilityNames, capabilityName, CAPABILITY_KINDS } from '../config.js';
 import { WaymarkError } from '../errors.js';
-import { createHttpApp } from '../http/app.js';
 import { createLogger } from '../logger.js';
-import { runStdio } from '../mcp/stdio.js';
 import { PERMISSIONS, type Permission } from '../services/actor.js';
 import { parseDuration } from '../services/auth.service.js';
 import { createServices, type Services } from '../services/index.js';
@@ -101,6 +99,8 @@ async function serve(argv: string[]): Promise<void> {
   });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
+  // Loaded here, not at the top: `waymark stdio` and the short commands never pay for Express.
+  const { createHttpApp } = await import('../http/app.js');
   server.on('request', createHttpApp(services, logger, { host, port: actualPort, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined }));
   if (isClusterWorker()) reportListening(actualPort);
   else announce(actualPort, first);
@@ -134,6 +134,7 @@ async function stdio(argv: string[]): Promise<void> {
   const store = openStore(storeOptionsFromEnv());
   await store.migrate();
   try {
+    const { runStdio } = await import('../mcp/stdio.js');
     await runStdio(createServices(store), logger, process.env.WAYMARK_TOKEN || undefined);
   } finally {
     await store.close();
