@@ -34,11 +34,14 @@ export function startConvertPool(options: ConvertPoolOptions = {}): void {
   const memoryMb = options.memoryMb ?? LIMITS.convertMemoryMb;
   pool = {
     piscina: new Piscina<ConvertTask, ConvertReply>({
-      filename: new URL('./convert-worker.mjs', import.meta.url).href,
+      // Compiled (dist/server) the task module runs as it is; from the sources (tsx, vitest) a small entry
+      // registers tsx in the worker first, since a worker inherits neither loader.
+      filename: new URL(import.meta.url.endsWith('.ts') ? './convert-worker.mjs' : './convert-task.js', import.meta.url).href,
+      name: 'runConvertTask',
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(32, Math.max(4, memoryMb >> 3)) },
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(16, Math.max(4, memoryMb >> 4)) },
     }),
     timeoutMs: options.timeoutMs ?? LIMITS.convertTimeoutMs,
     memoryMb,
