@@ -38,19 +38,19 @@ function budgetRule(state: StateBlock): boolean {
 }
 
 const ANCHOR_PREFIX = `${nodeScheme}:`;
-/** Inline tokens charged so far, per token list (an image's alt is parsed into a list of its own). */
-const chargedInline = new WeakMap<Token[], number>();
+/** Inline tokens charged so far, kept on each token list (an image's alt is parsed into a list of its own). */
+const CHARGED = Symbol('charged');
+type Charged = Token[] & { [CHARGED]?: number };
 
-function chargeInline(state: StateInline): void {
-  const slot = (state.env as Record<symbol, unknown>)[BUDGET] as BudgetSlot | undefined;
-  if (!slot) return;
-  const from = chargedInline.get(state.tokens) ?? 0;
-  if (state.tokens.length > from) chargedInline.set(state.tokens, chargeInlineTokens(slot.budget, state.tokens, from, ANCHOR_PREFIX));
+function chargeInline(env: Record<symbol, unknown>, tokens: Charged): void {
+  const slot = env[BUDGET] as BudgetSlot | undefined;
+  if (slot) tokens[CHARGED] = chargeInlineTokens(slot.budget, tokens, tokens[CHARGED] ?? 0, ANCHOR_PREFIX);
 }
 
-/** The inline counterpart of budgetRule: before each inline token, the tokens made so far are charged. */
+/** The inline counterpart of budgetRule: every 32 inline tokens, the tokens made so far are charged. */
 function inlineBudgetRule(state: StateInline, silent: boolean): boolean {
-  if (!silent) chargeInline(state);
+  const tokens = state.tokens as Charged;
+  if (!silent && tokens.length - (tokens[CHARGED] ?? 0) >= 32) chargeInline(state.env as Record<symbol, unknown>, tokens);
   return false;
 }
 
@@ -101,8 +101,7 @@ export function inlineChildren(md: MarkdownIt, token: Token, env: Record<string,
     token.children = [];
     md.inline.parse(token.content, inlineParser(), env, token.children);
     // The text after the last rule ran (markdown-it pushes it at the end) is charged here.
-    const slot = (env as Record<symbol, unknown>)[BUDGET] as BudgetSlot | undefined;
-    if (slot) chargeInlineTokens(slot.budget, token.children, chargedInline.get(token.children) ?? 0, ANCHOR_PREFIX);
+    chargeInline(env as Record<symbol, unknown>, token.children);
     parsed.add(token);
   }
   return token.children ?? [];
