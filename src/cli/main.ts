@@ -5,7 +5,7 @@ import { WaymarkError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { PERMISSIONS, type Permission } from '../services/actor.js';
 import { parseDuration } from '../services/auth.service.js';
-import { createServices, type Services } from '../services/index.js';
+import { convertPoolOptionsFromEnv, createServices, startConvertPool, stopConvertPool, type Services } from '../services/index.js';
 import { openStore, storeOptionsFromEnv } from '../store/store.js';
 import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
 import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
@@ -91,6 +91,8 @@ async function serve(argv: string[]): Promise<void> {
   await store.migrate();
   const services = createServices(store);
   const first = await services.auth.init();
+  // Large bodies convert in worker threads, off the event loop every account shares.
+  startConvertPool(convertPoolOptionsFromEnv());
   // Listen first, so that with --port 0 the URLs the app advertises carry the port the system chose.
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -121,7 +123,7 @@ async function serve(argv: string[]): Promise<void> {
       clearInterval(drain);
       // Long-lived streams (a client's GET) end here.
       server.closeAllConnections();
-      void store.close().then(() => process.exit(EXIT.ok));
+      void Promise.all([store.close(), stopConvertPool()]).then(() => process.exit(EXIT.ok));
     }, 20);
   };
   process.once('SIGINT', stop);
@@ -133,11 +135,12 @@ async function stdio(argv: string[]): Promise<void> {
   const logger = createLogger({ stderr: true });
   const store = openStore(storeOptionsFromEnv());
   await store.migrate();
+  startConvertPool(convertPoolOptionsFromEnv());
   try {
     const { runStdio } = await import('../mcp/stdio.js');
     await runStdio(createServices(store), logger, process.env.WAYMARK_TOKEN || undefined);
   } finally {
-    await store.close();
+    await Promise.all([store.close(), stopConvertPool()]);
   }
 }
 

@@ -20,6 +20,21 @@ export const LIMITS = {
   bodyDepth: 64,
   searchableFieldData: 5000,
   pageSize: 100,
+  // hostile-convert: what one conversion may cost (issue 16, finding 6), checked before and while building.
+  /**
+   * Nodes a converted body may hold. Every node takes at least 11 bytes of stored JSON (`{"text":""}`), so any
+   * body within bodyBytes has fewer; more is BODY_TOO_LARGE before the rest is built.
+   */
+  bodyNodes: Math.floor((8 * 1024 * 1024) / 11),
+  /** Inline nesting markdown-it follows (links in images in emphasis…): its inline cost grows with it. */
+  inlineNesting: 20,
+  /** A Slate body sent as JSON text: longer than this is BODY_TOO_LARGE before it is parsed (twice bodyBytes). */
+  slateTextChars: 16 * 1024 * 1024,
+  /** Bodies up to this many characters convert on the main thread; larger ones in the conversion worker. */
+  inlineConvertChars: 128 * 1024,
+  /** The conversion worker's limits: one conversion's time, and its heap (old generation). */
+  convertTimeoutMs: 15_000,
+  convertMemoryMb: 192,
 } as const;
 
 export const ELEMENT_KEY_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;

@@ -8,6 +8,8 @@ import { FlowsService } from './flows.service.js';
 import { ReferencesService } from './references.service.js';
 import { TrailsService } from './trails.service.js';
 
+export { startConvertPool, stopConvertPool, convertPoolOptionsFromEnv } from './convert-pool.js';
+
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
 export interface Services {
   store: Store;
