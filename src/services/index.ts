@@ -5,6 +5,7 @@ import { BitRestoreService } from './bit-restore.service.js';
 import { BitsService } from './bits.service.js';
 import { ConnectionsService } from './connections.service.js';
 import { FlowsService } from './flows.service.js';
+import { OAuthService } from './oauth.service.js';
 import { ReferencesService } from './references.service.js';
 import { TrailsService } from './trails.service.js';
 
@@ -19,6 +20,7 @@ export interface Services {
   connections: ConnectionsService;
   references: ReferencesService;
   trails: TrailsService;
+  oauth: OAuthService;
 }
 
 export function createServices(store: Store): Services {
@@ -33,5 +35,6 @@ export function createServices(store: Store): Services {
     bitRestore: new BitRestoreService(store),
     references,
     trails: new TrailsService(store),
+    oauth: new OAuthService(store),
   };
 }

@@ -164,4 +164,24 @@ export interface DB {
   trail_steps: TrailStepTable;
   trail_answers: TrailAnswerTable;
   trail_events: TrailEventTable;
+  oauth_records: OAuthRecordTable;
+  oauth_secrets: OAuthSecretTable;
+}
+
+/** One record of the authorization server (migration 011): any oidc-provider model, its payload as the library wrote it. */
+export interface OAuthRecordTable {
+  model: string;
+  id: string;
+  payload: Json;
+  grant_id: string | null;
+  uid: string | null;
+  principal_id: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+/** Keys every `serve` process of a store shares: the token signing keys and the cookie keys (migration 011). */
+export interface OAuthSecretTable {
+  name: string;
+  value: Json;
+  created_at: string;
 }
