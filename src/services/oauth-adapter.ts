@@ -55,8 +55,9 @@ export class StoreAdapter implements Adapter {
   }
 
   private present(row: Awaited<ReturnType<typeof repo.findRecord>>): AdapterPayload | undefined {
+    // Expiry is the library's to check (every model's payload has exp): an expired access token is still
+    // found, so that the bearer check can say it expired rather than that it is unknown.
     if (!row) return undefined;
-    if (row.expires_at !== null && Date.parse(row.expires_at) <= Date.now()) return undefined;
     const payload = this.store.dialect.parseJson<AdapterPayload>(row.payload);
     // The library detects a replayed authorization code or refresh token by this field.
     return row.consumed_at === null ? payload : { ...payload, consumed: epoch(row.consumed_at) };

@@ -112,6 +112,11 @@ export class OAuthService {
     return grants;
   }
 
+  /** Drops records a day past their expiry (kept that long so that an expired token is reported as expired). */
+  async deleteExpired(): Promise<void> {
+    await repo.deleteExpired(this.store.db, new Date(Date.now() - 24 * 3600 * 1000).toISOString());
+  }
+
   /** Revokes a grant with every code and token issued under it; another person's grant does not exist. */
   async revokeGrant(actor: Actor, grantId: string): Promise<{ grant_id: string; revoked: true }> {
     return this.store.transaction(async (tx) => {
