@@ -5,7 +5,9 @@ import { BitRestoreService } from './bit-restore.service.js';
 import { BitsService } from './bits.service.js';
 import { ConnectionsService } from './connections.service.js';
 import { FlowsService } from './flows.service.js';
+import { InboxService } from './inbox.service.js';
 import { ReferencesService } from './references.service.js';
+import { SigninService } from './signin.service.js';
 import { TrailsService } from './trails.service.js';
 
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
@@ -19,6 +21,8 @@ export interface Services {
   connections: ConnectionsService;
   references: ReferencesService;
   trails: TrailsService;
+  signin: SigninService;
+  inbox: InboxService;
 }
 
 export function createServices(store: Store): Services {
@@ -33,5 +37,7 @@ export function createServices(store: Store): Services {
     bitRestore: new BitRestoreService(store),
     references,
     trails: new TrailsService(store),
+    signin: new SigninService(store),
+    inbox: new InboxService(store),
   };
 }
