@@ -5,8 +5,10 @@ import { BitRestoreService } from './bit-restore.service.js';
 import { BitsService } from './bits.service.js';
 import { ConnectionsService } from './connections.service.js';
 import { FlowsService } from './flows.service.js';
+import { InboxService } from './inbox.service.js';
 import { OAuthService } from './oauth.service.js';
 import { ReferencesService } from './references.service.js';
+import { SigninService } from './signin.service.js';
 import { TrailsService } from './trails.service.js';
 
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
@@ -20,6 +22,8 @@ export interface Services {
   connections: ConnectionsService;
   references: ReferencesService;
   trails: TrailsService;
+  signin: SigninService;
+  inbox: InboxService;
   oauth: OAuthService;
 }
 
@@ -35,6 +39,8 @@ export function createServices(store: Store): Services {
     bitRestore: new BitRestoreService(store),
     references,
     trails: new TrailsService(store),
+    signin: new SigninService(store),
+    inbox: new InboxService(store),
     oauth: new OAuthService(store),
   };
 }
