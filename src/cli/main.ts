@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import { allCapabilityNames, capabilityName, CAPABILITY_KINDS } from '../config.js';
 import { WaymarkError } from '../errors.js';
-import { createHttpApp } from '../http/app.js';
+import { createHttpApp, publicBase } from '../http/app.js';
+import { oauthStartNotice } from '../http/oauth/server.js';
 import { createLogger } from '../logger.js';
 import { runStdio } from '../mcp/stdio.js';
 import { PERMISSIONS, type Permission } from '../services/actor.js';
@@ -72,9 +73,12 @@ async function serve(argv: string[]): Promise<void> {
   });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
-  server.on('request', createHttpApp(services, logger, { host, port: actualPort, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined }));
+  const httpOptions = { host, port: actualPort, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined };
+  server.on('request', createHttpApp(services, logger, httpOptions));
   const shownHost = host.includes(':') ? `[${host}]` : host;
   process.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${store.location})\n`);
+  const oauthNotice = oauthStartNotice(publicBase(httpOptions));
+  if (oauthNotice) process.stdout.write(`${oauthNotice}\n`);
   if (first.token) {
     process.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
   }

@@ -3,6 +3,7 @@
  * to, and the page listing the apps a person has let in. Who the person is comes from the web app's
  * sign-in session (PersonSessions); a person not signed in is asked to sign in and come back.
  */
+import cookieParser from 'cookie-parser';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import { WaymarkError } from '../../errors.js';
@@ -51,6 +52,7 @@ function asList(value: unknown): string[] {
 
 export function consentRouter(services: Services, provider: () => Promise<Provider>, sessions: PersonSessions, resource: string): Router {
   const router = Router();
+  router.use(['/oauth/interaction', '/oauth/grants'], cookieParser());
 
   const page = (handler: (req: Request, res: Response, p: Provider) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
     try {

@@ -5,7 +5,7 @@
  * bound by resource indicator (RFC 8707) to this server's /mcp. Nothing else is switched on, so the
  * metadata advertises only what exists.
  */
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 import { allCapabilityNames, brand } from '../../config.js';
 import type { Services } from '../../services/index.js';
 import { accessTokenTtl, OAUTH_LIFETIMES } from './lifetimes.js';
@@ -28,6 +28,9 @@ export interface ProviderOptions {
 }
 
 export async function createProvider(services: Services, options: ProviderOptions): Promise<Provider> {
+  // Loaded on the first OAuth request, not at start: on Node.js 20 the library prints a runtime warning
+  // when imported, and a start that no client signs in to should print nothing of it.
+  const { default: ProviderClass, errors } = await import('oidc-provider');
   const { jwks, cookieKeys } = await services.oauth.secrets();
   const capabilities = allCapabilityNames();
   const resource = options.resource.href;
@@ -43,6 +46,7 @@ export async function createProvider(services: Services, options: ProviderOption
     claims: { openid: ['sub'] },
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
     responseTypes: ['code'],
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
@@ -50,6 +54,9 @@ export async function createProvider(services: Services, options: ProviderOption
       revocation: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
+      // Not checked by the bearer check at /mcp, so not offered.
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
       clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       resourceIndicators: {
         enabled: true,
@@ -87,7 +94,7 @@ export async function createProvider(services: Services, options: ProviderOption
     },
   };
 
-  const provider = new Provider(options.issuer.href.replace(/\/$/, ''), configuration);
+  const provider = new ProviderClass(options.issuer.href.replace(/\/$/, ''), configuration);
   // Behind a TLS proxy (an https public URL in front of a plain listener) the proxy's headers say https.
   provider.proxy = options.issuer.protocol === 'https:';
   return provider;

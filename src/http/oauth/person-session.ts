@@ -1,0 +1,24 @@
+/**
+ * Who is signed in to the web app, for the consent and grants pages: the session cookie of issue 11's
+ * sign-in, read through SigninService (one sign-in for the app and for OAuth consent).
+ */
+import type { Request } from 'express';
+import { brand } from '../../config.js';
+import type { Services } from '../../services/index.js';
+import type { PersonSessions } from './consent.js';
+
+/** The web app's session cookie (src/http/session.ts of issue 11 sets it). */
+const SESSION_COOKIE = `${brand}_session`;
+
+export function signedInPersons(services: Services): PersonSessions {
+  return {
+    async personOf(req: Request) {
+      const secret: unknown = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
+      if (typeof secret !== 'string' || secret === '') return null;
+      const session = await services.signin.actorOf(secret);
+      if (!session) return null;
+      const { accountId, principalId, kind, permission, scopeId, capabilities, name } = session;
+      return { actor: { accountId, principalId, kind, permission, scopeId, capabilities }, name };
+    },
+  };
+}
