@@ -8,6 +8,7 @@ import { FlowsService } from './flows.service.js';
 import { InboxService } from './inbox.service.js';
 import { ReferencesService } from './references.service.js';
 import { SigninService } from './signin.service.js';
+import { StepFormService } from './step-form.service.js';
 import { TrailsService } from './trails.service.js';
 
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
@@ -23,10 +24,12 @@ export interface Services {
   trails: TrailsService;
   signin: SigninService;
   inbox: InboxService;
+  stepForm: StepFormService;
 }
 
 export function createServices(store: Store): Services {
   const references = new ReferencesService(store);
+  const trails = new TrailsService(store);
   return {
     bits: new BitsService(store, references),
     connections: new ConnectionsService(store),
@@ -36,8 +39,9 @@ export function createServices(store: Store): Services {
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),
     references,
-    trails: new TrailsService(store),
+    trails,
     signin: new SigninService(store),
     inbox: new InboxService(store),
+    stepForm: new StepFormService(store, trails),
   };
 }
