@@ -9,6 +9,7 @@ import { InboxService } from './inbox.service.js';
 import { OAuthService } from './oauth.service.js';
 import { ReferencesService } from './references.service.js';
 import { SigninService } from './signin.service.js';
+import { StepFormService } from './step-form.service.js';
 import { TrailsService } from './trails.service.js';
 
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
@@ -24,11 +25,13 @@ export interface Services {
   trails: TrailsService;
   signin: SigninService;
   inbox: InboxService;
+  stepForm: StepFormService;
   oauth: OAuthService;
 }
 
 export function createServices(store: Store): Services {
   const references = new ReferencesService(store);
+  const trails = new TrailsService(store);
   return {
     bits: new BitsService(store, references),
     connections: new ConnectionsService(store),
@@ -38,9 +41,10 @@ export function createServices(store: Store): Services {
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),
     references,
-    trails: new TrailsService(store),
+    trails,
     signin: new SigninService(store),
     inbox: new InboxService(store),
+    stepForm: new StepFormService(store, trails),
     oauth: new OAuthService(store),
   };
 }

@@ -3,12 +3,9 @@
  * sign-in, read through SigninService (one sign-in for the app and for OAuth consent).
  */
 import type { Request } from 'express';
-import { brand } from '../../config.js';
 import type { Services } from '../../services/index.js';
+import { SESSION_COOKIE } from '../session.js';
 import type { PersonSessions } from './consent.js';
-
-/** The web app's session cookie (src/http/session.ts of issue 11 sets it). */
-const SESSION_COOKIE = `${brand}_session`;
 
 export function signedInPersons(services: Services): PersonSessions {
   return {
