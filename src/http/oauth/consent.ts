@@ -25,7 +25,8 @@ function securityHeaders(res: Response, formTargets: string[] = []): void {
   res.set({
     'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
     'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
+    // Not no-referrer: with it, browsers send `Origin: null` on the form posts, which the origin checks refuse.
+    'Referrer-Policy': 'same-origin',
     'Cache-Control': 'no-store',
   });
 }
@@ -83,6 +84,7 @@ export function consentRouter(services: Services, provider: () => Promise<Provid
     '/oauth/interaction/:uid',
     page(async (req, res, p) => {
       const details = await p.interactionDetails(req, res);
+      process.stderr.write(`DEBUG ${JSON.stringify({ prompt: details.prompt, params: details.params, grantId: details.grantId, session: details.session })}\n`);
       const client = await p.Client.find(String(details.params.client_id));
       const clientName = client?.clientName ?? String(details.params.client_id);
       const person = await sessions.personOf(req);
@@ -118,10 +120,16 @@ export function consentRouter(services: Services, provider: () => Promise<Provid
       // A grant from an earlier consent of another person in this browser is not reused.
       const existing = details.grantId && details.session?.accountId === accountId ? await p.Grant.find(details.grantId) : undefined;
       const grant = existing ?? new p.Grant({ accountId, clientId: String(details.params.client_id) });
-      const oidcScopes = String(details.params.scope ?? '').split(' ').filter((s) => s === 'openid' || s === 'offline_access');
-      if (oidcScopes.length > 0) grant.addOIDCScope(oidcScopes.join(' '));
+      // The capabilities are scopes of the authorization server and of the resource /mcp (provider.ts): both
+      // are granted or refused, the resource's are what the access token carries.
+      const protocolScopes = String(details.params.scope ?? '').split(' ').filter((s) => s === 'openid' || s === 'offline_access');
+      const oidcGranted = [...protocolScopes, ...granted];
+      if (oidcGranted.length > 0) grant.addOIDCScope(oidcGranted.join(' '));
       if (granted.length > 0) grant.addResourceScope(resource, granted.join(' '));
-      if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '));
+      if (refused.length > 0) {
+        grant.rejectOIDCScope(refused.join(' '));
+        grant.rejectResourceScope(resource, refused.join(' '));
+      }
       const grantId = await grant.save();
       await p.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
     }),

@@ -42,7 +42,9 @@ export async function createProvider(services: Services, options: ProviderOption
     cookies: { keys: cookieKeys, names: { session: `_${brand}_oauth_session`, interaction: `_${brand}_oauth_interaction`, resume: `_${brand}_oauth_resume` } },
     // The account of an OAuth grant is a Waymark principal; the tokens carry no claims beyond its id.
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
-    scopes: ['offline_access', ...capabilities],
+    // Listed here too (not only as the resource server's scopes below) because clients register with the
+    // scopes of the protected-resource metadata, and registration accepts only these.
+    scopes: ['openid', 'offline_access', ...capabilities],
     claims: { openid: ['sub'] },
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
     responseTypes: ['code'],
