@@ -6,7 +6,8 @@
 import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
-export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+/** Nothing listens there: the browser's request is answered by catchRedirect (port 9 is one Chromium refuses). */
+export const REDIRECT_URI = 'http://127.0.0.1:8976/callback';
 
 export class MemoryOAuthProvider implements OAuthClientProvider {
   client: StoredOAuthClientInformation | undefined;
@@ -59,6 +60,10 @@ export async function launchBrowser(): Promise<Browser> {
 /** The query of the redirect back to the client, caught before it leaves the browser. */
 export async function catchRedirect(context: BrowserContext): Promise<() => URL | undefined> {
   let caught: URL | undefined;
+  // A redirect answered at once (no consent page) is not routed, only seen: the page then fails to load it.
+  context.on('request', (request) => {
+    if (request.url().startsWith(REDIRECT_URI)) caught = new URL(request.url());
+  });
   await context.route(`${REDIRECT_URI}**`, async (route) => {
     caught = new URL(route.request().url());
     await route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' });

@@ -60,7 +60,7 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     serve = await startServe({ ...ts.env, WAYMARK_OAUTH_ACCESS_TOKEN_TTL: String(ACCESS_TTL) });
     const owner = new Client({ name: 'setup', version: '1' });
     await owner.connect(new StreamableHTTPClientTransport(new URL(serve.url), { requestInit: { headers: { Authorization: `Bearer ${ownerToken}` } } }));
-    const added = structured(await owner.callTool({ name: 'add_bit', arguments: { title: 'Owner bit', bit_body: 'Hello.' } }));
+    const added = structured(await owner.callTool({ name: 'add_bit', arguments: { bit_title: 'Owner bit', bit_body: 'Hello.' } }));
     ownerBitId = String(added.data?.bit_id);
     await owner.close();
     browser = await launchBrowser();
@@ -87,7 +87,9 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
   async function consent(context: BrowserContext, authorizationUrl: URL, keep?: string[]): Promise<URL> {
     const caught = await catchRedirect(context);
     const page: Page = await context.newPage();
-    await page.goto(authorizationUrl.href);
+    await page.goto(authorizationUrl.href).catch((error: unknown) => {
+      if (!caught()) throw error;
+    });
     if (!caught()) {
       if (keep) {
         for (const box of await page.getByRole('checkbox').all()) {
@@ -96,7 +98,7 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
       }
       await page.getByRole('button', { name: 'Allow' }).click();
       for (let i = 0; i < 100 && !caught(); i++) await sleep(100);
-      if (!caught()) throw new Error(`no redirect back: at ${page.url()}: ${serve.out()}`);
+      if (!caught()) throw new Error(`no redirect back: at ${page.url()}`);
     }
     await page.close();
     const back = caught();
@@ -126,8 +128,159 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     expect(described.success).toBe(true);
     expect(JSON.stringify(described.data)).toContain(ownerId);
     const bit = structured(await client.callTool({ name: 'get_bit', arguments: { bit_id: ownerBitId } }));
-    expect(bit.success).toBe(true);
+    expect(bit, JSON.stringify(bit)).toMatchObject({ success: true });
     await client.close();
     await context.close();
   }, 60_000);
+
+  it('a person not signed in is asked to sign in, and comes back to the consent page; the page has no axe violations', async () => {
+    const provider = new MemoryOAuthProvider('VS Code test');
+    await expect(new Client({ name: 'v', version: '1' }).connect(new StreamableHTTPClientTransport(new URL(serve.url), { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    // bypassCSP lets the test inject axe-core; the pages themselves run no script.
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto((provider.authorizationUrl as URL).href);
+    const interaction = page.url();
+    expect(new URL(interaction).pathname).toMatch(/^\/oauth\/interaction\//);
+    expect(await page.locator('h1').textContent()).toBe('Sign in to waymark first');
+    const link = await services.signin.createLink({ principalId: ownerId });
+    await page.goto(new URL(`/app/signin?token=${link.token}`, serve.url).href);
+    await page.goto(interaction);
+    expect(await page.locator('h1').textContent()).toBe('Allow VS Code test to use waymark as you?');
+    expect(await page.getByText('127.0.0.1:8976').count()).toBe(1);
+    expect(await page.getByRole('checkbox').count()).toBe(3);
+    // axe-core is injected through the test browser (the page's CSP allows no script of its own).
+    await page.addScriptTag({ path: new URL('../node_modules/axe-core/axe.min.js', import.meta.url).pathname });
+    const violations = await page.evaluate(async () => {
+      const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+      return (await axe.run()).violations.map((v) => `${v.impact}: ${v.id}`);
+    });
+    expect(violations.filter((v) => v.startsWith('serious') || v.startsWith('critical'))).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('refreshes after the access token expires (the old token is refused as expired), and rotates the refresh token', async () => {
+    const context = await signedInBrowser(ownerId);
+    const { client, provider } = await connectThroughBrowser('Refresh test', context);
+    const firstAccess = provider.saved?.access_token as string;
+    const firstRefresh = provider.saved?.refresh_token as string;
+    await sleep((ACCESS_TTL + 1) * 1000);
+    const expired = await fetch(serve.url, { method: 'POST', headers: { authorization: `Bearer ${firstAccess}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toContain('error_description="The access token has expired');
+    expect(structured(await client.callTool({ name: 'describe_platform', arguments: {} })).success).toBe(true);
+    expect(provider.saved?.access_token).not.toBe(firstAccess);
+    expect(provider.saved?.refresh_token).not.toBe(firstRefresh);
+    const reuse = await fetch(new URL('/oauth/token', serve.url), { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: firstRefresh, client_id: String(provider.client?.client_id) }) });
+    expect(reuse.status).toBe(400);
+    expect(await reuse.json()).toMatchObject({ error: 'invalid_grant' });
+    await client.close();
+    await context.close();
+  }, 90_000);
+
+  it('a revoked grant answers 401; the grants list shows it before and not after', async () => {
+    const context = await signedInBrowser(ownerId);
+    const { client, provider } = await connectThroughBrowser('Revoke test', context);
+    const auth = { authorization: `Bearer ${ownerToken}` };
+    const listed = (await (await fetch(new URL('/api/v1/oauth/grants', serve.url), { headers: auth })).json()) as { data: { grants: { grant_id: string; client_name: string; capabilities: string[] }[] } };
+    const grant = listed.data.grants.find((g) => g.client_name === 'Revoke test');
+    expect(grant?.capabilities).toEqual(['waymark.author', 'waymark.read', 'waymark.run']);
+    const revoked = await fetch(new URL(`/api/v1/oauth/grants/${grant?.grant_id}`, serve.url), { method: 'DELETE', headers: auth });
+    expect(await revoked.json()).toMatchObject({ success: true, data: { revoked: true } });
+    const after = await fetch(serve.url, { method: 'POST', headers: { authorization: `Bearer ${provider.saved?.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(after.status).toBe(401);
+    const again = await fetch(new URL(`/api/v1/oauth/grants/${grant?.grant_id}`, serve.url), { method: 'DELETE', headers: auth });
+    expect(again.status).toBe(404);
+    await client.close().catch(() => undefined);
+    await context.close();
+  }, 60_000);
+
+  it('a grant of fewer capabilities: reads work, writes are FORBIDDEN', async () => {
+    const context = await signedInBrowser(ownerId);
+    const { client, provider } = await connectThroughBrowser('Reader test', context, ['waymark.read']);
+    expect(provider.saved?.scope?.split(' ')).toEqual(['waymark.read']);
+    expect(structured(await client.callTool({ name: 'get_bit', arguments: { bit_id: ownerBitId } })).success).toBe(true);
+    const write = structured(await client.callTool({ name: 'add_bit', arguments: { bit_title: 'Not allowed', bit_body: 'x' } }));
+    expect(write.error?.code).toBe('FORBIDDEN');
+    await client.close();
+    await context.close();
+  }, 60_000);
+
+  it("another account's person, through the same flow, does not find the owner's bit", async () => {
+    const context = await signedInBrowser(otherPersonId);
+    const { client } = await connectThroughBrowser('Other account test', context);
+    expect(structured(await client.callTool({ name: 'get_bit', arguments: { bit_id: ownerBitId } })).error?.code).toBe('BIT_NOT_FOUND');
+    await client.close();
+    await context.close();
+  }, 60_000);
+
+  describe('refusals of the protocol', () => {
+    let clientId: string;
+    let context: BrowserContext;
+    const register = async () => {
+      const response = await fetch(new URL('/oauth/register', serve.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Raw client', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }) });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { client_id: string }).client_id;
+    };
+    const authorizeUrl = (params: Record<string, string>) => {
+      const url = new URL('/oauth/authorize', serve.url);
+      const resource = serve.url;
+      url.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, scope: 'waymark.read', state: 's', resource, ...params }).toString();
+      return url;
+    };
+    const exchange = (code: string, verifier: string, extra: Record<string, string> = {}) =>
+      fetch(new URL('/oauth/token', serve.url), { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT_URI, resource: serve.url, ...extra }) });
+    const codeFor = async (verifier: string) => String((await consent(context, authorizeUrl({ code_challenge: s256(verifier), code_challenge_method: 'S256' }))).searchParams.get('code'));
+
+    beforeAll(async () => {
+      clientId = await register();
+      context = await signedInBrowser(ownerId);
+    });
+    afterAll(async () => context.close());
+
+    it('refuses an authorization request without PKCE, or with the plain method', async () => {
+      for (const params of [{}, { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }]) {
+        const back = await consent(context, authorizeUrl(params));
+        expect(back.searchParams.get('error')).toBe('invalid_request');
+        expect(back.searchParams.get('code')).toBeNull();
+      }
+    }, 60_000);
+
+    it('refuses a code exchanged with the wrong verifier', async () => {
+      const verifier = randomBytes(32).toString('base64url');
+      const response = await exchange(await codeFor(verifier), randomBytes(32).toString('base64url'));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
+    }, 60_000);
+
+    it('never redirects to a redirect URI the client did not register', async () => {
+      const response = await fetch(authorizeUrl({ redirect_uri: 'http://127.0.0.1:9/elsewhere', code_challenge: s256('x'.repeat(43)), code_challenge_method: 'S256' }), { redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('redirect_uri did not match any of the client');
+    });
+
+    it('refuses a replayed code and revokes what the first exchange issued', async () => {
+      const verifier = randomBytes(32).toString('base64url');
+      const code = await codeFor(verifier);
+      const first = await exchange(code, verifier);
+      expect(first.status).toBe(200);
+      const { access_token } = (await first.json()) as { access_token: string };
+      const replay = await exchange(code, verifier);
+      expect(replay.status).toBe(400);
+      expect(await replay.json()).toMatchObject({ error: 'invalid_grant' });
+      const call = await fetch(serve.url, { method: 'POST', headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+      expect(call.status).toBe(401);
+    }, 60_000);
+
+    it('refuses a resource other than /mcp, at /authorize and at /token', async () => {
+      const other = new URL('/other', serve.url).href;
+      const back = await consent(context, authorizeUrl({ resource: other, code_challenge: s256('y'.repeat(43)), code_challenge_method: 'S256' }));
+      expect(back.searchParams.get('error')).toBe('invalid_target');
+      const verifier = randomBytes(32).toString('base64url');
+      const response = await exchange(await codeFor(verifier), verifier, { resource: other });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: 'invalid_target' });
+    }, 60_000);
+  });
 });

@@ -84,7 +84,6 @@ export function consentRouter(services: Services, provider: () => Promise<Provid
     '/oauth/interaction/:uid',
     page(async (req, res, p) => {
       const details = await p.interactionDetails(req, res);
-      process.stderr.write(`DEBUG ${JSON.stringify({ prompt: details.prompt, params: details.params, grantId: details.grantId, session: details.session })}\n`);
       const client = await p.Client.find(String(details.params.client_id));
       const clientName = client?.clientName ?? String(details.params.client_id);
       const person = await sessions.personOf(req);
