@@ -239,7 +239,8 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     afterAll(async () => context.close());
 
     it('refuses an authorization request without PKCE, or with the plain method', async () => {
-      for (const params of [{}, { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }]) {
+      const cases: Record<string, string>[] = [{}, { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }];
+      for (const params of cases) {
         const back = await consent(context, authorizeUrl(params));
         expect(back.searchParams.get('error')).toBe('invalid_request');
         expect(back.searchParams.get('code')).toBeNull();
@@ -283,4 +284,47 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
       expect(await response.json()).toMatchObject({ error: 'invalid_target' });
     }, 60_000);
   });
+});
+
+describe('OAuth where tokens would travel in clear text', () => {
+  it('a plain-http public URL that is not this machine: one line at start, no authorization server advertised or served, no warning text', async () => {
+    const ts = await createTestStore('sqlite');
+    const serve = await startServe({ ...ts.env, WAYMARK_PUBLIC_URL: 'http://waymark.example.test:8080' });
+    try {
+      const base = new URL(serve.url);
+      const prm = (await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', base))).json()) as Record<string, unknown>;
+      expect(prm).toEqual({ resource: 'http://waymark.example.test:8080/mcp', scopes_supported: ['waymark.author', 'waymark.read', 'waymark.run'], bearer_methods_supported: ['header'], resource_name: 'waymark' });
+      const registration = await fetch(new URL('/oauth/register', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI] }) });
+      expect(registration.status).toBe(404);
+      expect(serve.out().split('\n').filter((line) => line.startsWith('OAuth sign-in'))).toEqual([
+        'OAuth sign-in for remote MCP clients is off: http://waymark.example.test:8080 is plain http and not this machine; set WAYMARK_PUBLIC_URL to the https address in front of this server to turn it on (waymark tokens work either way).',
+      ]);
+      expect(serve.out()).not.toMatch(/WARNING|dangerously/i);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await once(serve.child, 'exit');
+      await ts.close();
+    }
+  }, 60_000);
+
+  it('a default start (loopback) prints no warning text and advertises the authorization server', async () => {
+    const ts = await createTestStore('sqlite');
+    const serve = await startServe(ts.env);
+    try {
+      expect(serve.out()).not.toMatch(/WARNING|dangerously|OAuth sign-in/i);
+      const base = new URL(serve.url);
+      const prm = (await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', base))).json()) as Record<string, unknown>;
+      expect(prm.authorization_servers).toEqual([base.origin]);
+      const metadata = (await (await fetch(new URL('/.well-known/oauth-authorization-server', base))).json()) as Record<string, unknown>;
+      expect(metadata).toMatchObject({ issuer: base.origin, code_challenge_methods_supported: ['S256'], registration_endpoint: `${base.origin}/oauth/register`, client_id_metadata_document_supported: true });
+      expect(metadata).not.toHaveProperty('pushed_authorization_request_endpoint');
+      expect(metadata).not.toHaveProperty('userinfo_endpoint');
+      // oidc-provider, loaded by the first OAuth request, warns on Node.js before 22 (its supported runtimes).
+      if (Number(process.versions.node.split('.')[0]) >= 22) expect(serve.out()).not.toMatch(/WARNING/);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await once(serve.child, 'exit');
+      await ts.close();
+    }
+  }, 60_000);
 });
