@@ -195,14 +195,22 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     await context.close();
   }, 60_000);
 
-  it('a grant of fewer capabilities: reads work, writes are FORBIDDEN', async () => {
+  it('a grant of fewer capabilities: reads work, writes are FORBIDDEN; revoked on the connected-apps page', async () => {
     const context = await signedInBrowser(ownerId);
     const { client, provider } = await connectThroughBrowser('Reader test', context, ['waymark.read']);
     expect(provider.saved?.scope?.split(' ')).toEqual(['waymark.read']);
     expect(structured(await client.callTool({ name: 'get_bit', arguments: { bit_id: ownerBitId } })).success).toBe(true);
     const write = structured(await client.callTool({ name: 'add_bit', arguments: { bit_title: 'Not allowed', bit_body: 'x' } }));
     expect(write.error?.code).toBe('FORBIDDEN');
-    await client.close();
+    // The person revokes it on the connected-apps page.
+    const page = await context.newPage();
+    await page.goto(new URL('/oauth/grants', serve.url).href);
+    await page.getByRole('button', { name: 'Revoke Reader test' }).click();
+    await page.waitForURL(new URL('/oauth/grants', serve.url).href);
+    expect(await page.getByRole('button', { name: 'Revoke Reader test' }).count()).toBe(0);
+    const after = await fetch(serve.url, { method: 'POST', headers: { authorization: `Bearer ${provider.saved?.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(after.status).toBe(401);
+    await client.close().catch(() => undefined);
     await context.close();
   }, 60_000);
 
