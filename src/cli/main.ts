@@ -18,8 +18,8 @@ const STOP_GRACE_MS = 5000;
 const USAGE = `Usage: waymark <command>
 
   serve [--host 127.0.0.1] [--port 3000] [--workers N|auto]
-                                           MCP over Streamable HTTP at /mcp, REST at /api/v1, GET /healthz;
-                                           --workers: server processes sharing the port (default 1)
+                                           MCP over Streamable HTTP at /mcp, REST at /api/v1, the web app at /app,
+                                           GET /healthz; --workers: server processes sharing the port (default 1)
   stdio                                    MCP over stdio, authenticated by WAYMARK_TOKEN
   init [--new-token]                       create the store, an account and an Admin owner; print a token
   account create NAME                      print the new account id
@@ -27,6 +27,9 @@ const USAGE = `Usage: waymark <command>
   token create --account ID --permission view|edit|admin --capabilities a,b,c
                [--scope ID] [--kind agent|person] [--principal ID] [--expires-in 30d]
                                            print a new token (and nothing else)
+  signin-link create --principal ID [--expires-in 15m] [--capabilities read,run]
+                                           print a one-time sign-in URL of the web app for a person
+  session revoke --principal ID            end every web app session of a principal; print how many
   migrate                                  bring the store's schema up to date
 
 Capabilities: ${allCapabilityNames().join(', ')}
@@ -73,8 +76,13 @@ async function serve(argv: string[]): Promise<void> {
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const store = openStore(storeOptionsFromEnv());
   const location = store.location;
-  const announce = (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
+  const httpOptions = (actualPort: number) => ({ host, port: actualPort, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined });
+  const announce = async (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
     process.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}\n`);
+    const { publicBase } = await import('../http/app.js');
+    const { oauthStartNotice } = await import('../http/oauth/server.js');
+    const oauthNotice = oauthStartNotice(publicBase(httpOptions(actualPort)));
+    if (oauthNotice) process.stdout.write(`${oauthNotice}\n`);
     if (first.token) {
       process.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
     }
@@ -84,7 +92,7 @@ async function serve(argv: string[]): Promise<void> {
     await store.migrate();
     const first = await createServices(store).auth.init();
     await store.close();
-    await runPrimary(workers, (actualPort) => announce(actualPort, first, `, ${workers} workers`));
+    await runPrimary(workers, (actualPort) => void announce(actualPort, first, `, ${workers} workers`));
     return;
   }
   const logger = createLogger();
@@ -103,9 +111,9 @@ async function serve(argv: string[]): Promise<void> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   // Loaded here, not at the top: `waymark stdio` and the short commands never pay for Express.
   const { createHttpApp } = await import('../http/app.js');
-  server.on('request', createHttpApp(services, logger, { host, port: actualPort, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined }));
+  server.on('request', createHttpApp(services, logger, httpOptions(actualPort)));
   if (isClusterWorker()) reportListening(actualPort);
-  else announce(actualPort, first);
+  else await announce(actualPort, first);
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
   // and a write that committed went unanswered (found by the fault test's SIGTERM stops under load).
   let calls = 0;
@@ -182,12 +190,7 @@ async function token(argv: string[]): Promise<void> {
   // A new principal is an agent unless --kind says otherwise; a reused one keeps its kind.
   const kind = stringOption(args, 'kind') ?? (principal ? undefined : 'agent');
   if (kind !== undefined && kind !== 'agent' && kind !== 'person') throw new UsageError(`--kind must be agent or person`);
-  // `author` alone is accepted as short for `waymark.author`.
-  const capabilities = requireOption(args, 'capabilities')
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean)
-    .map((c) => ((CAPABILITY_KINDS as readonly string[]).includes(c) ? capabilityName(c as 'author') : c));
+  const capabilities = capabilityList(requireOption(args, 'capabilities'));
   const expires = stringOption(args, 'expires-in');
   await withServices(async (services) => {
     const issued = await services.auth.createToken({
@@ -206,6 +209,50 @@ async function token(argv: string[]): Promise<void> {
   });
 }
 
+/** `author` alone is accepted as short for `waymark.author`. */
+function capabilityList(text: string): string[] {
+  return text
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .map((c) => ((CAPABILITY_KINDS as readonly string[]).includes(c) ? capabilityName(c as 'author') : c));
+}
+
+/** Where people open the app: WAYMARK_PUBLIC_URL, else where `serve` listens by default. */
+function publicUrl(): URL {
+  const configured = process.env.WAYMARK_PUBLIC_URL;
+  if (configured) return new URL(configured);
+  const host = process.env.WAYMARK_HOST ?? '127.0.0.1';
+  return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${process.env.WAYMARK_PORT ?? '3000'}`);
+}
+
+async function signinLink(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create') throw new UsageError(`signin-link: expected 'create'`);
+  const args = parseArgs(rest, { values: ['principal', 'expires-in', 'capabilities'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`signin-link create takes no positional arguments`);
+  const principalId = requireOption(args, 'principal');
+  const expires = stringOption(args, 'expires-in');
+  const capabilities = stringOption(args, 'capabilities');
+  const base = publicUrl();
+  await withServices(async (services) => {
+    const link = await services.signin.createLink({ principalId, expiresInMs: expires ? parseDuration(expires) : undefined, capabilities: capabilities ? capabilityList(capabilities) : undefined });
+    const url = new URL('app/signin', base.href.endsWith('/') ? base : `${base.href}/`);
+    url.searchParams.set('token', link.token);
+    process.stdout.write(`${url.href}\n`);
+    process.stderr.write(`valid once, until ${link.expiresAt}\n`);
+  });
+}
+
+async function session(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'revoke') throw new UsageError(`session: expected 'revoke'`);
+  const args = parseArgs(rest, { values: ['principal'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`session revoke takes no positional arguments`);
+  const principalId = requireOption(args, 'principal');
+  await withServices(async (services) => process.stdout.write(`${await services.signin.revokeSessions(principalId)}\n`));
+}
+
 async function migrate(argv: string[]): Promise<void> {
   parseArgs(argv, { values: [], flags: [] });
   const store = openStore(storeOptionsFromEnv());
@@ -218,7 +265,7 @@ async function migrate(argv: string[]): Promise<void> {
   }
 }
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { serve, stdio, init, account, scope, token, migrate };
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { serve, stdio, init, account, scope, token, 'signin-link': signinLink, session, migrate };
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

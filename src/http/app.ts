@@ -1,14 +1,19 @@
-import { createMcpExpressApp, getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter, requireBearerAuth } from '@modelcontextprotocol/express';
+import { createMcpExpressApp, getOAuthProtectedResourceMetadataUrl, requireBearerAuth } from '@modelcontextprotocol/express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import type { Express, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { allCapabilityNames, brand, version } from '../config.js';
+import { brand, version } from '../config.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
+import { grantsRouter } from './oauth/grants-routes.js';
+import { signedInPersons } from './oauth/person-session.js';
+import { createOAuthServer, type OAuthServer } from './oauth/server.js';
 import { openApiDocument } from './openapi.js';
 import { methodNotAllowed as restMethodNotAllowed, restRouter } from './rest.js';
+import { webSession } from './session.js';
+import { webAppRouter } from './web-app.js';
 
 export interface HttpOptions {
   host: string;
@@ -20,11 +25,16 @@ export interface HttpOptions {
 /** The SDK's bearer check refuses tokens without an expiry; ours may have none, so they get a far one. */
 const NO_EXPIRY_SECONDS = 100 * 365 * 24 * 3600;
 
-function verifier(services: Services): OAuthTokenVerifier {
+/** Waymark tokens (API keys) first, then the OAuth access tokens of this server's authorization server. */
+function verifier(services: Services, oauth: OAuthServer): OAuthTokenVerifier {
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       const actor = await services.auth.authenticate(token);
-      if (!actor) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown or expired token');
+      if (!actor) {
+        const viaOAuth = await oauth.verify(token);
+        if (viaOAuth) return viaOAuth;
+        throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown or expired token');
+      }
       const { expiresAt, ...rest } = actor;
       return {
         token,
@@ -41,35 +51,27 @@ export function actorOf(auth: AuthInfo | undefined): Actor | null {
   return (auth?.extra?.actor as Actor | undefined) ?? null;
 }
 
+/** The URL clients reach this server at: WAYMARK_PUBLIC_URL, else the address it listens on. */
+export function publicBase(options: HttpOptions): URL {
+  return new URL(options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`);
+}
+
 export function createHttpApp(services: Services, logger: Logger, options: HttpOptions): Express {
   // DNS-rebinding protection (Host and Origin checks) comes with the SDK's app when bound to localhost.
   // Bodies up to 8 MB of markdown travel JSON-escaped, so the parser limit leaves room above that.
   const app = createMcpExpressApp({ host: options.host, jsonLimit: '64mb' });
-  const base = new URL(options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`);
+  const base = publicBase(options);
   const mcpUrl = new URL('/mcp', base);
 
   app.get('/healthz', (_req: Request, res: Response) => {
     res.json({ status: 'ok', brand, version, engine: services.store.dialect.engine });
   });
 
-  // Protected-resource metadata (RFC 9728). Tokens are issued out of band by `waymark token create`,
-  // so the authorization server named here is this server itself.
-  app.use(
-    mcpAuthMetadataRouter({
-      oauthMetadata: {
-        issuer: base.href,
-        authorization_endpoint: new URL('/authorize', base).href,
-        token_endpoint: new URL('/token', base).href,
-        response_types_supported: ['code'],
-      },
-      resourceServerUrl: mcpUrl,
-      scopesSupported: allCapabilityNames(),
-      resourceName: brand,
-      dangerouslyAllowInsecureIssuerUrl: base.protocol === 'http:',
-    }),
-  );
+  // Protected-resource metadata (RFC 9728) and the authorization server behind it (issue 12).
+  const oauth = createOAuthServer(services, logger, { base, resource: mcpUrl, sessions: signedInPersons(services) });
+  app.use(oauth.router);
 
-  const bearer = requireBearerAuth({ verifier: verifier(services), resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
+  const bearer = requireBearerAuth({ verifier: verifier(services, oauth), resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
 
   // Stateless Streamable HTTP: one server and transport per request, so any number of processes can
   // serve the same store behind a load balancer without sticky sessions.
@@ -99,6 +101,10 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
     res.json(openApiDocument());
   });
   app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
-  app.use('/api/v1', bearer, restRouter(services, logger));
+  // The web app (issue 11): its session is the cookie a sign-in link set; REST takes it or a Bearer token.
+  const web = webSession(services, { secure: base.protocol === 'https:' });
+  app.use('/api/v1/oauth', ...web.authenticate(bearer), grantsRouter(services, logger));
+  app.use('/api/v1', ...web.authenticate(bearer), restRouter(services, logger, web));
+  app.use('/app', web.signinRouter(), webAppRouter());
   return app;
 }
