@@ -6,6 +6,7 @@ import { brand, version } from '../config.js';
 import { errorBody } from '../mcp/envelope.js';
 import type { Services } from '../services/index.js';
 import { bearerAuth } from './bearer.js';
+import { closeUnreadBodies } from './body.js';
 import { mcpRouter, sendRpcError } from './mcp-route.js';
 import { openApiDocument } from './openapi.js';
 import { protectedResourceRouter } from './protected-resource.js';
@@ -28,6 +29,7 @@ const LOCALHOST = ['127.0.0.1', 'localhost', '::1'];
 export function createHttpApp(services: Services, logger: Logger, options: HttpOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(closeUnreadBodies);
   app.use((_req: Request, res: Response, next: NextFunction) => {
     // Answers are JSON: a browser must not sniff one into HTML or script.
     res.set('X-Content-Type-Options', 'nosniff');

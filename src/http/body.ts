@@ -72,8 +72,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
 }
 
 /**
- * The whole body, or null as soon as it goes over `maxBytes`. What is left of a refused body is drained
- * (read and dropped, not kept), so the connection stays usable and the client gets the answer.
+ * The whole body, or null as soon as it goes over `maxBytes` (what is left is not kept: see closeUnreadBodies).
  */
 function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
@@ -93,7 +92,6 @@ function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer | nul
       }
       stop();
       chunks.length = 0;
-      req.resume();
       resolve(null);
     };
     const onEnd = () => {
@@ -109,6 +107,36 @@ function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer | nul
     req.once('close', onClose);
     req.once('error', onClose);
   });
+}
+
+/**
+ * A body still arriving when its answer has gone (refused before or while it was read): at most LINGER_BYTES more
+ * are read and dropped (a small body ends and the connection is kept); past that nothing more is read, and the
+ * connection is closed LINGER_MS after the answer.
+ */
+const LINGER_BYTES = 1024 * 1024;
+const LINGER_MS = 2000;
+
+/**
+ * App-wide middleware for bodies nobody will read. Node would read them to their end to keep the connection
+ * (1.6 s of CPU for twelve refused 60 MB bodies). Closing at once is no better: a close with unread data resets
+ * the connection, and the reset can overtake the answer, so the client sees an error instead of the refusal.
+ * Waiting without reading costs nothing (the client's sending stalls on TCP's window) and gives it time to read.
+ */
+export function closeUnreadBodies(req: Request, res: Response, next: NextFunction): void {
+  // On 'prefinish', before Node's own 'finish' handler would start dropping the rest in its parser.
+  res.once('prefinish', () => {
+    if (req.complete) return;
+    const close = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    close.unref();
+    let dropped = 0;
+    req.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_BYTES) req.pause();
+    });
+    req.once('end', () => clearTimeout(close));
+  });
+  next();
 }
 
 /** Middleware: `req.body` is the parsed JSON, or the route's refusal is sent. */
