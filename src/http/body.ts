@@ -8,10 +8,11 @@
  * JSON.parse.
  */
 import type { IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { LIMITS } from '../content/limits.js';
-import { jsonShapeExcess, type JsonShapeLimits } from './json-scan.js';
+import { JsonShapeScan, type JsonShapeExcess, type JsonShapeLimits } from './json-scan.js';
 
 export interface BodyRefusal {
   status: 400 | 413 | 415;
@@ -25,19 +26,26 @@ export type RefuseBody = (res: Response, refusal: BodyRefusal) => void;
 
 const MB = 1024 * 1024;
 
-/** The shape a body of `bytes` may have: containers are bounded per byte too, so a small body stays cheap. */
-export function shapeLimits(bytes: number): JsonShapeLimits {
-  return {
-    containers: Math.min(LIMITS.requestJsonContainers, 1024 + Math.floor(bytes / LIMITS.requestBytesPerJsonContainer)),
-    values: LIMITS.requestJsonValues,
-    depth: LIMITS.requestJsonDepth,
-  };
+const SHAPE_LIMITS: JsonShapeLimits = { containers: LIMITS.requestJsonContainers, values: LIMITS.requestJsonValues, depth: LIMITS.requestJsonDepth };
+
+/** Containers a body of `bytes` may hold: bounded per byte too, so that a small body of `{}` stays cheap. */
+export function containersFor(bytes: number): number {
+  return Math.min(LIMITS.requestJsonContainers, 1024 + Math.floor(bytes / LIMITS.requestBytesPerJsonContainer));
 }
 
 const tooLarge = (maxBytes: number): BodyRefusal => ({
   status: 413,
   message: `Request body too large: at most ${maxBytes / MB} MB of JSON on this route.`,
 });
+
+function tooComplex(excess: JsonShapeExcess): BodyRefusal {
+  const what = {
+    containers: `objects and arrays (one per ${LIMITS.requestBytesPerJsonContainer} bytes of body, ${LIMITS.requestJsonContainers} at most)`,
+    values: 'values (strings and keys, numbers, literals)',
+    depth: 'levels of nesting',
+  }[excess.limit];
+  return { status: 413, message: `Request JSON too complex: more than ${excess.max} ${what}.` };
+}
 
 /** The body of a request as JSON, or why it is refused. Rejects only when the client goes away mid-body. */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
@@ -52,19 +60,10 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes) return { refusal: tooLarge(maxBytes) };
 
-  const bytes = await readBytes(req, maxBytes);
-  if (bytes === null) return { refusal: tooLarge(maxBytes) };
-  const excess = jsonShapeExcess(bytes, shapeLimits(bytes.length));
-  if (excess) {
-    const what = {
-      containers: `objects and arrays (one per ${LIMITS.requestBytesPerJsonContainer} bytes of body, ${LIMITS.requestJsonContainers} at most)`,
-      values: 'values (strings and keys, numbers, literals)',
-      depth: 'levels of nesting',
-    }[excess.limit];
-    return { refusal: { status: 413, message: `Request JSON too complex: more than ${excess.max} ${what}.` } };
-  }
+  const read = await readText(req, maxBytes);
+  if ('refusal' in read) return read;
   try {
-    return { value: JSON.parse(bytes.toString('utf8')) as unknown };
+    return { value: JSON.parse(read.text) as unknown };
   } catch (error) {
     // V8's message names the position and quotes a few characters around it: bounded, and no internals.
     return { refusal: { status: 400, message: `Parse error: ${String((error as Error).message).slice(0, 200)}` } };
@@ -72,34 +71,43 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
 }
 
 /**
- * The whole body, or null as soon as it goes over `maxBytes` (what is left is not kept: see closeUnreadBodies).
+ * The body as text, decoded and its shape counted chunk by chunk as it arrives (so no step over the whole body
+ * holds the event loop but JSON.parse), or a refusal as soon as it goes over `maxBytes` or a shape bound. What is
+ * left of a refused body is not kept (see closeUnreadBodies).
  */
-function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
+function readText(req: IncomingMessage, maxBytes: number): Promise<{ text: string } | { refusal: BodyRefusal }> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    const decoder = new StringDecoder('utf8');
+    const scan = new JsonShapeScan(SHAPE_LIMITS);
+    const parts: string[] = [];
     let total = 0;
-    const stop = () => {
+    const detach = () => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('close', onClose);
       req.off('error', onClose);
     };
+    const refuse = (refusal: BodyRefusal) => {
+      detach();
+      parts.length = 0;
+      resolve({ refusal });
+    };
     const onData = (chunk: Buffer) => {
       total += chunk.length;
-      if (total <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      stop();
-      chunks.length = 0;
-      resolve(null);
+      if (total > maxBytes) return refuse(tooLarge(maxBytes));
+      const excess = scan.feed(chunk);
+      if (excess) return refuse(tooComplex(excess));
+      parts.push(decoder.write(chunk));
     };
     const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks, total));
+      const containers = containersFor(total);
+      if (scan.containers > containers) return refuse(tooComplex({ limit: 'containers', max: containers }));
+      detach();
+      parts.push(decoder.end());
+      resolve({ text: parts.join('') });
     };
     const onClose = () => {
-      stop();
+      detach();
       reject(new Error('The client closed the request before its body ended.'));
     };
     req.on('data', onData);
@@ -110,8 +118,8 @@ function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer | nul
 }
 
 /**
- * A body still arriving when its answer has gone (refused before or while it was read): at most LINGER_BYTES more
- * are read and dropped (a small body ends and the connection is kept); past that nothing more is read, and the
+ * A body still arriving when its answer is sent (refused before or while it was read): the answer says
+ * `Connection: close`, at most LINGER_BYTES more are read and dropped, then nothing more is read, and the
  * connection is closed LINGER_MS after the answer.
  */
 const LINGER_BYTES = 1024 * 1024;
@@ -121,20 +129,30 @@ const LINGER_MS = 2000;
  * App-wide middleware for bodies nobody will read. Node would read them to their end to keep the connection
  * (1.6 s of CPU for twelve refused 60 MB bodies). Closing at once is no better: a close with unread data resets
  * the connection, and the reset can overtake the answer, so the client sees an error instead of the refusal.
- * Waiting without reading costs nothing (the client's sending stalls on TCP's window) and gives it time to read.
+ * This is the lingering close of other servers: say `Connection: close` (the client must not send another
+ * request on it), close our side for writing after the answer, and wait before the full close, reading
+ * little: the client's sending stalls on TCP's window, which costs nothing, and it has time to read the answer.
  */
 export function closeUnreadBodies(req: Request, res: Response, next: NextFunction): void {
-  // On 'prefinish', before Node's own 'finish' handler would start dropping the rest in its parser.
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+    if (!req.complete) this.setHeader('Connection', 'close');
+    return writeHead.apply(this, args);
+  } as Response['writeHead'];
+  // On 'prefinish', before Node's own 'finish' handler: it would start dropping the rest in its parser, and on
+  // `Connection: close` destroy the socket as soon as the answer is written.
   res.once('prefinish', () => {
     if (req.complete) return;
-    const close = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    const socket = req.socket;
+    socket.destroySoon = () => socket.end();
+    const close = setTimeout(() => socket.destroy(), LINGER_MS);
     close.unref();
+    socket.once('close', () => clearTimeout(close));
     let dropped = 0;
     req.on('data', (chunk: Buffer) => {
       dropped += chunk.length;
       if (dropped > LINGER_BYTES) req.pause();
     });
-    req.once('end', () => clearTimeout(close));
   });
   next();
 }
