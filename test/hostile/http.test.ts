@@ -75,8 +75,6 @@ describe.each(ENGINES)('hostile HTTP on %s', (engine) => {
       expectCleanJson(res);
       expect(JSON.parse(res.text)).toMatchObject({ error: 'invalid_token' });
     }
-    console.log('anon', JSON.stringify({ ...m, result: undefined }));
-    console.log("M", JSON.stringify({ ...m, result: undefined }));
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     // Nothing of the bodies is kept: far below one body's size (the old parser added 700 MB per 60 MB body).
     expect(m.addedRss).toBeLessThan(body.length);
@@ -92,7 +90,6 @@ describe.each(ENGINES)('hostile HTTP on %s', (engine) => {
       expect(res.status).toBe(413);
       expect(rpcError(res)).toEqual({ code: -32000, message: 'Request body too large: at most 16 MB of JSON on this route.' });
     }
-    console.log("M", JSON.stringify({ ...m, result: undefined }));
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * LIMITS.mcpRequestBytes);
   });
@@ -115,7 +112,6 @@ describe.each(ENGINES)('hostile HTTP on %s', (engine) => {
     expect(rpcError(tooManyValues).message).toBe(`Request JSON too complex: more than ${LIMITS.requestJsonValues} values (strings and keys, numbers, literals).`);
     expect(tooDeep.status).toBe(413);
     expect(rpcError(tooDeep).message).toBe(`Request JSON too complex: more than ${LIMITS.requestJsonDepth} levels of nesting.`);
-    console.log("M", JSON.stringify({ ...m, result: undefined }));
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * objects.length);
   });
