@@ -46,6 +46,22 @@ export const LIMITS = {
   sessionAbsoluteMs: 7 * 86_400_000,
   /** Inbox items per page by default. */
   inboxPageSize: 20,
+  // hostile-http: what one HTTP request may carry, checked before its JSON is parsed (issue 16, finding 3).
+  /** A POST to /mcp: a bit body of bodyBytes may travel JSON-escaped (up to twice its size) inside a call. */
+  mcpRequestBytes: 16 * 1024 * 1024,
+  /** A JSON body under /api/v1: the largest REST input, a step's answers (about 1 MB), with room to spare. */
+  restRequestBytes: 2 * 1024 * 1024,
+  /**
+   * The shape of a request's JSON. JSON.parse costs per value and per container (about 60 bytes of heap per
+   * object), not per byte, so these bound its time, and containers are also bounded per byte so that a small
+   * body of `{}` cannot cost more than a few times its size. A realistic 8 MB Slate body has fewer than
+   * 200,000 containers and 500,000 values (keys counted).
+   */
+  requestJsonContainers: 250_000,
+  requestBytesPerJsonContainer: 12,
+  requestJsonValues: 1_000_000,
+  /** Above the tools' own bound (MAX_INPUT_DEPTH under the JSON-RPC envelope), so a tool answers its own VALIDATION_ERROR. */
+  requestJsonDepth: 300,
 } as const;
 
 export const ELEMENT_KEY_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;

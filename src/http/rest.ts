@@ -1,34 +1,51 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import { errorBody } from '../mcp/envelope.js';
 import type { Services } from '../services/index.js';
 import { storableInput } from '../mcp/tool.js';
 import { assertAccess, type Access, type Actor } from '../services/actor.js';
-import { actorOf } from './app.js';
+import { actorOf } from './bearer.js';
+import { jsonBody, type BodyRefusal } from './body.js';
 import { operationArgs, REST_OPERATIONS } from './rest-operations.js';
 import type { WebSession } from './session.js';
 
 type Handler = (actor: Actor, req: Request, res: Response) => Promise<unknown>;
 
 /**
- * The two refusals of the HTTP layer itself, before any route runs: no route at that path, or a route that
- * takes other methods. They are not tool errors (no tool can answer them), so they stay out of the error
- * catalogue; the answer has the same envelope, so a client parses every /api/v1 answer one way.
+ * The refusals of the HTTP layer itself, before any route runs: no route at that path, a route that takes other
+ * methods, a body that cannot be read as JSON, is too large, or is not JSON. They are not tool errors (no tool
+ * can answer them), so they stay out of the error catalogue; the answer has the same envelope, so a client parses
+ * every /api/v1 answer one way.
  */
-export type HttpOnlyCode = 'ROUTE_NOT_FOUND' | 'METHOD_NOT_ALLOWED';
+export const HTTP_ONLY_CODES = {
+  MALFORMED_REQUEST: 400,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+} as const;
 
-export function sendHttpError(res: Response, status: 404 | 405, code: HttpOnlyCode, message: string): void {
+export type HttpOnlyCode = keyof typeof HTTP_ONLY_CODES;
+
+export function sendHttpError(res: Response, code: HttpOnlyCode, message: string): void {
+  const status = HTTP_ONLY_CODES[code];
   res.status(status).json({ success: false, error: { code, message, errorId: randomUUID(), status } });
 }
+
+const REFUSAL_CODES: Record<BodyRefusal['status'], HttpOnlyCode> = { 400: 'MALFORMED_REQUEST', 413: 'REQUEST_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
+/** A REST route's JSON body (for the routes that take one), within LIMITS.restRequestBytes. */
+export const restJsonBody = jsonBody(LIMITS.restRequestBytes, (res, refusal) => sendHttpError(res, REFUSAL_CODES[refusal.status], refusal.message));
 
 /** A wrong method on a known path: 405 with Allow, instead of Express's HTML 404. */
 export const methodNotAllowed =
   (...allowed: string[]) =>
   (req: Request, res: Response): void => {
     res.set('Allow', allowed.join(', '));
-    sendHttpError(res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${allowed.join(' or ')}.`);
+    sendHttpError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${allowed.join(' or ')}.`);
   };
 
 /**
@@ -64,7 +81,8 @@ export function restRouter(services: Services, logger: Logger, web: WebSession):
     const { tool } = operation;
     // A tool whose service checks access after finding the records does so in execute.
     const access: Access = tool.access.afterLookup ? { capability: 'any', permission: 'view' } : tool.access;
-    router[operation.method](operation.path, route(access, (actor, req) => tool.execute({ actor, services }, operationArgs(operation, req))));
+    const body = operation.method === 'get' ? [] : [restJsonBody];
+    router[operation.method](operation.path, ...body, route(access, (actor, req) => tool.execute({ actor, services }, operationArgs(operation, req))));
     methods.set(operation.path, [...(methods.get(operation.path) ?? []), operation.method.toUpperCase()]);
   }
 
@@ -99,7 +117,7 @@ export function restRouter(services: Services, logger: Logger, web: WebSession):
 
   // Any other path under /api/v1: JSON in the envelope, not Express's HTML 404.
   router.use((req: Request, res: Response) => {
-    sendHttpError(res, 404, 'ROUTE_NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}; the routes are described at /api/v1/openapi.json.`);
+    sendHttpError(res, 'ROUTE_NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}; the routes are described at /api/v1/openapi.json.`);
   });
 
   return router;

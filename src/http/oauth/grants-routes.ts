@@ -9,7 +9,7 @@ import { WaymarkError } from '../../errors.js';
 import { errorBody } from '../../mcp/envelope.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
-import { actorOf } from '../app.js';
+import { actorOf } from '../bearer.js';
 import { methodNotAllowed } from '../rest.js';
 
 export function grantsRouter(services: Services, logger: Logger): Router {

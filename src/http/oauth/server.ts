@@ -8,7 +8,6 @@ import { OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
-import { allCapabilityNames, brand } from '../../config.js';
 import type { Services } from '../../services/index.js';
 import { consentRouter, type PersonSessions } from './consent.js';
 import { createProvider, OAUTH_ROUTES } from './provider.js';
@@ -71,18 +70,6 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
   const enabled = oauthAllowed(options.base);
   const router = Router();
   const resource = options.resource.href;
-
-  // Protected-resource metadata (RFC 9728): the authorization server is named only where it runs.
-  const prm = {
-    resource,
-    ...(enabled ? { authorization_servers: [options.base.origin] } : {}),
-    scopes_supported: allCapabilityNames(),
-    bearer_methods_supported: ['header'],
-    resource_name: brand,
-  };
-  router.get(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'], (_req: Request, res: Response) => {
-    res.set('Access-Control-Allow-Origin', '*').json(prm);
-  });
 
   if (!enabled) {
     return { router, verify: async () => null };
