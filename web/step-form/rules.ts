@@ -26,7 +26,7 @@ export interface FieldCheck {
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 export function elementLabel(element: StepElementPayload): string {
-  return text(element.config.label) ?? text(element.config.custom_title) ?? text(element.config.url) ?? element.type;
+  return text(element.config.label) ?? text(element.config.custom_title) ?? text(element.config.altText) ?? text(element.config.url) ?? element.type;
 }
 
 /** Every answerable field of a step, in body order (iframes record nothing and have none). */
