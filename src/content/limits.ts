@@ -20,6 +20,17 @@ export const LIMITS = {
   bodyDepth: 64,
   searchableFieldData: 5000,
   pageSize: 100,
+  // app-back: sign-in links and web app sessions (issue 11)
+  /** A sign-in link's life when `--expires-in` is not given (15 minutes). */
+  signinLinkMs: 15 * 60_000,
+  /** The longest life a sign-in link may be given (7 days). */
+  signinLinkMaxMs: 7 * 86_400_000,
+  /** A session unused this long ends (12 hours). */
+  sessionIdleMs: 12 * 3_600_000,
+  /** A session ends this long after sign-in, however used (7 days). */
+  sessionAbsoluteMs: 7 * 86_400_000,
+  /** Inbox items per page by default. */
+  inboxPageSize: 20,
 } as const;
 
 export const ELEMENT_KEY_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;

@@ -9,6 +9,8 @@ import type { Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
 import { openApiDocument } from './openapi.js';
 import { methodNotAllowed as restMethodNotAllowed, restRouter } from './rest.js';
+import { webSession } from './session.js';
+import { webAppRouter } from './web-app.js';
 
 export interface HttpOptions {
   host: string;
@@ -99,6 +101,9 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
     res.json(openApiDocument());
   });
   app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
-  app.use('/api/v1', bearer, restRouter(services, logger));
+  // The web app (issue 11): its session is the cookie a sign-in link set; REST takes it or a Bearer token.
+  const web = webSession(services, { secure: base.protocol === 'https:' });
+  app.use('/api/v1', ...web.authenticate(bearer), restRouter(services, logger, web));
+  app.use('/app', web.signinRouter(), webAppRouter());
   return app;
 }

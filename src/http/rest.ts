@@ -7,8 +7,10 @@ import type { Services } from '../services/index.js';
 import { storableInput } from '../mcp/tool.js';
 import { assertAccess, type Access, type Actor } from '../services/actor.js';
 import { actorOf } from './app.js';
+import { operationArgs, REST_OPERATIONS } from './rest-operations.js';
+import type { WebSession } from './session.js';
 
-type Handler = (actor: Actor, req: Request) => Promise<unknown>;
+type Handler = (actor: Actor, req: Request, res: Response) => Promise<unknown>;
 
 /**
  * The two refusals of the HTTP layer itself, before any route runs: no route at that path, or a route that
@@ -33,7 +35,7 @@ export const methodNotAllowed =
  * REST under /api/v1: thin routes over the same services as the MCP tools. Access is checked by the same
  * function the tools use; answers and errors use the tools' envelopes, with the error's status as HTTP status.
  */
-export function restRouter(services: Services, logger: Logger): Router {
+export function restRouter(services: Services, logger: Logger, web: WebSession): Router {
   const router = Router();
 
   const route = (access: Access, handler: Handler) => async (req: Request, res: Response, _next: NextFunction) => {
@@ -41,7 +43,7 @@ export function restRouter(services: Services, logger: Logger): Router {
       const actor = actorOf(req.auth);
       if (!actor) throw new WaymarkError('UNAUTHENTICATED', 'No valid token: pass a Waymark token as Authorization: Bearer.');
       assertAccess(actor, access);
-      res.status(200).json({ success: true, data: await handler(actor, req) });
+      res.status(200).json({ success: true, data: await handler(actor, req, res) });
     } catch (error) {
       const body = errorBody(error);
       const line = { route: req.path, errorId: body.errorId, code: body.code, status: body.status };
@@ -55,6 +57,45 @@ export function restRouter(services: Services, logger: Logger): Router {
     .route('/bits/:bit_id/restore')
     .post(route({ capability: 'author', permission: 'edit' }, (actor, req) => services.bitRestore.restore(actor, { bit_id: String(storableInput(String(req.params.bit_id))) })))
     .all(methodNotAllowed('POST'));
+
+  // The tools and app operations, each at its path (rest-operations.ts); a path's other methods are refused.
+  const methods = new Map<string, string[]>();
+  for (const operation of REST_OPERATIONS) {
+    const { tool } = operation;
+    // A tool whose service checks access after finding the records does so in execute.
+    const access: Access = tool.access.afterLookup ? { capability: 'any', permission: 'view' } : tool.access;
+    router[operation.method](operation.path, route(access, (actor, req) => tool.execute({ actor, services }, operationArgs(operation, req))));
+    methods.set(operation.path, [...(methods.get(operation.path) ?? []), operation.method.toUpperCase()]);
+  }
+
+  // Who is signed in, and the CSRF token its session's state-changing requests carry (null with a Bearer token).
+  router.get(
+    '/me',
+    route({ capability: 'any', permission: 'view' }, async (actor, req, res) => {
+      const session = web.sessionOf(req);
+      const principal = await services.auth.principal(actor.principalId);
+      return {
+        principal_id: actor.principalId,
+        name: principal?.name ?? null,
+        kind: actor.kind,
+        permission: actor.permission,
+        scope_id: actor.scopeId,
+        account_id: actor.accountId,
+        account_name: await services.auth.accountName(actor.accountId),
+        capabilities: actor.capabilities,
+        auth: session ? 'session' : 'bearer',
+        csrf_token: web.csrfToken(req, res),
+        session_expires_date_time_utc: session?.expiresAt ?? null,
+      };
+    }),
+  );
+  methods.set('/me', ['GET']);
+  router.post(
+    '/signout',
+    route({ capability: 'any', permission: 'view' }, async (_actor, req, res) => ({ signed_out: await web.signOut(req, res) })),
+  );
+  methods.set('/signout', ['POST']);
+  for (const [path, allowed] of methods) router.all(path, methodNotAllowed(...allowed));
 
   // Any other path under /api/v1: JSON in the envelope, not Express's HTML 404.
   router.use((req: Request, res: Response) => {
