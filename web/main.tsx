@@ -3,5 +3,4 @@ import { render } from 'preact';
 import './styles.css';
 import { App } from './app.js';
 
-// The test harness reads when the inbox first showed (performance.mark 'inbox-rendered').
 render(<App />, document.getElementById('app')!);

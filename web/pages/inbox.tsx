@@ -46,17 +46,17 @@ export function InboxPage({ params }: { params: Params }) {
     let live = true;
     setPage(null);
     inbox({ flow_id: flowId || undefined, status: status || undefined, limit: PAGE }).then(
-      (p) => {
-        if (!live) return;
-        setPage(p);
-        requestAnimationFrame(() => performance.mark('inbox-rendered'));
-      },
+      (p) => live && setPage(p),
       (e: Error) => live && setFailed(e.message),
     );
     return () => {
       live = false;
     };
   }, [flowId, status]);
+  // The first time the list is on screen (effects run after the render is painted): the browser tests read it.
+  useEffect(() => {
+    if (page && performance.getEntriesByName('inbox-rendered').length === 0) performance.mark('inbox-rendered');
+  }, [page]);
   useEffect(() => {
     listFlows().then((f) => setFlows(f.flows), () => setFlows([]));
   }, []);
