@@ -13,10 +13,10 @@ export interface AxeFinding {
 }
 
 /** Violations of serious or critical impact on the page as it stands (WCAG 2.x A and AA rules, best practices). */
-export async function seriousViolations(page: Page): Promise<{ serious: AxeFinding[]; all: number }> {
+export async function seriousViolations(page: Page): Promise<{ serious: AxeFinding[]; all: AxeFinding[] }> {
   await page.evaluate(AXE_SOURCE);
   // A string, evaluated in the page: this file is compiled without the DOM's types.
   const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
     r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`)) as AxeFinding[];
-  return { serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), all: violations.length };
+  return { serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), all: violations };
 }

@@ -45,7 +45,7 @@ export async function buildWorld(server: HostileServer): Promise<World> {
     .replace(new RegExp(`(bit-connection:${risk}\\?node=[^)&]+)`), `$1&when=${minted.risk}:${minted.high}`)
     .replace(new RegExp(`(bit-connection:${ship}\\?node=[^)&]+)`), `$1&when=${minted.risk}:${minted.low}`);
   if (conditioned === markdown) throw new Error('the connection lines were not found in get_bit');
-  await ok(server, 'update_bit', { bit_id: start, bit_body: conditioned });
+  await ok(server, 'update_bit', { bit_id: start, bit_body: conditioned, content_format: 'markdown' });
   const flowId = id(
     await ok(server, 'create_flow', {
       flow_title: 'Release',
@@ -65,7 +65,7 @@ export async function buildWorld(server: HostileServer): Promise<World> {
   );
   await ok(server, 'review_flow', { flow_id: flowId, review_status: 'approved' });
   await ok(server, 'update_flow', { flow_id: flowId, is_active: true });
-  await ok(server, 'create_reference', { reference_title: 'Rollback guide', reference_content: 'How to roll back a release safely: revert the tag, then redeploy the previous build.' });
+  await ok(server, 'create_reference', { reference_title: 'Rollback guide', reference_content: [{ type: 'p', children: [{ text: 'How to roll back a release safely: revert the tag, then redeploy the previous build.' }] }], content_format: 'slate' });
 
   const person = await server.services.auth.createToken({ accountId: server.accountId, permission: 'edit', capabilities: allCapabilityNames(), kind: 'person', name: 'Robin Person' });
   const firstTrailId = id(await ok(server, 'start_trail', { flow_id: flowId, trail_title: 'Release 1.0', trail_context: { release: '1.0' } }, person.token), 'trail_id');

@@ -29,13 +29,15 @@ export function ReferencesPage() {
   return (
     <>
       <h1>References</h1>
-      <form role="search" onSubmit={search} class="search">
+      <search>
+      <form onSubmit={search} class="search">
         <label for="ref-query">Search the references</label>
         <div class="row">
           <input id="ref-query" type="search" value={query} onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)} />
           <button type="submit">Search</button>
         </div>
       </form>
+      </search>
       {problem && (
         <p role="alert" class="error-summary">
           {problem}
@@ -43,9 +45,10 @@ export function ReferencesPage() {
       )}
       {result && (
         <section aria-labelledby="results-title">
-          <h2 id="results-title" role="status">
+          <h2 id="results-title">Results</h2>
+          <p role="status">
             {result.hits.length} result{result.hits.length === 1 ? '' : 's'} for “{result.query}”
-          </h2>
+          </p>
           <ul class="cards">
             {result.hits.map((h) => (
               <li key={h.reference_id} class="card-item">

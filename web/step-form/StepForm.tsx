@@ -220,7 +220,7 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
           </ol>
         </section>
       )}
-      {canAnswer && (
+      {canAnswer && fields.length > 0 && (
         <div class="actions">
           <button type="submit" disabled={busy || pending.length === 0}>
             Save answers

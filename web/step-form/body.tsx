@@ -7,6 +7,7 @@
 import type { ComponentChild, ComponentChildren } from 'preact';
 import { isElementType } from '../../src/content/elements/index.js';
 import type { BlockNode, BlockquoteNode, CellAlign, ElementNode, InlineNode, ListItemNode, ListNode, SlateBody, SlateNode, TableNode, TextBlock, TextLeaf } from '../../src/content/slate.js';
+import { walk } from '../../src/content/slate.js';
 import { isSafeUrl } from '../../src/content/url.js';
 
 export interface BodyHooks {
@@ -14,6 +15,8 @@ export interface BodyHooks {
   element(node: ElementNode): ComponentChild;
   /** A connection line of the body; nothing by default (a step offers its connections after the form). */
   connection?(node: Extract<BlockNode, { type: 'bit-connection' }>): ComponentChild;
+  /** The highest heading level the body uses (1 for `#`), set by SlateView. */
+  topHeading: number;
   /** The label shown for a cited reference. */
   citationLabel?(referenceId: string, fallback: string): string;
 }
@@ -128,8 +131,8 @@ function block(node: BlockNode | SlateNode, key: number, hooks: BodyHooks): Comp
     case 'h4':
     case 'h5':
     case 'h6': {
-      // The page's own title is the h1 and the h2s; a body's headings sit below them.
-      const level = Math.min(6, Number(type.slice(1)) + 2);
+      // The page's title is its h1: a body's highest heading level becomes h2, the others keep their steps.
+      const level = Math.min(6, Math.max(2, Number(type.slice(1)) - hooks.topHeading + 2));
       const Tag = `h${level}` as 'h3';
       return <Tag key={key}>{inlines((node as TextBlock).children, hooks)}</Tag>;
     }
@@ -171,6 +174,15 @@ function blocks(nodes: ReadonlyArray<BlockNode | SlateNode>, hooks: BodyHooks): 
   return nodes.map((n, i) => block(n, i, hooks));
 }
 
-export function SlateView({ body, hooks }: { body: SlateBody; hooks: BodyHooks }) {
-  return <div class="bit-body">{blocks(body.children, hooks)}</div>;
+function topHeading(body: SlateBody): number {
+  let top = 6;
+  walk(body.children, (node) => {
+    const type = (node as { type?: string }).type;
+    if (type && /^h[1-6]$/.test(type)) top = Math.min(top, Number(type.slice(1)));
+  });
+  return top;
+}
+
+export function SlateView({ body, hooks }: { body: SlateBody; hooks: Omit<BodyHooks, 'topHeading'> }) {
+  return <div class="bit-body">{blocks(body.children, { ...hooks, topHeading: topHeading(body) })}</div>;
 }
