@@ -30,6 +30,20 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** Presses Tab until the focused element's text is `text` (keyboard only); fails after `max` presses. */
+async function tabTo(page: Page, text: string, max = 30): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if ((await page.evaluate('document.activeElement?.textContent?.trim()')) === text) return;
+  }
+  throw new Error(`Tab never reached "${text}"`);
+}
+
+/** The focused element shows where focus is: the app's 3 px outline. */
+async function focusOutline(page: Page): Promise<string> {
+  return (await page.evaluate('(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle + " " + s.outlineWidth; })()')) as string;
+}
+
 /** Every page: axe finds nothing serious or critical. */
 async function expectAccessible(page: Page, what: string): Promise<void> {
   const { serious, all } = await seriousViolations(page);
@@ -98,7 +112,10 @@ for (const engine of ENGINES) {
     });
 
     test('a step shows all ten element types as labelled controls, with their rules', async () => {
-      await page.getByRole('link', { name: world.titles.start }).click();
+      // Reached by keyboard alone, the focus visible on the way.
+      await tabTo(page, world.titles.start);
+      expect(await focusOutline(page)).toBe('solid 3px');
+      await page.keyboard.press('Enter');
       await page.getByRole('heading', { level: 1, name: world.titles.start }).waitFor();
       const body = page.locator('.bit-body');
       expect(await body.getByRole('heading', { name: 'Before you ship' }).count()).toBe(1);
@@ -153,7 +170,9 @@ for (const engine of ENGINES) {
 
     test('answers are saved, and the conditional branch decides where the trail goes', async () => {
       await page.getByRole('textbox', { name: 'Summary' }).fill('Ready: all checks done');
-      await page.getByRole('checkbox', { name: 'Tests are green' }).check();
+      await page.getByRole('checkbox', { name: 'Tests are green' }).focus();
+      await page.keyboard.press('Space');
+      expect(await page.getByRole('checkbox', { name: 'Tests are green' }).isChecked()).toBe(true);
       await page.getByRole('radio', { name: 'High' }).check();
       await page.getByRole('combobox', { name: 'Region' }).selectOption({ label: 'Europe' });
       // The type-ahead by keyboard alone: type, arrow, Enter.
