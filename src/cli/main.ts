@@ -17,7 +17,7 @@ const STOP_GRACE_MS = 5000;
 
 const USAGE = `Usage: waymark <command>
 
-  serve [--host 127.0.0.1] [--port 3000]   MCP over Streamable HTTP at /mcp, REST at /api/v1, GET /healthz
+  serve [--host 127.0.0.1] [--port 3000]   MCP over Streamable HTTP at /mcp, REST at /api/v1, the web app at /app, GET /healthz
   stdio                                    MCP over stdio, authenticated by WAYMARK_TOKEN
   init [--new-token]                       create the store, an account and an Admin owner; print a token
   account create NAME                      print the new account id
@@ -25,6 +25,9 @@ const USAGE = `Usage: waymark <command>
   token create --account ID --permission view|edit|admin --capabilities a,b,c
                [--scope ID] [--kind agent|person] [--principal ID] [--expires-in 30d]
                                            print a new token (and nothing else)
+  signin-link create --principal ID [--expires-in 15m] [--capabilities read,run]
+                                           print a one-time sign-in URL of the web app for a person
+  session revoke --principal ID            end every web app session of a principal; print how many
   migrate                                  bring the store's schema up to date
 
 Capabilities: ${allCapabilityNames().join(', ')}
@@ -152,12 +155,7 @@ async function token(argv: string[]): Promise<void> {
   // A new principal is an agent unless --kind says otherwise; a reused one keeps its kind.
   const kind = stringOption(args, 'kind') ?? (principal ? undefined : 'agent');
   if (kind !== undefined && kind !== 'agent' && kind !== 'person') throw new UsageError(`--kind must be agent or person`);
-  // `author` alone is accepted as short for `waymark.author`.
-  const capabilities = requireOption(args, 'capabilities')
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean)
-    .map((c) => ((CAPABILITY_KINDS as readonly string[]).includes(c) ? capabilityName(c as 'author') : c));
+  const capabilities = capabilityList(requireOption(args, 'capabilities'));
   const expires = stringOption(args, 'expires-in');
   await withServices(async (services) => {
     const issued = await services.auth.createToken({
@@ -176,6 +174,50 @@ async function token(argv: string[]): Promise<void> {
   });
 }
 
+/** `author` alone is accepted as short for `waymark.author`. */
+function capabilityList(text: string): string[] {
+  return text
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .map((c) => ((CAPABILITY_KINDS as readonly string[]).includes(c) ? capabilityName(c as 'author') : c));
+}
+
+/** Where people open the app: WAYMARK_PUBLIC_URL, else where `serve` listens by default. */
+function publicUrl(): URL {
+  const configured = process.env.WAYMARK_PUBLIC_URL;
+  if (configured) return new URL(configured);
+  const host = process.env.WAYMARK_HOST ?? '127.0.0.1';
+  return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${process.env.WAYMARK_PORT ?? '3000'}`);
+}
+
+async function signinLink(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create') throw new UsageError(`signin-link: expected 'create'`);
+  const args = parseArgs(rest, { values: ['principal', 'expires-in', 'capabilities'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`signin-link create takes no positional arguments`);
+  const principalId = requireOption(args, 'principal');
+  const expires = stringOption(args, 'expires-in');
+  const capabilities = stringOption(args, 'capabilities');
+  const base = publicUrl();
+  await withServices(async (services) => {
+    const link = await services.signin.createLink({ principalId, expiresInMs: expires ? parseDuration(expires) : undefined, capabilities: capabilities ? capabilityList(capabilities) : undefined });
+    const url = new URL('app/signin', base.href.endsWith('/') ? base : `${base.href}/`);
+    url.searchParams.set('token', link.token);
+    process.stdout.write(`${url.href}\n`);
+    process.stderr.write(`valid once, until ${link.expiresAt}\n`);
+  });
+}
+
+async function session(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'revoke') throw new UsageError(`session: expected 'revoke'`);
+  const args = parseArgs(rest, { values: ['principal'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`session revoke takes no positional arguments`);
+  const principalId = requireOption(args, 'principal');
+  await withServices(async (services) => process.stdout.write(`${await services.signin.revokeSessions(principalId)}\n`));
+}
+
 async function migrate(argv: string[]): Promise<void> {
   parseArgs(argv, { values: [], flags: [] });
   const store = openStore(storeOptionsFromEnv());
@@ -188,7 +230,7 @@ async function migrate(argv: string[]): Promise<void> {
   }
 }
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { serve, stdio, init, account, scope, token, migrate };
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { serve, stdio, init, account, scope, token, 'signin-link': signinLink, session, migrate };
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

@@ -88,7 +88,7 @@ export function webSession(services: Services, options: { secure: boolean }): We
       },
     ],
     sessionOf: (req) => sessions.get(req),
-    csrfToken: (req, res) => (sessions.has(req) ? generateCsrfToken(req, res, { overwrite: true }) : null),
+    csrfToken: (req, res) => (sessions.has(req) ? generateCsrfToken(req, res) : null),
     async signOut(req, res) {
       const secret: unknown = req.cookies?.[SESSION_COOKIE];
       if (!sessions.has(req) || typeof secret !== 'string') return false;
