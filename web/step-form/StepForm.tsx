@@ -251,7 +251,7 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
               Next step: <strong>{available[0].target_bit_title}</strong>
             </p>
           ) : (
-            <p>This is the last step: continuing completes the trail.</p>
+            <p>No way on is open with the answers saved so far: continuing completes the trail.</p>
           )}
           <button type="button" class="primary" disabled={busy} onClick={() => void onContinue()}>
             {pending.length > 0 ? 'Save and continue' : available.length === 0 ? 'Complete the trail' : 'Continue'}
