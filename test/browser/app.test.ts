@@ -5,12 +5,14 @@
  * starts a trail from a context form, sees the flow picture and the history, and signs out. axe-core runs on
  * every page; the README's screenshots are taken here. Skipped, with a message, when Chromium is missing.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildWeb } from '../../scripts/build-web.js';
 import { ENGINES } from '../engines.js';
-import { startHostileServer, type HostileServer } from '../hostile/harness.js';
+import { ok, startHostileServer, type HostileServer } from '../hostile/harness.js';
 import { seriousViolations } from './axe.js';
 import { buildWorld, signinLink, type World } from './world.js';
 
@@ -20,14 +22,16 @@ if (!HAVE_CHROMIUM) console.warn(`test/browser: SKIPPED, no Chromium at ${CHROMI
 const DOCS = new URL('../../docs/', import.meta.url).pathname;
 
 let browser: Browser;
+/** The app under test is the source as it is now, built apart from dist/web (other test files build too). */
+const WEB_ROOT = mkdtempSync(join(tmpdir(), 'waymark-app-'));
 beforeAll(async () => {
   if (!HAVE_CHROMIUM) return;
-  // The app under test is the source as it is now, not an older dist/web.
-  await buildWeb({ quiet: true });
+  await buildWeb({ quiet: true, outDir: WEB_ROOT });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
+  rmSync(WEB_ROOT, { recursive: true, force: true });
 });
 
 /** Presses Tab until the focused element's text is `text` (keyboard only); fails after `max` presses. */
@@ -61,7 +65,7 @@ for (const engine of ENGINES) {
     const app = (hash = '') => new URL(`/app/${hash}`, server.base).href;
 
     beforeAll(async () => {
-      server = await startHostileServer(engine);
+      server = await startHostileServer(engine, { WAYMARK_WEB_ROOT: WEB_ROOT });
       world = await buildWorld(server);
       const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
       page = await context.newPage();
@@ -278,6 +282,23 @@ for (const engine of ENGINES) {
       await page.getByRole('button', { name: 'Search' }).click();
       await page.getByRole('heading', { level: 3, name: 'Rollback guide' }).waitFor();
       await expectAccessible(page, 'references');
+    });
+
+    test('the inbox pages, newest first, and filters by status', async () => {
+      for (let i = 1; i <= 20; i++) await ok(server, 'start_trail', { flow_id: world.flowId, trail_title: `Batch ${i}`, trail_context: { release: `batch-${i}` } }, world.personToken);
+      await page.goto(app());
+      await page.locator('.inbox-item').first().waitFor();
+      expect(await page.locator('.counts').textContent()).toContain('21 waiting');
+      const titles = () => page.locator('.inbox-item .item-trail').allTextContents();
+      expect((await titles()).length).toBe(20);
+      expect((await titles())[0]).toBe('Batch 20 · Release');
+      await page.getByRole('button', { name: 'Show more' }).click();
+      await expect.poll(async () => (await titles()).length).toBe(21);
+      expect((await titles())[20]).toBe('Release 1.0 · Release');
+      expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+      await page.getByRole('combobox', { name: 'Status' }).selectOption('waiting_for_person');
+      await expect.poll(() => page.locator('.empty').textContent()).toContain('Nothing is waiting for you.');
+      expect(new URL(page.url()).hash).toBe('#/?status=waiting_for_person');
     });
 
     test('at 375 px wide nothing needs sideways scrolling', async () => {
