@@ -172,6 +172,17 @@ for (const engine of ENGINES) {
       await expectAccessible(page, 'step with errors');
     });
 
+    test('continuing with required answers missing says so on each of them', async () => {
+      await page.getByRole('button', { name: 'Save and continue' }).click();
+      await expect.poll(() => page.locator(`#n-${world.minted.ship_date} .field-error`).textContent()).toBe('✖ Required: answer this before continuing');
+      expect(await page.locator(`#n-${world.minted.tests} .field-error`).textContent()).toBe('✖ Required: answer this before continuing');
+      expect(await page.locator(`#n-${world.minted.risk} .field-error`).textContent()).toBe('✖ Required: answer this before continuing');
+      expect(await page.locator('.error-summary').textContent()).toContain('3 answers need attention');
+      // What was given is saved on the way (the summary, the item ticked by default): required_missing is the server's.
+      expect(await page.locator('.actions .status').textContent()).toBe('Saved 2 answers.');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(world.titles.start);
+    });
+
     test('answers are saved, and the conditional branch decides where the trail goes', async () => {
       await page.getByRole('textbox', { name: 'Summary' }).fill('Ready: all checks done');
       await page.getByRole('checkbox', { name: 'Tests are green' }).focus();
@@ -193,7 +204,7 @@ for (const engine of ENGINES) {
       await popup.close();
       await page.getByRole('checkbox', { name: 'I watched “Release demo”' }).check();
       await page.getByRole('button', { name: 'Save answers' }).click();
-      await expect.poll(() => page.locator('.actions .status').textContent()).toBe('Saved 9 answers.');
+      await expect.poll(() => page.locator('.actions .status').textContent()).toBe('Saved 8 answers.');
       // Risk: High holds only the connection to the risk review.
       expect(await page.locator('.next').textContent()).toContain(`Next step: ${world.titles.risk}`);
       await page.getByRole('button', { name: 'Continue' }).click();
@@ -221,6 +232,16 @@ for (const engine of ENGINES) {
       await page.getByRole('radio', { name: new RegExp(world.titles.ship) }).check();
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { level: 1, name: world.titles.ship }).waitFor();
+      // A single-choice type-ahead: a text outside the list finds nothing, a choice is taken by pointer.
+      const channel = page.getByRole('combobox', { name: 'Channel' });
+      await channel.fill('zzz');
+      expect(await page.getByRole('status').filter({ hasText: 'No such channel' }).count()).toBe(1);
+      await channel.fill('ta');
+      expect(await page.getByRole('listbox', { name: 'Channel options' }).getByRole('option').allTextContents()).toEqual(['stable', 'beta']);
+      await page.getByRole('option', { name: 'beta' }).click();
+      expect(await channel.inputValue()).toBe('beta');
+      await page.getByRole('button', { name: 'Save answers' }).click();
+      await expect.poll(() => page.locator('.actions .status').textContent()).toBe('Saved 1 answer.');
     });
 
     test('the trail page draws the flow with the path and lists the history', async () => {

@@ -21,7 +21,17 @@ const id = (data: Record<string, unknown>, key: string) => String(data[key]);
 
 export async function buildWorld(server: HostileServer): Promise<World> {
   const titles = { start: 'Release check', risk: 'Risk review', ship: 'Ship it', rollback: 'Prepare a rollback' };
-  const ship = id(await ok(server, 'add_bit', { bit_title: titles.ship, bit_body: 'Tag the release and publish it.\n\n[text-area: Tag](waymark-node:tag)\n', elements: [{ key: 'tag', type: 'text-area', props: { label: 'Tag', maxLength: 40 } }] }), 'bit_id');
+  const ship = id(
+    await ok(server, 'add_bit', {
+      bit_title: titles.ship,
+      bit_body: 'Tag the release and publish it.\n\n[searchable-field: Channel](waymark-node:channel)\n\n[text-area: Tag](waymark-node:tag)\n',
+      elements: [
+        { key: 'channel', type: 'searchable-field', props: { label: 'Channel', data: ['stable', 'beta', 'nightly'], noResultsText: 'No such channel' } },
+        { key: 'tag', type: 'text-area', props: { label: 'Tag', maxLength: 40 } },
+      ],
+    }),
+    'bit_id',
+  );
   const rollback = id(await ok(server, 'add_bit', { bit_title: titles.rollback, bit_body: 'Write down how to undo the release.\n' }), 'bit_id');
   const risk = id(
     await ok(server, 'add_bit', {
