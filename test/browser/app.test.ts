@@ -80,7 +80,8 @@ for (const engine of ENGINES) {
     });
 
     test('without a session the app shows how to sign in', async () => {
-      await page.goto(app());
+      const res = await page.goto(app());
+      expect(res?.headers()['content-security-policy']).toContain("script-src 'self';");
       await expect.poll(() => page.locator('h1').textContent()).toBe('Sign in to Waymark');
       await expectAccessible(page, 'sign-in notice');
     });
