@@ -5,7 +5,7 @@
  * reach an attribute: the store refuses unsafe ones, this keeps an old or foreign body from becoming a script.
  */
 import type { ComponentChild, ComponentChildren } from 'preact';
-import { isElementType } from '../../src/content/elements/index.js';
+import { isElementType } from '../../src/content/elements/element-types.js';
 import type { BlockNode, BlockquoteNode, CellAlign, ElementNode, InlineNode, ListItemNode, ListNode, SlateBody, SlateNode, TableNode, TextBlock, TextLeaf } from '../../src/content/slate.js';
 import { walk } from '../../src/content/slate.js';
 import { isSafeUrl } from '../../src/content/url.js';
