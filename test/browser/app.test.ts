@@ -325,7 +325,7 @@ for (const engine of ENGINES) {
 
     test('at 375 px wide nothing needs sideways scrolling', async () => {
       await page.setViewportSize({ width: 375, height: 800 });
-      for (const hash of ['', `#/trails/${world.firstTrailId}`]) {
+      for (const hash of ['', `#/trails/${world.firstTrailId}/step`, `#/trails/${world.firstTrailId}`, `#/flows/${world.flowId}/start`]) {
         await page.goto(app(hash));
         await page.locator('main h1').waitFor();
         await page.waitForLoadState('networkidle');
