@@ -117,6 +117,11 @@ export function webSession(services: Services, options: WebSessionOptions): WebS
       router.use(parseCookies);
       router.get('/signin', async (req, res, next) => {
         try {
+          // Express answers HEAD with the GET route; a link checker's HEAD must not use up the link.
+          if (req.method === 'HEAD') {
+            res.set('Cache-Control', 'no-store').status(200).end();
+            return;
+          }
           const token = typeof req.query.token === 'string' ? req.query.token : '';
           const result = token === '' ? ({ ok: false, reason: 'unknown' } as const) : await services.signin.redeem(token);
           // The link's secret must not leak through the Referer of what the page loads, nor be cached.
