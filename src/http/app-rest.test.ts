@@ -123,6 +123,8 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
     expect(ended).toMatchObject({ step: null, may: { answer: false, advance: false, transfer: false, cancel: false } });
     const got = await browser.ok(browser.get<TrailView>(`/trails/${trail}`));
     expect(got.history.map((s) => s.bit_title)).toEqual(['Intake', 'Extra notes']);
+    const people = await browser.ok(browser.get<{ people: Array<{ principal_id: string; kind: string }> }>(`/trails/${trail}/people`));
+    expect(people.people).toEqual([{ principal_id: person.principalId, name: expect.any(String), kind: 'person' }]);
   });
 
   it('refuses a write without the run capability (403) and an agent on a human_required step (409), as the tools do', async () => {
@@ -172,6 +174,8 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
     });
     expect(byId.get(human.trail_id)).toMatchObject({ reasons: ['human_required'], human_required: true, bit_title: 'Express approval', flow_title: 'Approvals' });
     expect(inbox.counts).toEqual({ total: 3, started_by_me: 1, transferred: 1, human_required: 1 });
+    const handedPeople = await browser.ok(browser.get<{ people: Array<{ principal_id: string; kind: string }> }>(`/trails/${handed.trail_id}/people`));
+    expect(handedPeople.people).toEqual([{ principal_id: h.owner.principalId, name: expect.any(String), kind: 'agent' }]);
     expect(inbox.next_cursor).toBeNull();
 
     const requestsOnly = await browser.ok(browser.get<Inbox>(`/inbox?flow_id=${requests}`));

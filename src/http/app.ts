@@ -71,7 +71,8 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
     }),
   );
 
-  const bearer = requireBearerAuth({ verifier: verifier(services), resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
+  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+  const bearer = requireBearerAuth({ verifier: verifier(services), resourceMetadataUrl });
 
   // Stateless Streamable HTTP: one server and transport per request, so any number of processes can
   // serve the same store behind a load balancer without sticky sessions.
@@ -102,7 +103,7 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   });
   app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
   // The web app (issue 11): its session is the cookie a sign-in link set; REST takes it or a Bearer token.
-  const web = webSession(services, { secure: base.protocol === 'https:' });
+  const web = webSession(services, { secure: base.protocol === 'https:', resourceMetadataUrl });
   app.use('/api/v1', ...web.authenticate(bearer), restRouter(services, logger, web));
   app.use('/app', web.signinRouter(), webAppRouter());
   return app;

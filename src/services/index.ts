@@ -9,6 +9,7 @@ import { InboxService } from './inbox.service.js';
 import { ReferencesService } from './references.service.js';
 import { SigninService } from './signin.service.js';
 import { StepFormService } from './step-form.service.js';
+import { TrailPeopleService } from './trail-people.service.js';
 import { TrailsService } from './trails.service.js';
 
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
@@ -25,6 +26,7 @@ export interface Services {
   signin: SigninService;
   inbox: InboxService;
   stepForm: StepFormService;
+  trailPeople: TrailPeopleService;
 }
 
 export function createServices(store: Store): Services {
@@ -43,5 +45,6 @@ export function createServices(store: Store): Services {
     signin: new SigninService(store),
     inbox: new InboxService(store),
     stepForm: new StepFormService(store, trails),
+    trailPeople: new TrailPeopleService(store, trails),
   };
 }
