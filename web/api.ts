@@ -134,6 +134,7 @@ export interface TrailView {
 }
 
 export const trail = (id: string) => call<TrailView>('GET', `/trails/${encodeURIComponent(id)}`);
+export const trailPeople = (id: string) => call<{ people: Array<{ principal_id: string; name: string; kind: 'agent' | 'person' }> }>('GET', `/trails/${encodeURIComponent(id)}/people`);
 export const step = (trailId: string) => call<StepPayload>('GET', `/trails/${encodeURIComponent(trailId)}/step`);
 export const submitAnswers = (trailId: string, data: AnswerInput[]) =>
   call<TrailView>('POST', `/trails/${encodeURIComponent(trailId)}/answers`, { data: data.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } })) });

@@ -256,7 +256,8 @@ for (const engine of ENGINES) {
       expect(await svg.locator('.node.current').textContent()).toContain(world.titles.ship);
       const history = page.locator('.history');
       expect(await history.locator('h3').allTextContents()).toEqual([`1. ${world.titles.start}`, `2. ${world.titles.risk}`, `3. ${world.titles.ship}`]);
-      expect(await history.textContent()).toContain(`${world.personId} answered ${world.minted.summary} (TextArea): Ready: all checks done`);
+      expect(await history.textContent()).toContain('Robin Person answered TextArea: Ready: all checks done');
+      expect(await history.locator('.event.transfer').textContent()).toContain('Handed to a person by Robin Person');
       expect(await history.locator('.event.transfer').textContent()).toContain('The release manager decides on high risk');
       await expectAccessible(page, 'trail');
     });

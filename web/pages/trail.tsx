@@ -27,19 +27,22 @@ export function TrailPage({ params }: { params: Params }) {
   const trailId = params.trail_id;
   const [loaded] = useLoad(async () => {
     const trail = await api.trail(trailId);
-    const flow = await api.flow(trail.flow_id).catch(() => null);
-    return { trail, flow };
+    const [flow, people] = await Promise.all([api.flow(trail.flow_id).catch(() => null), api.trailPeople(trailId).catch(() => ({ people: [] }))]);
+    const names = new Map(people.people.map((p) => [p.principal_id, p.kind === 'agent' ? `${p.name} (agent)` : p.name]));
+    // Who did something, by name where the server knows it (a principal of another account stays an id).
+    const who = (id: string | null) => (id === null ? 'someone' : (names.get(id) ?? id));
+    return { trail, flow, who };
   }, [trailId]);
   return (
     <Show loaded={loaded} title="Trail">
-      {({ trail, flow }) => {
+      {({ trail, flow, who }) => {
         const path = trail.history.map((h) => h.bit_id);
         const current = trail.current_step?.bit_id ?? null;
         return (
           <>
             <h1>{trail.trail_title ?? 'Untitled trail'}</h1>
             <p>
-              <span class={`badge status-${trail.status}`}>{STATUS[trail.status]}</span> {flow && <a href={href(`/flows/${encodeURIComponent(flow.flow_id)}`)}>{flow.flow_title}</a>} · started {when(trail.started_date_time_utc)}
+              <span class={`badge status-${trail.status}`}>{STATUS[trail.status]}</span> {flow && <a href={href(`/flows/${encodeURIComponent(flow.flow_id)}`)}>{flow.flow_title}</a>} · started by {who(trail.started_by)} {when(trail.started_date_time_utc)}
             </p>
             {trail.current_step && (
               <p>
@@ -74,25 +77,25 @@ export function TrailPage({ params }: { params: Params }) {
                     </h3>
                     <p class="muted">
                       Entered {when(h.entered_date_time_utc)}
-                      {h.left_date_time_utc && ` · left ${when(h.left_date_time_utc)} by ${h.left_by ?? 'someone'}`}
+                      {h.left_date_time_utc && ` · left ${when(h.left_date_time_utc)} by ${who(h.left_by)}`}
                     </p>
                     {h.answers.length > 0 && (
                       <ul class="answers">
                         {h.answers.map((a, i) => (
                           <li key={i}>
-                            <strong>{a.answered_by}</strong> answered <code>{a.element_id}</code> ({a.element_type}): {shown(a.value)} <span class="muted">{when(a.answered_date_time_utc)}</span>
+                            <strong>{who(a.answered_by)}</strong> answered <span title={`element ${a.element_id}`}>{a.element_type}</span>: {shown(a.value)} <span class="muted">{when(a.answered_date_time_utc)}</span>
                           </li>
                         ))}
                       </ul>
                     )}
                     {h.transfers.map((t, i) => (
                       <p key={i} class="event transfer">
-                        Handed to a person by {t.transferred_by ?? 'someone'} ({when(t.transferred_date_time_utc)}): {t.reason}
+                        Handed to a person by {who(t.transferred_by)} ({when(t.transferred_date_time_utc)}): {t.reason}
                       </p>
                     ))}
                     {h.cancellation && (
                       <p class="event cancellation">
-                        Trail cancelled by {h.cancellation.cancelled_by ?? 'someone'} ({when(h.cancellation.cancelled_date_time_utc)}){h.cancellation.reason ? `: ${h.cancellation.reason}` : ''}
+                        Trail cancelled by {who(h.cancellation.cancelled_by)} ({when(h.cancellation.cancelled_date_time_utc)}){h.cancellation.reason ? `: ${h.cancellation.reason}` : ''}
                       </p>
                     )}
                   </li>
