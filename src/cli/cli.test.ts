@@ -123,19 +123,20 @@ describe.each(ENGINES)('signin-link create and session revoke on %s', (engine) =
     const revoked = await waymark(ts.env, 'session', 'revoke', '--principal', person.principalId);
     expect([revoked.code, revoked.stdout]).toEqual([0, '2\n']);
     expect(await services.signin.actorOf(session)).toBeNull();
-    expect((await waymark(ts.env, 'session', 'revoke', '--principal', person.principalId)).stdout).toBe('0\n');
+    expect(await services.signin.revokeSessions(person.principalId)).toBe(0);
 
     // An agent gets no link; an unknown principal is a failure; a missing --principal is a usage error.
     const agent = await services.auth.createToken({ accountId: account, permission: 'view', capabilities: ['waymark.run'] });
-    const failures = [['signin-link', 'create', '--principal', agent.principalId], ['signin-link', 'create', '--principal', 'nobody'], ['session', 'revoke', '--principal', 'nobody'], ['signin-link', 'create', '--principal', person.principalId, '--expires-in', '30d']];
-    const usages = [['signin-link', 'create'], ['signin-link', 'make', '--principal', 'x'], ['session', 'revoke'], ['session', 'list']];
+    const failures = [['signin-link', 'create', '--principal', agent.principalId], ['session', 'revoke', '--principal', 'nobody']];
+    const usages = [['signin-link', 'create'], ['session', 'list']];
     const runs = await Promise.all([...failures, ...usages].map((args) => waymark(ts.env, ...args)));
     runs.forEach((result, i) => {
       const args = [...failures, ...usages][i];
       expect([result.code, result.stdout], args.join(' ')).toEqual([i < failures.length ? 1 : 2, '']);
       expect(result.stderr, args.join(' ')).toMatch(/^waymark: \S/);
     });
-  });
+    // Eight child processes, each starting node with tsx: slow on a loaded machine.
+  }, 180_000);
 });
 
 // Usage errors come before the store is opened; failures need one. Once, on the embedded store.

@@ -103,7 +103,7 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   });
   app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
   // The web app (issue 11): its session is the cookie a sign-in link set; REST takes it or a Bearer token.
-  const web = webSession(services, { secure: base.protocol === 'https:', resourceMetadataUrl });
+  const web = webSession(services, { secure: base.protocol === 'https:', resourceMetadataUrl, logger });
   app.use('/api/v1', ...web.authenticate(bearer), restRouter(services, logger, web));
   app.use('/app', web.signinRouter(), webAppRouter());
   return app;

@@ -91,7 +91,7 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: `${brand} REST interface`,
       version,
-      description: 'REST routes beside the MCP tools, over the same services and bearer tokens.',
+      description: 'REST routes beside the MCP tools, over the same services: a Bearer token, or the web app\'s session cookie (POST requests then carry X-CSRF-Token).',
     },
     servers: [{ url: '/api/v1' }],
     security: [{ bearer: [] }, { session: [] }],

@@ -10,6 +10,7 @@ import { doubleCsrf } from 'csrf-csrf';
 import { Router, type CookieOptions, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { brand } from '../config.js';
 import { LIMITS } from '../content/limits.js';
+import type { Logger } from 'pino';
 import type { Services } from '../services/index.js';
 import type { RedeemRefusal, SessionActor } from '../services/signin.service.js';
 import { signinRefusalPage } from './signin-page.js';
@@ -41,6 +42,8 @@ export interface WebSessionOptions {
   secure: boolean;
   /** Named in WWW-Authenticate when a request brings neither a token nor a session (RFC 9728), as the bearer check does. */
   resourceMetadataUrl: string;
+  /** Sign-ins, refused links and sign-outs are logged (never a secret). */
+  logger: Logger;
 }
 
 export function webSession(services: Services, options: WebSessionOptions): WebSession {
@@ -110,6 +113,7 @@ export function webSession(services: Services, options: WebSessionOptions): WebS
       if (!sessions.has(req) || typeof secret !== 'string') return false;
       await services.signin.signOut(secret);
       clearCookies(res);
+      options.logger.info({ principal: sessions.get(req)?.principalId }, 'signed out');
       return true;
     },
     signinRouter() {
@@ -127,6 +131,7 @@ export function webSession(services: Services, options: WebSessionOptions): WebS
           // The link's secret must not leak through the Referer of what the page loads, nor be cached.
           res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
           if (!result.ok) {
+            options.logger.info({ reason: result.reason }, 'sign-in link refused');
             res.status(REFUSAL_STATUS[result.reason]).type('html').send(signinRefusalPage(result.reason));
             return;
           }
@@ -134,6 +139,7 @@ export function webSession(services: Services, options: WebSessionOptions): WebS
           const previous: unknown = req.cookies?.[SESSION_COOKIE];
           if (typeof previous === 'string' && previous !== '') await services.signin.signOut(previous);
           res.cookie(SESSION_COOKIE, result.session, { ...cookie, maxAge: LIMITS.sessionAbsoluteMs });
+          options.logger.info({ principal: result.principalId }, 'signed in');
           res.redirect(303, '/app/');
         } catch (error) {
           next(error);
