@@ -17,6 +17,9 @@ export interface WebServer {
 export async function startWebServer(services: Services, options: { publicUrl?: string } = {}): Promise<WebServer> {
   const app = createHttpApp(services, silentLogger, { host: '127.0.0.1', port: 0, publicUrl: options.publicUrl });
   const server: Server = app.listen(0, '127.0.0.1');
+  // fetch keeps connections alive; a server closing an idle one (5 s by default) just as a slow test reuses it
+  // answers ECONNRESET. Tests on a loaded machine pause longer than that between requests.
+  server.keepAliveTimeout = 120_000;
   await new Promise((resolve) => server.once('listening', resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

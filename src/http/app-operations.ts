@@ -78,3 +78,14 @@ export const stepOperation = defineTool({
   }),
   run: ({ actor, services }, input) => services.stepForm.payload(actor, input),
 });
+
+export const trailPeopleOperation = defineTool({
+  name: 'trail_people',
+  title: 'Who took part in a trail',
+  description: 'The principals a trail\'s history names (started_by, answered_by, left_by, transferred_by, cancelled_by), with their names and kinds, so the history can say who did what. Errors: TRAIL_NOT_FOUND.',
+  flags: { W: false, D: false, I: true },
+  access: { capability: 'run', permission: 'view' },
+  input: z.strictObject({ trail_id: trailId }),
+  output: z.object({ people: z.array(z.object({ principal_id: z.string(), name: z.string(), kind: z.enum(['agent', 'person']) })) }),
+  run: ({ actor, services }, input) => services.trailPeople.list(actor, input),
+});

@@ -1,4 +1,4 @@
-import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
+import { getOAuthProtectedResourceMetadataUrl, localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
 import { INTERNAL_ERROR, INVALID_REQUEST } from '@modelcontextprotocol/server';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -73,7 +73,7 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   });
   app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
   // The web app (issue 11): its session is the cookie a sign-in link set; REST takes it or a Bearer token.
-  const web = webSession(services, { secure: base.protocol === 'https:' });
+  const web = webSession(services, { secure: base.protocol === 'https:', resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl), logger });
   app.use('/api/v1/oauth', ...web.authenticate(bearer), grantsRouter(services, logger));
   app.use('/api/v1', ...web.authenticate(bearer), restRouter(services, logger, web));
   app.use('/app', web.signinRouter(), webAppRouter());

@@ -20,7 +20,7 @@ import { searchReferencesTool } from '../mcp/tools/search-references.js';
 import { startTrailTool } from '../mcp/tools/start-trail.js';
 import { submitStepDataTool } from '../mcp/tools/submit-step-data.js';
 import { transferStepTool } from '../mcp/tools/transfer-step.js';
-import { inboxOperation, stepOperation } from './app-operations.js';
+import { inboxOperation, stepOperation, trailPeopleOperation } from './app-operations.js';
 
 export interface RestOperation {
   method: 'get' | 'post';
@@ -36,6 +36,7 @@ export const REST_OPERATIONS: RestOperation[] = [
   { method: 'post', path: '/trails', operationId: 'startTrail', tool: startTrailTool },
   { method: 'get', path: '/trails/:trail_id', operationId: 'getTrail', tool: getTrailTool },
   { method: 'get', path: '/trails/:trail_id/step', operationId: 'getStep', tool: stepOperation },
+  { method: 'get', path: '/trails/:trail_id/people', operationId: 'getTrailPeople', tool: trailPeopleOperation },
   { method: 'post', path: '/trails/:trail_id/answers', operationId: 'submitStepData', tool: submitStepDataTool },
   { method: 'post', path: '/trails/:trail_id/advance', operationId: 'advanceTrail', tool: advanceTrailTool },
   { method: 'post', path: '/trails/:trail_id/transfer', operationId: 'transferStep', tool: transferStepTool },

@@ -56,6 +56,8 @@ describe.each(ENGINES)('web app sign-in and session on %s', (engine) => {
 
   it('a replayed link is refused with a page (410), and opens no session', async () => {
     const link = await h.services.signin.createLink({ principalId: person.principalId });
+    // A link checker's HEAD does not use it up.
+    expect((await fetch(signinUrl(link.token), { method: 'HEAD', redirect: 'manual' })).status).toBe(200);
     expect((await new Browser(web.origin).open(signinUrl(link.token))).status).toBe(303);
     const again = new Browser(web.origin);
     const res = await again.open(signinUrl(link.token));
@@ -139,6 +141,10 @@ describe.each(ENGINES)('web app sign-in and session on %s', (engine) => {
     const res = await fetch(`${web.origin}/api/v1/inbox`);
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer .*resource_metadata="http:\/\/127\.0\.0\.1:0\/\.well-known\/oauth-protected-resource\/mcp"/);
+    expect(((await res.json()) as { success: boolean; error: { code: string } })).toMatchObject({ success: false, error: { code: 'UNAUTHENTICATED', status: 401 } });
+    // A wrong token is still the bearer check's refusal.
+    expect((await fetch(`${web.origin}/api/v1/inbox`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
     const bearer = await fetch(`${web.origin}/api/v1/signout`, { method: 'POST', headers: { authorization: `Bearer ${person.token}` } });
     expect(bearer.status).toBe(200);
     expect(await bearer.json()).toEqual({ success: true, data: { signed_out: false } });

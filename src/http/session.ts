@@ -10,6 +10,7 @@ import { doubleCsrf } from 'csrf-csrf';
 import { Router, type CookieOptions, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { brand } from '../config.js';
 import { LIMITS } from '../content/limits.js';
+import type { Logger } from 'pino';
 import type { Services } from '../services/index.js';
 import type { RedeemRefusal, SessionActor } from '../services/signin.service.js';
 import { signinRefusalPage } from './signin-page.js';
@@ -18,7 +19,7 @@ export const SESSION_COOKIE = `${brand}_session`;
 export const CSRF_HEADER = 'x-csrf-token';
 
 export interface WebSession {
-  /** cookie-parser, then: a Bearer token → `bearer`; else a live session cookie → req.auth and the CSRF check; else `bearer` (its 401). */
+  /** cookie-parser, then: an Authorization header → `bearer`; else a live session cookie → req.auth and the CSRF check; else 401. */
   authenticate(bearer: RequestHandler): RequestHandler[];
   /** The session of a request authenticated by its cookie, or undefined (a Bearer token, no session). */
   sessionOf(req: Request): SessionActor | undefined;
@@ -36,7 +37,16 @@ function refusal(res: Response, code: 'UNAUTHENTICATED' | 'FORBIDDEN', status: 4
 
 const REFUSAL_STATUS: Record<RedeemRefusal, 400 | 410> = { unknown: 400, used: 410, expired: 410 };
 
-export function webSession(services: Services, options: { secure: boolean }): WebSession {
+export interface WebSessionOptions {
+  /** Whether the public URL is https: the session cookie is then Secure and the CSRF cookie __Host- prefixed. */
+  secure: boolean;
+  /** Named in WWW-Authenticate when a request brings neither a token nor a session (RFC 9728), as the bearer check does. */
+  resourceMetadataUrl: string;
+  /** Sign-ins, refused links and sign-outs are logged (never a secret). */
+  logger: Logger;
+}
+
+export function webSession(services: Services, options: WebSessionOptions): WebSession {
   const sessions = new WeakMap<Request, SessionActor>();
   const cookie: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: options.secure, path: '/' };
   const csrfCookie = options.secure ? `__Host-${brand}_csrf` : `${brand}_csrf`;
@@ -57,13 +67,22 @@ export function webSession(services: Services, options: { secure: boolean }): We
 
   const fromCookie = async (req: Request, res: Response, next: NextFunction, bearer: RequestHandler) => {
     const secret: unknown = req.cookies?.[SESSION_COOKIE];
-    if (req.headers.authorization !== undefined || typeof secret !== 'string' || secret === '') {
+    if (req.headers.authorization !== undefined) {
       bearer(req, res, next);
+      return;
+    }
+    // Neither a token nor a session: the envelope the app reads (it then shows its sign-in notice), with the
+    // challenge an OAuth client reads.
+    const challenge = `Bearer error="invalid_token", error_description="No token or session", resource_metadata="${options.resourceMetadataUrl}"`;
+    if (typeof secret !== 'string' || secret === '') {
+      res.set('WWW-Authenticate', challenge);
+      refusal(res, 'UNAUTHENTICATED', 401, 'Sign in: open a sign-in link (waymark signin-link create), or pass a token as Authorization: Bearer.');
       return;
     }
     const session = await services.signin.actorOf(secret);
     if (!session) {
       clearCookies(res);
+      res.set('WWW-Authenticate', challenge);
       refusal(res, 'UNAUTHENTICATED', 401, 'Your session has ended (signed out, expired or revoked): open a new sign-in link.');
       return;
     }
@@ -94,6 +113,7 @@ export function webSession(services: Services, options: { secure: boolean }): We
       if (!sessions.has(req) || typeof secret !== 'string') return false;
       await services.signin.signOut(secret);
       clearCookies(res);
+      options.logger.info({ principal: sessions.get(req)?.principalId }, 'signed out');
       return true;
     },
     signinRouter() {
@@ -101,11 +121,17 @@ export function webSession(services: Services, options: { secure: boolean }): We
       router.use(parseCookies);
       router.get('/signin', async (req, res, next) => {
         try {
+          // Express answers HEAD with the GET route; a link checker's HEAD must not use up the link.
+          if (req.method === 'HEAD') {
+            res.set('Cache-Control', 'no-store').status(200).end();
+            return;
+          }
           const token = typeof req.query.token === 'string' ? req.query.token : '';
           const result = token === '' ? ({ ok: false, reason: 'unknown' } as const) : await services.signin.redeem(token);
           // The link's secret must not leak through the Referer of what the page loads, nor be cached.
           res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
           if (!result.ok) {
+            options.logger.info({ reason: result.reason }, 'sign-in link refused');
             res.status(REFUSAL_STATUS[result.reason]).type('html').send(signinRefusalPage(result.reason));
             return;
           }
@@ -113,6 +139,7 @@ export function webSession(services: Services, options: { secure: boolean }): We
           const previous: unknown = req.cookies?.[SESSION_COOKIE];
           if (typeof previous === 'string' && previous !== '') await services.signin.signOut(previous);
           res.cookie(SESSION_COOKIE, result.session, { ...cookie, maxAge: LIMITS.sessionAbsoluteMs });
+          options.logger.info({ principal: result.principalId }, 'signed in');
           res.redirect(303, '/app/');
         } catch (error) {
           next(error);

@@ -10,6 +10,7 @@ import { OAuthService } from './oauth.service.js';
 import { ReferencesService } from './references.service.js';
 import { SigninService } from './signin.service.js';
 import { StepFormService } from './step-form.service.js';
+import { TrailPeopleService } from './trail-people.service.js';
 import { TrailsService } from './trails.service.js';
 
 export { startConvertPool, stopConvertPool, convertPoolOptionsFromEnv } from './convert-pool.js';
@@ -29,6 +30,7 @@ export interface Services {
   inbox: InboxService;
   stepForm: StepFormService;
   oauth: OAuthService;
+  trailPeople: TrailPeopleService;
 }
 
 export function createServices(store: Store): Services {
@@ -48,5 +50,6 @@ export function createServices(store: Store): Services {
     inbox: new InboxService(store),
     stepForm: new StepFormService(store, trails),
     oauth: new OAuthService(store),
+    trailPeople: new TrailPeopleService(store, trails),
   };
 }

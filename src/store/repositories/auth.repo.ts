@@ -69,3 +69,9 @@ export async function findTokenByHash(q: Q, tokenHash: string) {
     .where('tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
+
+/** These principals of one account (ids of another account are left out), by name. */
+export async function findPrincipalsOf(q: Q, accountId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return q.selectFrom('principals').select(['id', 'name', 'kind']).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('name').orderBy('id').execute();
+}
