@@ -20,6 +20,11 @@ export const LIMITS = {
   bodyDepth: 64,
   searchableFieldData: 5000,
   pageSize: 100,
+  // hostile-redos: patterns run by RE2 (linear), but their cost still grows with pattern × answer, so both are bounded.
+  /** A text-area's validationPattern, in characters. */
+  validationPatternLength: 1000,
+  /** A text-area answer, in characters: the largest maxLength an author may set. */
+  textAnswerLength: 5000,
 } as const;
 
 export const ELEMENT_KEY_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
