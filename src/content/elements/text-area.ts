@@ -102,8 +102,7 @@ export const textArea: ElementDefinition = {
     return issues;
   },
   answer: z.string(),
-  answerRule:
-    'minLength, maxLength and validationPattern (whole answer) apply; validationMode warning accepts with warnings[], enforced (the default) refuses',
+  answerRule: `at most ${LIMITS.textAnswerLength} characters; minLength, maxLength and validationPattern (whole answer, run by RE2: no lookaround or backreferences) apply; validationMode warning accepts with warnings[], enforced (the default) refuses`,
   checkAnswer(value, element) {
     if (typeof value !== 'string') return refused('must be a string');
     const length = codePoints(value);
