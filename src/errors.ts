@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   BIT_REFERENCE_LINK_NOT_FOUND: { status: 404, when: 'no link between that bit and that reference' },
   ELEMENT_NOT_FOUND: { status: 404, when: 'an element id that the bit does not hold' },
   CONNECTION_NOT_FOUND: { status: 404, when: 'the connection does not exist or was already removed' },
+  GRANT_NOT_FOUND: { status: 404, when: 'the OAuth grant does not exist, was revoked, or is not the caller\'s' },
   BIT_ARCHIVED: { status: 422, when: 'a write that needs an active bit names an archived one' },
   SCOPE_MISMATCH: { status: 422, when: 'two records that must share a scope do not' },
   SORT_ORDER_CONFLICT: { status: 409, when: 'explicit sort_order differs from the next position; details.expected_sort_order' },

@@ -5,6 +5,7 @@
  * since a client can send any depth.
  */
 import { WaymarkError, validationError } from '../errors.js';
+import { OutputBudget } from './budget.js';
 import { connectionLabel } from './connections.js';
 import { indexBody } from './body-index.js';
 import { checkItems, isElementType, validateElementProps, validateItemFields, ELEMENTS } from './elements/index.js';
@@ -141,15 +142,21 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i], path: `${path}.children[${i}]`, place, out, depth });
   };
 
+  // Each node is charged at least the 11 bytes of `{"text":""}`, and its text or url: an input that cannot fit
+  // stops before the rest of it is checked and copied.
+  const budget = new OutputBudget();
   while (stack.length > 0) {
     const { value, path, place, out, depth } = stack.pop()!;
+    budget.spend(11, 1);
     if (depth > LIMITS.bodyDepth) {
       throw validationError([{ path, message: `the body is nested more than ${LIMITS.bodyDepth} deep; flatten it` }], undefined, { max_depth: LIMITS.bodyDepth });
     }
     if (!isObj(value)) throw invalid(path, 'must be a node object');
     if (value.type === undefined) {
       if (place !== 'inline' && place !== 'link' && place !== 'code') throw invalid(path, 'text belongs inside a paragraph, heading, cell or link');
-      out.push(textLeaf(value, path, place !== 'code'));
+      const leaf = textLeaf(value, path, place !== 'code');
+      budget.spend(leaf.text.length);
+      out.push(leaf);
       continue;
     }
     const type = value.type;
@@ -215,7 +222,9 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
         const children = Array.isArray(value.children) ? value.children : [];
         children.forEach((c, i) => {
           if (!isObj(c) || c.type !== undefined) throw invalid(`${path}.children[${i}]`, 'a code line holds text only');
-          texts.push(textLeaf(c, `${path}.children[${i}]`, false));
+          const leaf = textLeaf(c, `${path}.children[${i}]`, false);
+          budget.spend(leaf.text.length);
+          texts.push(leaf);
         });
         out.push({ type, children: [{ text: texts.map((t) => (t as TextLeaf).text).join('') }] } as SlateNode);
         break;
@@ -255,6 +264,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
       case 'a': {
         onlyKeys(value, ['type', 'children', 'id', 'url', 'title'], path);
         const url = safeUrl(str(value, 'url', path)!, `${path}.url`);
+        budget.spend(url.length);
         const title = str(value, 'title', path, true);
         const node = { type, id: claimId(value.id, `${path}.id`), url, ...(title !== undefined ? { title } : {}), children: [] as SlateNode[] };
         out.push(node as SlateNode);
@@ -264,6 +274,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
       case 'img': {
         onlyKeys(value, ['type', 'children', 'id', 'url', 'alt', 'title'], path);
         const url = safeUrl(str(value, 'url', path)!, `${path}.url`);
+        budget.spend(url.length);
         const title = str(value, 'title', path, true);
         out.push({
           type,

@@ -196,6 +196,12 @@ export class AuthService {
     };
   }
 
+  /** A principal's name and kind, for showing who is signed in. */
+  async principal(principalId: string): Promise<{ id: string; name: string; kind: PrincipalKind } | null> {
+    const row = await repo.findPrincipal(this.store.db, principalId);
+    return row ? { id: row.id, name: row.name, kind: row.kind } : null;
+  }
+
   async accountName(accountId: string): Promise<string | null> {
     return (await repo.findAccount(this.store.db, accountId))?.name ?? null;
   }

@@ -152,6 +152,32 @@ export interface TrailEventTable {
   at: string;
 }
 
+/** A one-time sign-in link (migration 010): only the SHA-256 of its secret is kept. */
+export interface SigninLinkTable {
+  id: string;
+  principal_id: string;
+  token_hash: string;
+  /** The capabilities the session it opens carries, a JSON array of full names (text on both engines). */
+  capabilities: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** A web app session opened by a sign-in link (migration 010). */
+export interface SigninSessionTable {
+  id: string;
+  principal_id: string;
+  token_hash: string;
+  capabilities: string;
+  csrf_secret: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end; the idle end is last_seen_at plus LIMITS.sessionIdleMs. */
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface DB {
   accounts: AccountTable;
   scopes: ScopeTable;
@@ -166,4 +192,26 @@ export interface DB {
   trail_steps: TrailStepTable;
   trail_answers: TrailAnswerTable;
   trail_events: TrailEventTable;
+  signin_links: SigninLinkTable;
+  signin_sessions: SigninSessionTable;
+  oauth_records: OAuthRecordTable;
+  oauth_secrets: OAuthSecretTable;
+}
+
+/** One record of the authorization server (migration 011): any oidc-provider model, its payload as the library wrote it. */
+export interface OAuthRecordTable {
+  model: string;
+  id: string;
+  payload: Json;
+  grant_id: string | null;
+  uid: string | null;
+  principal_id: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+/** Keys every `serve` process of a store shares: the token signing keys and the cookie keys (migration 011). */
+export interface OAuthSecretTable {
+  name: string;
+  value: Json;
+  created_at: string;
 }

@@ -66,7 +66,9 @@ export function openStore(options: StoreOptions = {}): Store {
       }
     },
     async migrate() {
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(dialect) } });
+      // Branches number their migrations apart and merge in any order (009 can land after 010 and 011 ran on a
+      // store): a missing earlier one is applied, not refused as a corrupted history.
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(dialect) }, allowUnorderedMigrations: true });
       const result = await migrator.migrateToLatest();
       if (result.error) throw result.error;
       return result;

@@ -19,7 +19,7 @@ export const humanRequired = z.boolean().describe('When true a person must do th
 export const contentFormat = z.enum(['slate', 'markdown']).describe('markdown (default) or slate; a node array reads as slate.');
 
 export const bitBody = z
-  .union([z.string(), z.array(z.unknown())])
+  .union([z.string(), z.array(z.record(z.string(), z.unknown()))])
   .describe(
     `Markdown (default) or a Slate node array (also as a JSON string). At most ${LIMITS.bodyBytes} bytes after conversion. ` +
       `Elements: a line [<type>: <label>](${nodeScheme}:<key>) with its elements[] entry; items under it; links and media keep their ids as ` +

@@ -1,5 +1,6 @@
 /** The trail payload as tool output, shared by every trail tool (services/trail-view.ts is its source). */
 import { z } from 'zod';
+import { answerInnerSchema, conditionSchema } from './answer-schemas.js';
 import { recordId } from './common-schemas.js';
 
 export const TRAIL_STATUSES = ['running', 'waiting_for_person', 'completed', 'cancelled'] as const;
@@ -12,15 +13,12 @@ export const trailReason = z
   .max(1024)
   .refine((text) => text.trim() !== '', { message: 'must not be blank' });
 
-const condition = z.union([
-  z.object({ element_id: z.string(), option_ids: z.array(z.string()) }),
-  z.object({ element_id: z.string(), checked: z.boolean() }),
-]);
+const condition = conditionSchema;
 
 const answer = z.object({
   element_id: z.string(),
   element_type: z.string(),
-  value: z.unknown(),
+  value: answerInnerSchema,
   warnings: z.array(z.string()),
   answered_by: z.string(),
   answered_date_time_utc: z.string(),

@@ -2,7 +2,7 @@
  * Everything that differs between the two engines lives behind this interface, so that the
  * repositories and services never ask which engine they run on (STYLE.md, kysely's dialect layout).
  */
-import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../schema.js';
 
 export type EngineName = 'sqlite' | 'postgres';
@@ -44,6 +44,13 @@ export interface StoreDialect {
    * opened, and this does nothing.
    */
   migrateLowerText(db: Kysely<unknown>): Promise<void>;
+  /**
+   * A top-level field of a JSON column read in SQL (the inbox reads a step snapshot's title and human_required
+   * without loading the snapshot, which can be megabytes). `key` is a constant of ours, never user text.
+   * jsonText: the string field, or null. jsonTrue: whether the field is the JSON literal true.
+   */
+  jsonText(column: string, key: string): RawBuilder<string | null>;
+  jsonTrue(column: string, key: string): RawBuilder<SqlBool>;
   /** Full-text search of the References Library (see SearchDialect below). */
   readonly search: SearchDialect;
 }
@@ -55,6 +62,12 @@ export interface StoreDialect {
  * toLowerCase, the same as the pattern the text is matched against), migration 006 creates one over
  * lower() on PostgreSQL. One name, so that the repositories need not know the engine.
  */
+/** A JSON key the store reads in SQL: a plain identifier, so it can be written into the path literal. */
+export function jsonKey(key: string): string {
+  if (!/^[a-z_]+$/.test(key)) throw new Error(`not a JSON key the store reads: ${key}`);
+  return key;
+}
+
 export function lowerText(value: Expression<string | null>): RawBuilder<string> {
   return sql<string>`waymark_lower(${value})`;
 }

@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql, type SelectQueryBuilder } from 'kysely';
+import { Kysely, PostgresDialect, sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../schema.js';
-import type { StoreDialect } from './dialect.js';
+import { jsonKey, type StoreDialect } from './dialect.js';
 import { postgresSearch } from './postgres-search.js';
 
 /** lower() already folds every letter here (under the database's UTF-8 ctype); inlined, so it costs nothing. */
@@ -30,6 +30,8 @@ export function postgresDialect(url: string): StoreDialect {
     migrateLowerText: async (db) => {
       await sql.raw(LOWER_TEXT_DDL).execute(db);
     },
+    jsonText: (column, key) => sql<string | null>`(${sql.ref(column)} ->> ${jsonKey(key)})`,
+    jsonTrue: (column, key) => sql<SqlBool>`((${sql.ref(column)} -> ${jsonKey(key)}) = 'true'::jsonb)`,
     search: postgresSearch,
   };
 }

@@ -1,9 +1,9 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../schema.js';
-import type { StoreDialect } from './dialect.js';
+import { jsonKey, type StoreDialect } from './dialect.js';
 import { sqliteSearch } from './sqlite-search.js';
 
 /**
@@ -120,6 +120,9 @@ export function sqliteDialect(file: string): StoreDialect {
       return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
     },
     migrateLowerText: async () => undefined,
+    // json_extract gives SQLite's own values: a JSON true is the integer 1.
+    jsonText: (column, key) => sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${jsonKey(key)}`})`,
+    jsonTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${`$.${jsonKey(key)}`}) = 'true')`,
     search: sqliteSearch,
   };
 }
