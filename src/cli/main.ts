@@ -21,12 +21,15 @@ const USAGE = `Usage: waymark <command>
                                            MCP over Streamable HTTP at /mcp, REST at /api/v1, the web app at /app,
                                            GET /healthz; --workers: server processes sharing the port (default 1)
   stdio                                    MCP over stdio, authenticated by WAYMARK_TOKEN
-  init [--new-token]                       create the store, an account and an Admin owner; print a token
+  init [--new-token] [--expires-in 30d]    create the store, an account and an Admin owner; print a token
   account create NAME                      print the new account id
   scope create --account ID NAME           print the new scope id
   token create --account ID --permission view|edit|admin --capabilities a,b,c
                [--scope ID] [--kind agent|person] [--principal ID] [--expires-in 30d]
                                            print a new token (and nothing else)
+  token list --account ID                  the account's tokens: id, principal, kind, capabilities,
+                                           created, expires, revoked (never a token or its hash)
+  token revoke TOKEN_ID                    refuse that token from now on
   signin-link create --principal ID [--expires-in 15m] [--capabilities read,run]
                                            print a one-time sign-in URL of the web app for a person
   session revoke --principal ID            end every web app session of a principal; print how many
@@ -153,9 +156,13 @@ async function stdio(argv: string[]): Promise<void> {
 }
 
 async function init(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, { values: [], flags: ['new-token'] });
+  const args = parseArgs(argv, { values: ['expires-in'], flags: ['new-token'] });
+  if (args.positionals.length > 0) throw new UsageError(`init takes no positional arguments`);
+  const expires = stringOption(args, 'expires-in');
+  // Checked before the store is touched: a bad duration must not leave a store with an owner and no token.
+  const expiresInMs = expires ? parseDuration(expires) : undefined;
   await withServices(async (services) => {
-    const result = await services.auth.init({ newToken: args.options['new-token'] === true });
+    const result = await services.auth.init({ newToken: args.options['new-token'] === true, expiresInMs });
     if (result.token) process.stdout.write(`${result.token.token}\n`);
     if (result.created) process.stderr.write(`Created account ${result.accountId} with an Admin owner.\n`);
     else if (!result.token) process.stderr.write(`The store is already set up (account ${result.accountId}); pass --new-token for another token.\n`);
@@ -181,7 +188,9 @@ async function scope(argv: string[]): Promise<void> {
 
 async function token(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  if (sub !== 'create') throw new UsageError(`token: expected 'create'`);
+  if (sub === 'list') return tokenList(rest);
+  if (sub === 'revoke') return tokenRevoke(rest);
+  if (sub !== 'create') throw new UsageError(`token: expected 'create', 'list' or 'revoke'`);
   const args = parseArgs(rest, { values: ['account', 'permission', 'capabilities', 'scope', 'kind', 'principal', 'expires-in', 'name'], flags: [] });
   if (args.positionals.length > 0) throw new UsageError(`token create takes no positional arguments`);
   const permission = requireOption(args, 'permission');
@@ -251,6 +260,29 @@ async function session(argv: string[]): Promise<void> {
   if (args.positionals.length > 0) throw new UsageError(`session revoke takes no positional arguments`);
   const principalId = requireOption(args, 'principal');
   await withServices(async (services) => process.stdout.write(`${await services.signin.revokeSessions(principalId)}\n`));
+}
+
+/** The columns of `token list`, tab-separated under a header line; `-` for none. */
+const TOKEN_COLUMNS = ['id', 'principal', 'kind', 'capabilities', 'created', 'expires', 'revoked'] as const;
+
+async function tokenList(argv: string[]): Promise<void> {
+  const args = parseArgs(argv, { values: ['account'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`token list takes no positional arguments`);
+  const accountId = requireOption(args, 'account');
+  await withServices(async (services) => {
+    const tokens = await services.auth.listTokens(accountId);
+    const rows = tokens.map((t) => [t.id, t.principalId, t.kind, t.capabilities.join(','), t.createdAt, t.expiresAt ?? '-', t.revokedAt ?? '-']);
+    process.stdout.write([TOKEN_COLUMNS, ...rows].map((row) => `${row.join('\t')}\n`).join(''));
+  });
+}
+
+async function tokenRevoke(argv: string[]): Promise<void> {
+  const args = parseArgs(argv, { values: [], flags: [] });
+  const tokenId = onePositional(args, 'TOKEN_ID');
+  await withServices(async (services) => {
+    const result = await services.auth.revokeToken(tokenId);
+    process.stderr.write(result.already ? `Token ${tokenId} was already revoked at ${result.revokedAt}.\n` : `Revoked token ${tokenId}.\n`);
+  });
 }
 
 async function migrate(argv: string[]): Promise<void> {

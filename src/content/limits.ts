@@ -62,6 +62,17 @@ export const LIMITS = {
   requestJsonValues: 1_000_000,
   /** Above the tools' own bound (MAX_INPUT_DEPTH under the JSON-RPC envelope), so a tool answers its own VALIDATION_ERROR. */
   requestJsonDepth: 300,
+  // hostile-redos: patterns run by RE2 (linear), but their cost still grows with pattern × answer, so both are bounded.
+  /** A text-area's validationPattern, in characters. */
+  validationPatternLength: 1000,
+  /** A text-area answer, in characters: the largest maxLength an author may set. */
+  textAnswerLength: 5000,
+  /** An element or item id, a key, or a node label in remove_node_ids, as a tool input (record ids are UUIDs). */
+  nodeRefLength: 256,
+  /** A next_cursor given back (the server's own are about a hundred characters). */
+  cursorLength: 512,
+  /** Input quoted in an error message, in characters; longer input is cut with an ellipsis (content/quote.ts). */
+  quotedInput: 200,
 } as const;
 
 export const ELEMENT_KEY_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;

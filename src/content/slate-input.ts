@@ -29,6 +29,7 @@ import {
   type TextLeaf,
 } from './slate.js';
 import { assertSafeUrl } from './url.js';
+import { quote } from './quote.js';
 
 /** Which children a place accepts. */
 type Place = 'block' | 'li' | 'list' | 'inline' | 'link' | 'code' | 'table' | 'row' | 'cell';
@@ -75,7 +76,7 @@ function allows(place: Place, type: string): boolean {
 
 function onlyKeys(node: Obj, allowed: readonly string[], path: string): void {
   for (const k of Object.keys(node)) {
-    if (!allowed.includes(k)) throw invalid(path, `unknown field '${k}' on a ${String(node.type ?? 'text')} node (allowed: ${allowed.join(', ')})`);
+    if (!allowed.includes(k)) throw invalid(path, `unknown field '${quote(k)}' on a ${quote(String(node.type ?? 'text'))} node (allowed: ${allowed.join(', ')})`);
   }
 }
 
@@ -125,7 +126,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     // Ids are UUIDs (authoring-interface.md, "Resources"): a made-up one would print as an anchor that the
     // markdown form cannot write back, or clash with an element key of the same text.
     if (typeof value !== 'string' || !UUID_PATTERN.test(value)) throw invalid(path, 'an id is a UUID as get_bit returned it; leave it out on a new node and one is made');
-    if (ids.has(value)) throw invalid(path, `id ${value} is used by more than one node`);
+    if (ids.has(value)) throw invalid(path, `id ${quote(value)} is used by more than one node`);
     ids.add(value);
     return value;
   };
@@ -160,7 +161,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     }
     const type = value.type;
     if (typeof type !== 'string' || !allows(place, type)) {
-      throw invalid(`${path}.type`, `a ${String(type)} node cannot stand here`);
+      throw invalid(`${path}.type`, `a ${quote(String(type))} node cannot stand here`);
     }
     const empty = (): SlateNode => ({ text: '' });
     switch (type) {
@@ -407,7 +408,7 @@ function finishConnections(body: SlateBody, connections: ConnectionNode[], previ
         : found?.kind === 'element' &&
           (found.node.type === 'dropdown' || found.node.type === 'radio-button') &&
           when.option_ids.every((o) => (found.node.items ?? []).some((i) => i.id === o));
-    if (!ok) throw invalid('bit_body', `a connection's when names ${when.element_id}, not an option of a dropdown or radio-button, or a check-list item, of this body`);
+    if (!ok) throw invalid('bit_body', `a connection's when names ${quote(when.element_id)}, not an option of a dropdown or radio-button, or a check-list item, of this body`);
   }
   const named = new Set(connections.flatMap((c) => (c.id === null ? [] : [c.id])));
   const unclaimed = [...indexBody(previous).values()].flatMap((v) => (v.kind === 'connection' && !named.has(v.node.id!) ? [v.node] : []));

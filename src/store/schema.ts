@@ -28,6 +28,8 @@ export interface TokenTable {
   capabilities: Json;
   expires_at: string | null;
   created_at: string;
+  /** When `waymark token revoke` ended it; null while it is valid. */
+  revoked_at: string | null;
 }
 export interface BitTable {
   id: string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { recordId } from './common-schemas.js';
 import { STEP_PAYLOAD_TEXT, trailId, trailView } from './trail-schemas.js';
 
 export const advanceTrailTool = defineTool({
@@ -16,7 +17,7 @@ export const advanceTrailTool = defineTool({
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({
     trail_id: trailId,
-    connection_id: z.string().min(1).optional().describe('The connection to follow, from current_step.connections_available.'),
+    connection_id: recordId('The connection to follow, from current_step.connections_available.').optional(),
   }),
   output: trailView,
   run: ({ actor, services }, input) => services.trails.advance(actor, input),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
 import { DEFAULT_SEARCH_LIMIT } from '../../services/references.service.js';
 import { defineTool } from '../tool.js';
+import { cursor, uuid } from './common-schemas.js';
 
 export const searchReferencesTool = defineTool({
   name: 'search_references',
@@ -18,11 +19,11 @@ export const searchReferencesTool = defineTool({
   access: { capability: 'read', permission: 'view' },
   input: z.strictObject({
     query: z.string().max(1000).describe('Plain words and "quoted phrases"; at most 1000 characters. A query of only stop words (the, of, …) finds nothing.'),
-    scope_id: z.string().min(1).nullable().optional().describe('Only this scope\'s references; null for account-level references only; omitted for all you can see.'),
+    scope_id: uuid.nullable().optional().describe('Only this scope\'s references; null for account-level references only; omitted for all you can see.'),
     categories: z.array(z.string().min(1).max(LIMITS.categoryLength)).max(LIMITS.categories).optional().describe('Only references carrying at least one of these categories (exact match).'),
     include_archived: z.boolean().optional().describe('Also return archived references (default false).'),
     limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Results per page, 1 to ${LIMITS.pageSize}; default ${DEFAULT_SEARCH_LIMIT}.`),
-    cursor: z.string().min(1).optional().describe('next_cursor of the previous page of the same search.'),
+    cursor: cursor.optional().describe('next_cursor of the previous page of the same search.'),
   }),
   output: z.object({
     results: z.array(

@@ -1,10 +1,11 @@
 /** The trail payload as tool output, shared by every trail tool (services/trail-view.ts is its source). */
 import { z } from 'zod';
 import { answerInnerSchema, conditionSchema } from './answer-schemas.js';
+import { recordId } from './common-schemas.js';
 
 export const TRAIL_STATUSES = ['running', 'waiting_for_person', 'completed', 'cancelled'] as const;
 
-export const trailId = z.string().min(1).describe('The trail id (UUID), as start_trail or list_trails gave it.');
+export const trailId = recordId('The trail id (UUID), as start_trail or list_trails gave it.');
 
 /** A reason a person reads (transfer_step, cancel_trail): at most 1024 characters, not blank. */
 export const trailReason = z

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder, type SqlBool } from 'kysely';
@@ -68,8 +68,31 @@ function withStatementCache(database: Database.Database): { prepare(sql: string)
   };
 }
 
+/**
+ * The store holds every account's content and the token hashes: only its owner may read it. The directories
+ * made for it are 0700 and the database file 0600, created so before SQLite opens it (SQLite's default is
+ * 0644, world-readable); SQLite gives the -wal and -shm files the database file's mode. A store made by an
+ * earlier version is tightened on open; a directory that existed before is the user's and is left as it is.
+ */
+export const STORE_DIR_MODE = 0o700;
+export const STORE_FILE_MODE = 0o600;
+
+function prepareStoreFile(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: STORE_DIR_MODE });
+  if (!existsSync(file)) closeSync(openSync(file, 'a', STORE_FILE_MODE));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (!existsSync(path)) continue;
+    try {
+      chmodSync(path, STORE_FILE_MODE);
+    } catch (error) {
+      // Another user's file that this one may open: theirs to tighten.
+      if ((error as { code?: string }).code !== 'EPERM') throw error;
+    }
+  }
+}
+
 export function sqliteDialect(file: string): StoreDialect {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') prepareStoreFile(file);
   const database = new Database(file);
   database.pragma('journal_mode = WAL');
   // WAL with synchronous=FULL: an acknowledged write survives a crash of the process and of the machine.
