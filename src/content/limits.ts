@@ -20,6 +20,16 @@ export const LIMITS = {
   bodyDepth: 64,
   searchableFieldData: 5000,
   pageSize: 100,
+  // hostile-search: search work bounded whatever a reference holds (issue 16, findings 4 and 9)
+  /** Characters of a reference's text that search indexes; the reference itself is stored and returned whole. */
+  searchableReferenceChars: 100_000,
+  /** Characters at the start of the searchable text that a search result's snippet is cut from. */
+  snippetWindowChars: 16_384,
+  /** Searches of one account that run at once; more wait in line, and beyond the line are TOO_MANY_REQUESTS. */
+  concurrentSearchesPerAccount: 2,
+  queuedSearchesPerAccount: 8,
+  /** The longest one database statement may run (PostgreSQL statement_timeout), in ms; beyond it QUERY_TIMEOUT. */
+  statementTimeoutMs: 5000,
 } as const;
 
 export const ELEMENT_KEY_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;

@@ -11,6 +11,7 @@ import type { Db, Store, Tx } from '../store/store.js';
 import { assertAccess, assertCanWriteIn, canSee, type Access, type Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { resolveScope } from './scopes.js';
+import { searchTexts } from '../content/search-text.js';
 import { checkReferenceContent, deriveAbstract, referenceText, type SlateNode } from './reference-content.js';
 import { decodeCursor, encodeCursor, parseSearchQuery, searchFingerprint } from './reference-query.js';
 
@@ -109,7 +110,7 @@ export class ReferencesService {
         title: title(input.reference_title),
         abstract: input.reference_abstract === undefined ? deriveAbstract(text) : abstract(input.reference_abstract),
         content: this.store.dialect.json(content),
-        search_text: text,
+        ...searchTexts(text),
         categories: this.store.dialect.json(input.reference_categories ?? []),
         is_active: 1,
         author_principal_id: actor.principalId,
@@ -136,7 +137,7 @@ export class ReferencesService {
       if (content !== undefined) {
         const text = referenceText(content);
         changes.content = this.store.dialect.json(content);
-        changes.search_text = text;
+        Object.assign(changes, searchTexts(text));
         // An abstract the server derived follows the new content; one the caller wrote stays.
         if (input.reference_abstract === undefined && row.abstract === deriveAbstract(row.search_text)) changes.abstract = deriveAbstract(text);
       }
