@@ -27,6 +27,6 @@ function cutAtWord(text: string, max: number): string {
  */
 export function searchTexts(text: string): { search_text: string; snippet_text: string } {
   // U+0001 and U+0002 are how the engines mark matched words for the snippet (store/dialects/snippet.ts).
-  const searchText = cutAtWord(text.replace(/[\u0001\u0002]/g, ' '), LIMITS.searchableReferenceChars);
+  const searchText = cutAtWord(text.replaceAll('\u0001', ' ').replaceAll('\u0002', ' '), LIMITS.searchableReferenceChars);
   return { search_text: searchText, snippet_text: cutAtWord(searchText, LIMITS.snippetWindowChars) };
 }

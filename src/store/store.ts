@@ -28,6 +28,8 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** The embedded store's directory; default `./.waymark`. */
   dataDir?: string;
+  /** PostgreSQL: statement_timeout of query connections in ms (default LIMITS.statementTimeoutMs; migrations have none). */
+  statementTimeoutMs?: number;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -41,7 +43,7 @@ export function openStore(options: StoreOptions = {}): Store {
   let location: string;
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    dialect = postgresDialect(url);
+    dialect = postgresDialect(url, { statementTimeoutMs: options.statementTimeoutMs });
     location = url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
   } else if (url) {
     throw new Error(`WAYMARK_DATABASE_URL must be a postgres:// URL (got '${url.split(':')[0]}:…'); unset it for the embedded store`);
@@ -65,10 +67,12 @@ export function openStore(options: StoreOptions = {}): Store {
       }
     },
     async migrate() {
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(dialect) } });
-      const result = await migrator.migrateToLatest();
-      if (result.error) throw result.error;
-      return result;
+      return dialect.withMigrationKysely(db, async (migrationDb) => {
+        const migrator = new Migrator({ db: migrationDb, provider: { getMigrations: async () => migrations(dialect) } });
+        const result = await migrator.migrateToLatest();
+        if (result.error) throw result.error;
+        return result;
+      });
     },
     async close() {
       // Kysely's destroy closes the SQLite handle or ends the pg pool.

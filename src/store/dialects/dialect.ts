@@ -12,6 +12,11 @@ export interface StoreDialect {
   /** Column type of JSON documents: jsonb on PostgreSQL, text on SQLite. */
   readonly jsonType: 'jsonb' | 'text';
   createKysely(): Kysely<DB>;
+  /**
+   * Runs the migrations' work on a Kysely of their own where the engine bounds query connections (PostgreSQL's
+   * statement_timeout, postgres.ts); `queries` (the store's own) where it does not.
+   */
+  withMigrationKysely<T>(queries: Kysely<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
   /** A JSON value as a bind parameter. Always stringified: `pg` would turn a top-level array into a PostgreSQL array. */
   json(value: unknown): string;
   /** A JSON column as read back: pg parses jsonb itself, SQLite hands back text. */

@@ -18,6 +18,8 @@ interface Word {
   marked: boolean;
 }
 
+// The marks are control characters on purpose: no reference text holds them (searchTexts replaces them).
+// eslint-disable-next-line no-control-regex
 const TOKEN = /[\u0001\u0002]|[\p{L}\p{N}\p{M}]+/gu;
 
 /**
@@ -62,5 +64,5 @@ export function snippetFromMarked(marked: string, size: number = SNIPPET_WORDS):
 }
 
 function plain(text: string): string {
-  return text.replace(/[\u0001\u0002]/g, '**');
+  return text.replaceAll(MARK_START, '**').replaceAll(MARK_END, '**');
 }
