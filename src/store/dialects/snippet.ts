@@ -21,44 +21,46 @@ interface Word {
 // The marks are control characters on purpose: no reference text holds them (searchTexts replaces them).
 // eslint-disable-next-line no-control-regex
 const TOKEN = /[\u0001\u0002]|[\p{L}\p{N}\p{M}]+/gu;
+const WORD_AHEAD = /[\p{L}\p{N}\p{M}]/u;
 
 /**
- * The first run of `size` words that holds the most marked words (the start of the text when none is), as
- * the text shows it, marks as `**…**`, with `…` where the text goes on before or after. Linear in the text.
+ * The first run of `size` words that holds the most marked words (the start of the text when none does), as
+ * the text shows it, marks as `**…**`, with `…` where the text goes on before or after. One pass over the
+ * text at most, and it stops at the first run whose every word is marked, as none can hold more.
  */
 export function snippetFromMarked(marked: string, size: number = SNIPPET_WORDS): string {
   const words: Word[] = [];
   let open = false;
+  let best = 0;
+  let bestCount = -1;
+  let count = 0;
   for (const match of marked.matchAll(TOKEN)) {
     const token = match[0];
     if (token === MARK_START) open = true;
     else if (token === MARK_END) open = false;
-    else words.push({ start: match.index, end: match.index + token.length, marked: open });
-  }
-  if (words.length === 0) return plain(marked);
-  let best = 0;
-  let bestCount = -1;
-  let count = 0;
-  for (let i = 0; i < words.length; i++) {
-    if (words[i]?.marked) count++;
-    const first = i - size + 1;
-    if (first > 0 && words[first - 1]?.marked) count--;
-    if (first >= 0 || i === words.length - 1) {
-      const start = Math.max(0, first);
-      if (count > bestCount) {
+    else {
+      words.push({ start: match.index, end: match.index + token.length, marked: open });
+      if (open) count++;
+      const first = words.length - size;
+      if (first > 0 && words[first - 1]?.marked) count--;
+      if (first >= 0 && count > bestCount) {
         bestCount = count;
-        best = start;
+        best = first;
+        if (count === size) break;
       }
     }
   }
+  if (words.length === 0) return plain(marked);
+  // A text of fewer words than a run: all of it.
+  if (bestCount < 0) best = 0;
   const last = Math.min(words.length, best + size) - 1;
   const from = words[best] as Word;
   const to = words[last] as Word;
   const atStart = best === 0;
-  const atEnd = last === words.length - 1;
+  const atEnd = !WORD_AHEAD.test(marked.slice(to.end));
   // A mark may span several words (FTS5 marks a phrase whole): reopen one cut at the start, close one cut at the end.
   let text = marked.slice(atStart ? 0 : from.start, atEnd ? marked.length : to.end);
-  if (!atStart && from.marked && !text.startsWith(MARK_START)) text = MARK_START + text;
+  if (!atStart && from.marked) text = MARK_START + text;
   if (!atEnd && to.marked) text += MARK_END;
   return `${atStart ? '' : '…'}${plain(text)}${atEnd ? '' : '…'}`;
 }
