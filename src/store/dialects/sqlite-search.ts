@@ -61,8 +61,8 @@ const DDL = [
 
 /**
  * Migration 007: the index's body is two columns, the snippet window (snippet_text, a prefix of search_text)
- * and the rest of search_text, so that highlight() re-reads the window only (its cost grows with the square
- * of a word's hits in what it reads) while the index holds each word once. A quoted phrase that straddles
+ * and the rest of search_text, so that highlight() re-reads the window only (its cost grows with its hits
+ * times the length of what it reads) while the index holds each word once. A quoted phrase that straddles
  * the window's end no longer matches there; the window ends between words. FTS5 tables cannot change their
  * columns, so the index, its view and its triggers are made again; the key table stays.
  */
