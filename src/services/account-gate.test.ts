@@ -9,7 +9,11 @@ function held() {
   return { work: () => done, release };
 }
 
-const flush = () => new Promise((r) => setImmediate(r));
+/** Two turns of the event loop: the gate hands a slot over on the next one. */
+const flush = async () => {
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+};
 
 describe('AccountGate', () => {
   it('runs at most `running` calls of one account at once, lets `waiting` more wait in order, refuses the rest', async () => {
