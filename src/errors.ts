@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   REQUIRED_ANSWERS_MISSING: { status: 422, when: 'advancing past a step whose required elements are unanswered; details.element_ids' },
   HUMAN_REQUIRED: { status: 409, when: 'an agent answers or advances a human_required step; use transfer_step' },
   TRAIL_NOT_RUNNING: { status: 409, when: 'a trail call on a completed or cancelled trail' },
+  TOO_MANY_REQUESTS: { status: 429, when: 'the account already runs as many searches at once as it may, and as many wait; retry when one has answered' },
+  QUERY_TIMEOUT: { status: 503, when: 'a database statement ran longer than the server allows; narrow the request (more words, a phrase, filters) or retry' },
   INTERNAL_ERROR: { status: 500, when: 'anything unexpected' },
 } as const satisfies Record<string, { status: number; when: string }>;
 

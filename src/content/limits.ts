@@ -73,6 +73,20 @@ export const LIMITS = {
   cursorLength: 512,
   /** Input quoted in an error message, in characters; longer input is cut with an ellipsis (content/quote.ts). */
   quotedInput: 200,
+  // hostile-search: search work bounded whatever a reference holds (issue 16, findings 4 and 9)
+  /** Characters of a reference's text that search indexes; the reference itself is stored and returned whole. */
+  searchableReferenceChars: 100_000,
+  /**
+   * Characters at the start of the searchable text that a search result's snippet is cut from. SQLite's
+   * highlight() costs the hits times the length of what it reads: a 16,384-character window of one repeated
+   * word took 15 ms a row (1.5 s for a page of 100), 4,096 takes under 1 ms.
+   */
+  snippetWindowChars: 4096,
+  /** Searches of one account that run at once; more wait in line, and beyond the line are TOO_MANY_REQUESTS. */
+  concurrentSearchesPerAccount: 2,
+  queuedSearchesPerAccount: 8,
+  /** The longest one database statement may run (PostgreSQL statement_timeout), in ms; beyond it QUERY_TIMEOUT. */
+  statementTimeoutMs: 5000,
 } as const;
 
 export const ELEMENT_KEY_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;

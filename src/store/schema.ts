@@ -78,7 +78,10 @@ export interface ReferenceTable {
   title: string;
   abstract: string | null;
   content: Json;
+  /** The text search indexes: the content's text, bounded (services/reference-content.ts, searchTexts). */
   search_text: string;
+  /** The prefix of search_text that snippets are cut from (migration 007). */
+  snippet_text: string;
   categories: Json;
   is_active: Flag;
   author_principal_id: string;

@@ -29,6 +29,8 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** The embedded store's directory; default `./.waymark`. */
   dataDir?: string;
+  /** PostgreSQL: statement_timeout of query connections in ms (default LIMITS.statementTimeoutMs; migrations have none). */
+  statementTimeoutMs?: number;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -42,7 +44,7 @@ export function openStore(options: StoreOptions = {}): Store {
   let location: string;
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    dialect = postgresDialect(url);
+    dialect = postgresDialect(url, { statementTimeoutMs: options.statementTimeoutMs });
     location = redactUrl(url);
   } else if (url) {
     throw new Error(`WAYMARK_DATABASE_URL must be a postgres:// URL (got '${url.split(':')[0]}:…'); unset it for the embedded store`);
@@ -68,10 +70,12 @@ export function openStore(options: StoreOptions = {}): Store {
     async migrate() {
       // Branches number their migrations apart and merge in any order (009 can land after 010 and 011 ran on a
       // store): a missing earlier one is applied, not refused as a corrupted history.
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(dialect) }, allowUnorderedMigrations: true });
-      const result = await migrator.migrateToLatest();
-      if (result.error) throw result.error;
-      return result;
+      return dialect.withMigrationKysely(db, async (migrationDb) => {
+        const migrator = new Migrator({ db: migrationDb, provider: { getMigrations: async () => migrations(dialect) }, allowUnorderedMigrations: true });
+        const result = await migrator.migrateToLatest();
+        if (result.error) throw result.error;
+        return result;
+      });
     },
     async close() {
       // Kysely's destroy closes the SQLite handle or ends the pg pool.

@@ -106,6 +106,8 @@ export function sqliteDialect(file: string): StoreDialect {
     engine: 'sqlite',
     jsonType: 'text',
     createKysely: () => new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) }),
+    // One file handle, no statement timeout: migrations run on the store's own Kysely.
+    withMigrationKysely: (queries, work) => work(queries),
     json: (value) => JSON.stringify(value),
     parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
