@@ -6,7 +6,8 @@
  * - `type: ["string", "null"]` becomes `anyOf` with one type per branch;
  * - `additionalProperties: {}` (any value) is written `true`, the explicit spelling;
  * - the bounds zod puts on every integer (±2^53-1), `propertyNames: {type: "string"}` (every JSON key is a
- *   string) and the root's `$schema` (the SDK's default dialect) say nothing, and are dropped.
+ *   string), the root's `$schema` (the SDK's default dialect) and the pattern zod adds beside `format: "uuid"`
+ *   say nothing more, and are dropped (the server still checks the full rule).
  *
  * The meaning of every schema is unchanged.
  */
@@ -36,6 +37,8 @@ function node(schema: JsonObject): JsonObject {
     }
     out[key] = MAPS.has(key) && isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, walk(sub)])) : walk(value);
   }
+  // zod writes a uuid as its format and the same rule again as a 40-token pattern; the format says it.
+  if (out.format === 'uuid' && typeof out.pattern === 'string') delete out.pattern;
   const type = out.type;
   if (Array.isArray(type) && type.length > 1) {
     const union: JsonObject = {};
