@@ -4,9 +4,12 @@
  * for a missing context with the schema as it is. Anything outside the profile is refused when a flow is
  * saved (INVALID_TRAIL_CONTEXT_SCHEMA); inside it, ajv enforces the schema on `trail_context`.
  */
+import { createHash } from 'node:crypto';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
-import { WaymarkError, type ValidationIssue } from '../errors.js';
+import { LIMITS } from '../content/limits.js';
+import { issuesError, type ValidationIssue } from '../errors.js';
+import { describeOverrun, overBudget } from './json-budget.js';
 
 export type TrailContextSchema = Record<string, unknown>;
 
@@ -55,6 +58,11 @@ class ProfileCheck {
   choices(node: Record<string, unknown>, path: string, combinator: 'oneOf' | 'anyOf'): string[] | null {
     if ('enum' in node && combinator in node) {
       this.add(path, `give a choice either as enum or as ${combinator}, not both`);
+      return null;
+    }
+    const given = node['enum' in node ? 'enum' : combinator];
+    if (Array.isArray(given) && given.length > LIMITS.contextSchemaChoices) {
+      this.add(`${path}.${'enum' in node ? 'enum' : combinator}`, `at most ${LIMITS.contextSchemaChoices} choices`);
       return null;
     }
     if ('enum' in node) {
@@ -157,6 +165,9 @@ class ProfileCheck {
     }
     const properties = schema.properties ?? {};
     if (!isObject(properties)) return this.add(`${path}.properties`, 'properties must be an object of property schemas');
+    if (Object.keys(properties).length > LIMITS.contextSchemaProperties) {
+      return this.add(`${path}.properties`, `at most ${LIMITS.contextSchemaProperties} properties`);
+    }
     for (const [name, property] of Object.entries(properties)) {
       if (name.length === 0) this.add(`${path}.properties`, 'property names must not be empty');
       this.property(property, `${path}.properties.${name}`);
@@ -175,30 +186,63 @@ class ProfileCheck {
   }
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
-// ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `default` is the plugin.
-ajvFormats.default(ajv, [...FORMATS]);
-
-/** Compiled validators by the schema's JSON text: a flow's schema is compiled once per process. */
-const compiled = new Map<string, ValidateFunction>();
-const CACHE_SIZE = 500;
-
-function compile(schema: TrailContextSchema): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value as string);
-    compiled.set(key, validate);
+/** The schema's JSON with every object's keys sorted: one text per schema, whatever order an engine stored it in. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
   }
-  return validate;
+  return JSON.stringify(value);
 }
 
 /**
- * Checks a schema against the profile and that ajv compiles it; refuses with every problem found.
- * `path` prefixes each issue's path (the input field's name).
+ * Compiled validators by the sha256 of the schema's canonical JSON, the least recently used dropped past
+ * CACHE_SIZE. Each schema gets an Ajv of its own: Ajv keeps every schema it compiled in its own cache for
+ * as long as it lives (issue 16, finding 5: 2000 distinct schemas held 800 MB), so a shared instance would
+ * never let go; dropping our entry drops the instance and all it holds.
+ */
+const compiled = new Map<string, ValidateFunction>();
+const CACHE_SIZE = 64;
+
+function compile(schema: TrailContextSchema): ValidateFunction {
+  const key = createHash('sha256').update(canonicalJson(schema)).digest('hex');
+  let validate = compiled.get(key);
+  if (validate) {
+    compiled.delete(key);
+  } else {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+    // ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `default` is the plugin.
+    ajvFormats.default(ajv, [...FORMATS]);
+    validate = ajv.compile(schema);
+    if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value as string);
+  }
+  compiled.set(key, validate);
+  return validate;
+}
+
+/** How many validators are compiled and kept (for tests of the cache's bound). */
+export function compiledSchemaCount(): number {
+  return compiled.size;
+}
+
+const SCHEMA_TEXT = {
+  lead: 'trail_context_schema is outside the accepted profile: ',
+  tail: '. Use {type: "object", properties: {name: {type: "string"|"number"|"integer"|"boolean", ...}}, required: [...]}.',
+};
+
+/**
+ * Checks a schema against the profile and that ajv compiles it; refuses with its problems (at most
+ * LIMITS.issuesPerError listed, details.issue_count has them all). Its size is checked first, so that no
+ * work grows with a schema beyond LIMITS.contextSchemaBytes. `path` prefixes each issue's path (the input field's name).
  */
 export function assertTrailContextSchema(schema: unknown, path = 'trail_context_schema'): TrailContextSchema {
+  const overrun = overBudget(schema, { bytes: LIMITS.contextSchemaBytes, depth: 6 });
+  if (overrun) {
+    throw issuesError('INVALID_TRAIL_CONTEXT_SCHEMA', [{ path, message: `too large: ${describeOverrun(path, overrun)}; the profile is flat and small` }], SCHEMA_TEXT);
+  }
   const check = new ProfileCheck();
   check.schema(schema, path);
   if (check.issues.length === 0) {
@@ -209,11 +253,7 @@ export function assertTrailContextSchema(schema: unknown, path = 'trail_context_
     }
   }
   if (check.issues.length > 0) {
-    throw new WaymarkError(
-      'INVALID_TRAIL_CONTEXT_SCHEMA',
-      `trail_context_schema is outside the accepted profile: ${check.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}. Use {type: "object", properties: {name: {type: "string"|"number"|"integer"|"boolean", ...}}, required: [...]}.`,
-      { issues: check.issues },
-    );
+    throw issuesError('INVALID_TRAIL_CONTEXT_SCHEMA', check.issues, SCHEMA_TEXT);
   }
   return schema as TrailContextSchema;
 }

@@ -4,7 +4,9 @@
  * callers moving the same trail take turns; every step keeps the bit as it was entered.
  */
 import { randomUUID } from 'node:crypto';
-import { validationError, WaymarkError } from '../errors.js';
+import { issuesError, validationError, WaymarkError } from '../errors.js';
+import { LIMITS } from '../content/limits.js';
+import { describeOverrun, overBudget } from './json-budget.js';
 import { findBit, findBits } from '../store/repositories/bits.repo.js';
 import { findFlow } from '../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
@@ -38,6 +40,20 @@ export interface ListTrailsInput {
 }
 
 type Q = Db | Tx;
+
+/**
+ * A trail_context is kept with the trail and answered by every trail tool, and validated with ajv, whose
+ * work grows with it: its size is bounded before anything else (LIMITS.trailContext*), with or without a schema.
+ */
+function assertContextSize(context: unknown): void {
+  const overrun = overBudget(context ?? {}, { bytes: LIMITS.trailContextBytes, keys: LIMITS.trailContextKeys, arrayItems: LIMITS.trailContextArrayItems, depth: LIMITS.trailContextDepth });
+  if (overrun) {
+    throw validationError([{ path: overrun.path === '' ? 'trail_context' : `trail_context.${overrun.path}`, message: `too large: ${describeOverrun('trail_context', overrun)}` }], undefined, {
+      limit: overrun.limit,
+      max: overrun.max,
+    });
+  }
+}
 
 export class TrailsService {
   constructor(private readonly store: Store) {}
@@ -135,6 +151,7 @@ export class TrailsService {
   }
 
   async start(actor: Actor, input: StartTrailInput): Promise<TrailView> {
+    assertContextSize(input.trail_context);
     return this.store.transaction(async (tx) => {
       const flow = await findFlow(tx, input.flow_id);
       if (!flow || !canSee(actor, flow)) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can run.`);
@@ -145,11 +162,7 @@ export class TrailsService {
       if (flow.trail_context_schema !== null) {
         const issues = trailContextIssues(this.parse<TrailContextSchema>(flow.trail_context_schema), context);
         if (issues.length > 0) {
-          throw new WaymarkError(
-            'TRAIL_CONTEXT_INVALID',
-            `trail_context does not fit the flow's trail_context_schema (get_flow shows it): ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
-            { issues },
-          );
+          throw issuesError('TRAIL_CONTEXT_INVALID', issues, { lead: "trail_context does not fit the flow's trail_context_schema (get_flow shows it): ", show: (i) => `${i.path} ${i.message}` });
         }
       }
       const now = nowIso();
