@@ -198,6 +198,12 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Whether two schemas are the same document (key order aside: PostgreSQL's jsonb re-sorts keys). */
+export function sameSchema(a: TrailContextSchema | null, b: TrailContextSchema | null): boolean {
+  if (a === null || b === null) return a === b;
+  return canonicalJson(a) === canonicalJson(b);
+}
+
 /**
  * Compiled validators by the sha256 of the schema's canonical JSON, the least recently used dropped past
  * CACHE_SIZE. Each schema gets an Ajv of its own: Ajv keeps every schema it compiled in its own cache for
