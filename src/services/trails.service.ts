@@ -262,9 +262,20 @@ export class TrailsService {
     });
   }
 
-  async advance(actor: Actor, input: { trail_id: string; connection_id?: string }): Promise<TrailView> {
+  /**
+   * `expected_step_id` (our extension, issue 16): the step the caller means to leave. A retried or doubled call
+   * whose step was already left is refused instead of leaving the next step too.
+   */
+  async advance(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }): Promise<TrailView> {
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot, answers } = await this.current(tx, actor, input.trail_id);
+      if (input.expected_step_id !== undefined && input.expected_step_id !== step.id) {
+        throw validationError(
+          [{ path: 'expected_step_id', message: 'is not the current step' }],
+          `Trail ${trail.id} is no longer at step ${input.expected_step_id.slice(0, 64)}: it is at step ${step.seq} "${snapshot.title}" (${step.id}), so nothing was advanced. Read it with get_trail before advancing again.`,
+          { current_step: { step_id: step.id, seq: step.seq, bit_id: step.bit_id, bit_title: snapshot.title } },
+        );
+      }
       this.assertMayAct(actor, trail, snapshot);
       const latest = latestAnswers(answers);
       const missing = missingRequired(stepElements(snapshot.body), latest);
@@ -296,6 +307,13 @@ export class TrailsService {
         );
         throw new WaymarkError(error.code, error.message, { ...error.details, available_connections: choices });
       }
+      if (follow && step.seq >= LIMITS.stepsPerTrail) {
+        throw validationError(
+          [{ path: 'trail_id', message: `the trail has entered ${LIMITS.stepsPerTrail} steps, the most one trail may` }],
+          `Trail ${trail.id} has entered ${LIMITS.stepsPerTrail} steps, the most one trail may; cancel it (cancel_trail) and start a new one to go on.`,
+          { limit: 'stepsPerTrail', max: LIMITS.stepsPerTrail },
+        );
+      }
       const now = nextModified(trail.updated_at);
       await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: follow?.connection_id ?? null });
       if (follow) {
@@ -307,7 +325,11 @@ export class TrailsService {
         trail.status = 'completed';
       }
       trail.updated_at = now;
-      await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now });
+      // Only from the step this call read: the row lock already orders advances, and the condition makes sure
+      // on every engine that no advance ever leaves a step another one has left.
+      if (!(await repo.moveTrail(tx, trail.id, step.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now }))) {
+        throw validationError([{ path: 'trail_id', message: 'the trail moved on while this call ran' }], `Trail ${trail.id} was advanced by another call meanwhile; nothing was advanced. Read it with get_trail.`);
+      }
       return this.view(tx, trail);
     });
   }

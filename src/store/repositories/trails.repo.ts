@@ -24,6 +24,12 @@ export async function updateTrail(q: Q, id: string, changes: Updateable<TrailTab
   await q.updateTable('trails').set(changes).where('id', '=', id).execute();
 }
 
+/** Moves a trail on from `fromStepId` only if that is still its current step; whether it moved. */
+export async function moveTrail(q: Q, id: string, fromStepId: string, changes: Updateable<TrailTable>): Promise<boolean> {
+  const result = await q.updateTable('trails').set(changes).where('id', '=', id).where('current_step_id', '=', fromStepId).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function insertStep(q: Q, row: Insertable<TrailStepTable>): Promise<void> {
   await q.insertInto('trail_steps').values(row).execute();
 }
