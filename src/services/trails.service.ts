@@ -3,10 +3,10 @@
  * list_trails, submit_step_data, advance_trail, transfer_step, cancel_trail). Each write locks the trail's row, so two
  * callers moving the same trail take turns; every step keeps the bit as it was entered.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { issuesError, validationError, WaymarkError } from '../errors.js';
 import { LIMITS } from '../content/limits.js';
-import { describeOverrun, overBudget } from './json-budget.js';
+import { assertAnswerSizes, assertContextSize } from './trail-bounds.js';
 import { findBit, findBits } from '../store/repositories/bits.repo.js';
 import { findFlow } from '../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
@@ -40,20 +40,6 @@ export interface ListTrailsInput {
 }
 
 type Q = Db | Tx;
-
-/**
- * A trail_context is kept with the trail and answered by every trail tool, and validated with ajv, whose
- * work grows with it: its size is bounded before anything else (LIMITS.trailContext*), with or without a schema.
- */
-function assertContextSize(context: unknown): void {
-  const overrun = overBudget(context ?? {}, { bytes: LIMITS.trailContextBytes, keys: LIMITS.trailContextKeys, arrayItems: LIMITS.trailContextArrayItems, depth: LIMITS.trailContextDepth });
-  if (overrun) {
-    throw validationError([{ path: overrun.path === '' ? 'trail_context' : `trail_context.${overrun.path}`, message: `too large: ${describeOverrun('trail_context', overrun)}` }], undefined, {
-      limit: overrun.limit,
-      max: overrun.max,
-    });
-  }
-}
 
 export class TrailsService {
   constructor(private readonly store: Store) {}
@@ -96,7 +82,21 @@ export class TrailsService {
     }
     const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await repo.connectionsOf(tx, trail.account_id, bitId));
     const id = randomUUID();
-    await repo.insertStep(tx, { id, trail_id: trail.id, seq, bit_id: bitId, bit_snapshot: this.store.dialect.json(snapshot), entered_at: at });
+    // A bit entered again unchanged (a loop in the flow) shares the snapshot its first entry stored (migration 008).
+    const json = this.store.dialect.json(snapshot);
+    const hash = createHash('sha256').update(json).digest('hex');
+    const holder = await repo.stepHoldingSnapshot(tx, trail.id, hash);
+    await repo.insertStep(tx, {
+      id,
+      trail_id: trail.id,
+      seq,
+      bit_id: bitId,
+      bit_title: snapshot.title,
+      bit_snapshot: holder ? this.store.dialect.json(null) : json,
+      snapshot_hash: hash,
+      snapshot_step_id: holder ?? null,
+      entered_at: at,
+    });
     return id;
   }
 
@@ -115,11 +115,12 @@ export class TrailsService {
     const history = [];
     let current = null;
     for (const step of steps) {
-      const snapshot = this.parse<BitSnapshot>(step.bit_snapshot);
       const stepAnswers = byStep.get(step.id) ?? [];
       const stepEvents = eventsByStep.get(step.id) ?? [];
-      history.push(historyEntry(step, snapshot, stepAnswers, stepEvents));
-      if (step.id === trail.current_step_id) {
+      // Only the current step's snapshot is read: the history names each bit by the title kept on its step.
+      const snapshot = step.id === trail.current_step_id ? this.parse<BitSnapshot>(await repo.stepSnapshot(q, step)) : null;
+      history.push(historyEntry(step, step.bit_title ?? snapshot?.title ?? '', stepAnswers, stepEvents));
+      if (snapshot) {
         const targets = await findBits(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
         const live = new Map(targets.filter((b) => b.account_id === trail.account_id).map((b) => [b.id, { title: b.title, status: b.status }]));
         current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents);
@@ -145,7 +146,7 @@ export class TrailsService {
     this.assertRunning(trail);
     const step = trail.current_step_id ? await repo.findStep(tx, trail.current_step_id) : undefined;
     if (!step) throw new Error(`trail ${trail.id} is ${trail.status} without a current step`);
-    const snapshot = this.parse<BitSnapshot>(step.bit_snapshot);
+    const snapshot = this.parse<BitSnapshot>(await repo.stepSnapshot(tx, step));
     const answers = (await repo.answersOfStep(tx, step.id)).map((row) => answerView(row, (raw) => this.parse(raw)));
     return { trail, step, snapshot, answers };
   }
@@ -225,6 +226,7 @@ export class TrailsService {
   }
 
   async submit(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<TrailView & { warnings: Array<{ element_id: string; warnings: string[] }> }> {
+    assertAnswerSizes(input.data);
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
       this.assertMayAct(actor, trail, snapshot);
@@ -240,21 +242,24 @@ export class TrailsService {
         throw new WaymarkError('ANSWER_INVALID', `Nothing was recorded; fix every answer: ${check.issues.map((i) => `${i.path} (${i.element_id}): ${i.message}`).join('; ')}`, { issues: check.issues });
       }
       const now = nowIso();
-      await repo.insertAnswers(
-        tx,
-        check.accepted.map((a) => ({
+      const rows = check.accepted.map((a) => {
+        // Stored as submitted, `{value: <inner>}`: always an object, because the pg dialect's parseJson
+        // would parse a top-level JSON string (already decoded by pg) a second time.
+        const value = this.store.dialect.json({ value: a.value });
+        return {
           trail_id: trail.id,
           step_id: step.id,
           element_id: a.element_id,
           element_type: a.element_type,
-          // Stored as submitted, `{value: <inner>}`: always an object, because the pg dialect's parseJson
-          // would parse a top-level JSON string (already decoded by pg) a second time.
-          value: this.store.dialect.json({ value: a.value }),
+          value,
+          value_bytes: Buffer.byteLength(value),
           warnings: a.warnings.length > 0 ? this.store.dialect.json(a.warnings) : null,
           answered_by: actor.principalId,
           answered_at: now,
-        })),
-      );
+        };
+      });
+      await this.assertRoomForAnswers(tx, trail.id, step.id, rows.reduce((sum, r) => sum + r.value_bytes, 0));
+      await repo.insertAnswers(tx, rows);
       trail.updated_at = nextModified(trail.updated_at);
       await repo.updateTrail(tx, trail.id, { updated_at: trail.updated_at });
       const warnings = check.accepted.filter((a) => a.warnings.length > 0).map((a) => ({ element_id: a.element_id, warnings: a.warnings }));
@@ -266,6 +271,27 @@ export class TrailsService {
    * `expected_step_id` (our extension, issue 16): the step the caller means to leave. A retried or doubled call
    * whose step was already left is refused instead of leaving the next step too.
    */
+  /**
+   * Every answer given is kept (the history shows replaced ones too) and answered by get_trail, so a step's
+   * answers and a trail's are bounded in bytes (LIMITS.answersPerStepBytes, answersPerTrailBytes).
+   */
+  private async assertRoomForAnswers(tx: Tx, trailId: string, stepId: string, adding: number): Promise<void> {
+    const stored = await repo.answerBytes(tx, trailId, stepId);
+    const over =
+      stored.step + adding > LIMITS.answersPerStepBytes
+        ? { limit: 'answersPerStepBytes', max: LIMITS.answersPerStepBytes, what: 'this step' }
+        : stored.trail + adding > LIMITS.answersPerTrailBytes
+          ? { limit: 'answersPerTrailBytes', max: LIMITS.answersPerTrailBytes, what: 'this trail' }
+          : null;
+    if (over) {
+      throw validationError(
+        [{ path: 'data', message: `the answers of ${over.what} would exceed ${over.max} bytes` }],
+        `Nothing was recorded: the answers kept for ${over.what} would exceed ${over.max} bytes (every answer given is kept, replaced ones too). Submit only what changed, and keep values short.`,
+        { limit: over.limit, max: over.max },
+      );
+    }
+  }
+
   async advance(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }): Promise<TrailView> {
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot, answers } = await this.current(tx, actor, input.trail_id);

@@ -6,6 +6,7 @@ import { trailStepActors } from './003-trail-step-actors.js';
 import { trailEvents } from './004-trail-events.js';
 import { searchFoldDiacritics } from './005-search-fold-diacritics.js';
 import { lowerTextFunction } from './006-lower-text.js';
+import { trailBounds } from './008-trail-bounds.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: StoreDialect): Record<string, Migration> {
@@ -16,5 +17,6 @@ export function migrations(dialect: StoreDialect): Record<string, Migration> {
     '004-trail-events': trailEvents(dialect),
     '005-search-fold-diacritics': searchFoldDiacritics(dialect),
     '006-lower-text': lowerTextFunction(dialect),
+    '008-trail-bounds': trailBounds(dialect),
   };
 }
