@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { issuesError, validationError, WaymarkError } from '../errors.js';
 import { LIMITS } from '../content/limits.js';
 import { assertAnswerSizes, assertContextSize } from './trail-bounds.js';
-import { findBit, findBits } from '../store/repositories/bits.repo.js';
+import { findBit, findBitHeads } from '../store/repositories/bits.repo.js';
 import { findFlow } from '../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
 import * as repo from '../store/repositories/trails.repo.js';
@@ -121,7 +121,7 @@ export class TrailsService {
       const snapshot = step.id === trail.current_step_id ? this.parse<BitSnapshot>(await repo.stepSnapshot(q, step)) : null;
       history.push(historyEntry(step, step.bit_title ?? snapshot?.title ?? '', stepAnswers, stepEvents));
       if (snapshot) {
-        const targets = await findBits(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
+        const targets = await findBitHeads(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
         const live = new Map(targets.filter((b) => b.account_id === trail.account_id).map((b) => [b.id, { title: b.title, status: b.status }]));
         current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents);
       }
@@ -312,7 +312,7 @@ export class TrailsService {
           { element_ids: missing },
         );
       }
-      const targets = await findBits(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
+      const targets = await findBitHeads(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
       const live = new Map(targets.filter((b) => b.account_id === trail.account_id).map((b) => [b.id, { title: b.title, status: b.status }]));
       const available = availableConnections(snapshot, latest, live);
       const choices = available.map((c) => ({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: c.target_bit_title, label: c.label }));
