@@ -204,11 +204,16 @@ export function sameSchema(a: TrailContextSchema | null, b: TrailContextSchema |
   return canonicalJson(a) === canonicalJson(b);
 }
 
+const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+// ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `default` is the plugin.
+ajvFormats.default(ajv, [...FORMATS]);
+
 /**
  * Compiled validators by the sha256 of the schema's canonical JSON, the least recently used dropped past
- * CACHE_SIZE. Each schema gets an Ajv of its own: Ajv keeps every schema it compiled in its own cache for
- * as long as it lives (issue 16, finding 5: 2000 distinct schemas held 800 MB), so a shared instance would
- * never let go; dropping our entry drops the instance and all it holds.
+ * CACHE_SIZE. Ajv keeps every schema it compiles in a cache of its own for as long as the instance lives
+ * (issue 16, finding 5: 2000 distinct schemas held 800 MB), so each is removed from it once compiled: the
+ * validator needs nothing from that cache (the profile has no $ref), and dropping our entry releases it.
+ * (An Ajv per schema would release as well, but compiling the 2020-12 meta-schemas costs 35 ms each time.)
  */
 const compiled = new Map<string, ValidateFunction>();
 const CACHE_SIZE = 64;
@@ -219,10 +224,11 @@ function compile(schema: TrailContextSchema): ValidateFunction {
   if (validate) {
     compiled.delete(key);
   } else {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
-    // ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `default` is the plugin.
-    ajvFormats.default(ajv, [...FORMATS]);
-    validate = ajv.compile(schema);
+    try {
+      validate = ajv.compile(schema);
+    } finally {
+      ajv.removeSchema(schema);
+    }
     if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value as string);
   }
   compiled.set(key, validate);
