@@ -1,0 +1,188 @@
+/**
+ * Issue 16, findings 1, 5 and 7, sent to a real `waymark serve`: trail contexts and schemas that made ajv
+ * and the store grow without bound, answers and loops that copied megabytes per call, and graphs that read
+ * every body at once. Each attack must get its contract code while /healthz keeps answering within
+ * HEALTH_BOUND_MS and the process stays within MEMORY_FACTOR times the request (or, for reads of what
+ * is stored, times the stored data it reads). The bounded form runs in `npm test`; LONG the issue's sizes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/content/limits.js';
+import { ENGINES } from '../engines.js';
+import { insertTestBit, insertTestConnection } from '../graph-fixtures.js';
+import { p, textArea } from '../trail-fixtures.js';
+import { callTool, HEALTH_BOUND_MS, LONG, MEMORY_FACTOR, ok, repeatJson, startHostileServer, underAttack, type HostileServer } from './harness.js';
+
+const MB = 1024 * 1024;
+/** Sizes: the issue's in the long form, a tenth or so in `npm test`. */
+const SIZE = {
+  enumContext: LONG ? 10 * MB : 1 * MB,
+  hugeContext: LONG ? 30 * MB : 3 * MB,
+  answer: LONG ? 10 * MB : 2 * MB,
+  schemas: LONG ? 2000 : 300,
+  schemaProperties: 20_000,
+  loopBody: LONG ? 7 * MB : 1 * MB,
+  loopAdvances: LONG ? 107 : 12,
+  graphBits: LONG ? 150 : 20,
+  graphBody: LONG ? 2 * MB : 512 * 1024,
+};
+
+/** Paragraphs enough to make a body of about `bytes` as stored JSON. */
+function bodyOf(bytes: number, word: string): unknown[] {
+  const text = `${word} `.repeat(200);
+  const block = p(text);
+  return Array.from({ length: Math.ceil(bytes / (JSON.stringify(block).length + 1)) }, () => block);
+}
+
+function report(what: string, m: { maxHealthMs: number; addedRss: number; elapsedMs: number; probes: number }, extra = ''): void {
+  console.log(`[hostile trails] ${what}: /healthz max ${m.maxHealthMs.toFixed(0)} ms over ${m.probes} probes, +${(m.addedRss / MB).toFixed(1)} MB RSS, ${m.elapsedMs.toFixed(0)} ms${extra}`);
+}
+
+describe.each(ENGINES)('hostile trails on %s', (engine) => {
+  let server: HostileServer;
+  let startBit: string;
+  let enumFlow: string;
+  let closedFlow: string;
+  let plainFlow: string;
+
+  beforeAll(async () => {
+    server = await startHostileServer(engine);
+    const store = server.services.store;
+    startBit = await insertTestBit(store, { accountId: server.accountId, title: 'Start', blocks: [p('start'), textArea('notes')] });
+    const schema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', enum: ['red', 'green', 'blue'] } } } };
+    enumFlow = String((await ok(server, 'create_flow', { flow_title: 'Enum', start_bit_id: startBit, trail_context_schema: schema })).flow_id);
+    const closed = { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false };
+    closedFlow = String((await ok(server, 'create_flow', { flow_title: 'Closed', start_bit_id: startBit, trail_context_schema: closed })).flow_id);
+    plainFlow = String((await ok(server, 'create_flow', { flow_title: 'Plain', start_bit_id: startBit })).flow_id);
+  }, 120_000);
+  afterAll(async () => server?.close());
+
+  it('finding 1: a trail_context array of wrong enum items is VALIDATION_ERROR before ajv runs', async () => {
+    const items = Math.floor(SIZE.enumContext / 8);
+    const args = `{"flow_id":"${enumFlow}","trail_context":{"tags":${repeatJson('"purple"', items)}}}`;
+    const m = await underAttack(server, () => callTool(server, 'start_trail', args));
+    report(`enum context ${(args.length / MB).toFixed(1)} MB`, m, `, answer ${m.result.bytes} B`);
+    expect(m.result.envelope?.error?.code).toBe('VALIDATION_ERROR');
+    expect(m.result.envelope?.error?.details).toMatchObject({ limit: 'arrayItems', max: LIMITS.trailContextArrayItems });
+    expect(m.result.bytes).toBeLessThan(8 * 1024);
+    expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * args.length);
+  });
+
+  it('finding 1: one extra key after another under additionalProperties: false is VALIDATION_ERROR', async () => {
+    const keys = Math.floor(SIZE.enumContext / 16);
+    const context = `{${Array.from({ length: keys }, (_, i) => `"k${i}":1`).join(',')}}`;
+    const args = `{"flow_id":"${closedFlow}","trail_context":${context}}`;
+    const m = await underAttack(server, () => callTool(server, 'start_trail', args));
+    report(`extra keys ${(args.length / MB).toFixed(1)} MB`, m);
+    expect(m.result.envelope?.error?.code).toBe('VALIDATION_ERROR');
+    expect(m.result.envelope?.error?.details).toMatchObject({ limit: 'keys' });
+    expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * args.length);
+  });
+
+  it('finding 1: within the bounds, every item wrong: TRAIL_CONTEXT_INVALID with 50 issues and the full count', async () => {
+    const extra = Object.fromEntries(Array.from({ length: LIMITS.trailContextKeys - 1 }, (_, i) => [`x${i}`, 1]));
+    const m = await underAttack(server, () => callTool(server, 'start_trail', { flow_id: closedFlow, trail_context: { name: 3, ...extra } }));
+    const error = m.result.envelope?.error;
+    expect(error?.code).toBe('TRAIL_CONTEXT_INVALID');
+    expect(error?.details?.issues).toHaveLength(LIMITS.issuesPerError);
+    expect(error?.details?.issue_count).toBe(LIMITS.trailContextKeys);
+    expect(m.result.bytes).toBeLessThan(32 * 1024);
+    expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+  });
+
+  it('finding 5: distinct schemas sent to update_flow (a missing flow, and a real one) leave memory as it was', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const schemaOf = (i: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`f${i}_${j}`, { type: 'string', maxLength: i + j }])) });
+    let sent = 0;
+    const m = await underAttack(server, async () => {
+      const codes = new Set<string>();
+      for (let i = 0; i < SIZE.schemas; i++) {
+        const args = { flow_id: i % 2 === 0 ? missing : plainFlow, trail_context_schema: schemaOf(i) };
+        sent += JSON.stringify(args).length;
+        const answer = await callTool(server, 'update_flow', args);
+        codes.add(answer.envelope?.success ? 'ok' : String(answer.envelope?.error?.code));
+      }
+      return codes;
+    });
+    report(`${SIZE.schemas} distinct schemas`, m, ` (${(sent / MB).toFixed(1)} MB sent)`);
+    expect([...m.result].sort()).toEqual(['FLOW_NOT_FOUND', 'ok']);
+    expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    // Unbounded, each distinct schema stayed compiled (about 5 KB of RSS apiece, and ten times more at 20 properties).
+    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * sent);
+  });
+
+  it('finding 5: one schema of 20k properties is INVALID_TRAIL_CONTEXT_SCHEMA without compiling', async () => {
+    const properties = Object.fromEntries(Array.from({ length: SIZE.schemaProperties }, (_, i) => [`p${i}`, { type: 'string' }]));
+    const args = JSON.stringify({ flow_id: plainFlow, trail_context_schema: { type: 'object', properties } });
+    const m = await underAttack(server, () => callTool(server, 'update_flow', args));
+    report('20k-property schema', m);
+    expect(m.result.envelope?.error?.code).toBe('INVALID_TRAIL_CONTEXT_SCHEMA');
+    expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * args.length);
+  });
+
+  it('finding 7: a huge trail_context is VALIDATION_ERROR, not stored', async () => {
+    const args = `{"flow_id":"${plainFlow}","trail_context":{"blob":"${'z'.repeat(SIZE.hugeContext)}"}}`;
+    const m = await underAttack(server, () => callTool(server, 'start_trail', args));
+    report(`context ${(args.length / MB).toFixed(0)} MB`, m);
+    expect(m.result.envelope?.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { limit: 'bytes', max: LIMITS.trailContextBytes } });
+    expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * args.length);
+  });
+
+  it('finding 7: a huge answer is VALIDATION_ERROR, not stored', async () => {
+    const trail = await ok(server, 'start_trail', { flow_id: plainFlow });
+    const args = `{"trail_id":"${String(trail.trail_id)}","data":[{"element_id":"notes","element_type":"TextArea","value":{"value":"${'a'.repeat(SIZE.answer)}"}}]}`;
+    const m = await underAttack(server, () => callTool(server, 'submit_step_data', args));
+    report(`answer ${(args.length / MB).toFixed(0)} MB`, m);
+    expect(m.result.envelope?.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { limit: 'answersPerCallBytes' } });
+    expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * args.length);
+  });
+
+  it('finding 7: a loop over two big bits stores each once; advancing and reading it stay within the bounds', async () => {
+    const store = server.services.store;
+    const ping = await insertTestBit(store, { accountId: server.accountId, title: 'Ping', blocks: bodyOf(SIZE.loopBody, 'ping') });
+    const pong = await insertTestBit(store, { accountId: server.accountId, title: 'Pong', blocks: bodyOf(SIZE.loopBody, 'pong') });
+    await insertTestConnection(store, ping, pong);
+    await insertTestConnection(store, pong, ping);
+    const flow = await ok(server, 'create_flow', { flow_title: 'Loop', start_bit_id: ping });
+    const trail = await ok(server, 'start_trail', { flow_id: flow.flow_id });
+    const trailId = String(trail.trail_id);
+    const m = await underAttack(server, async () => {
+      for (let i = 0; i < SIZE.loopAdvances; i++) {
+        const answer = await callTool(server, 'advance_trail', { trail_id: trailId });
+        if (!answer.envelope?.success) throw new Error(JSON.stringify(answer.envelope?.error));
+      }
+    });
+    report(`${SIZE.loopAdvances} advances over bits of ${(SIZE.loopBody / MB).toFixed(1)} MB`, m);
+    expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * SIZE.loopBody);
+
+    const rows = await store.db.selectFrom('trail_steps').select(['seq', 'snapshot_step_id']).where('trail_id', '=', trailId).execute();
+    expect(rows).toHaveLength(SIZE.loopAdvances + 1);
+    expect(rows.filter((r) => r.snapshot_step_id === null)).toHaveLength(2);
+
+    const read = await underAttack(server, () => callTool(server, 'get_trail', { trail_id: trailId }));
+    report('get_trail of that loop', read, `, answer ${(read.result.bytes / MB).toFixed(1)} MB`);
+    expect(read.result.envelope?.success).toBe(true);
+    expect(read.result.bytes).toBeLessThan(2 * SIZE.loopBody);
+    expect(read.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(read.addedRss).toBeLessThan(MEMORY_FACTOR * SIZE.loopBody);
+  });
+
+  it('finding 7: get_flow include_graph over many big bits reads them one at a time', async () => {
+    const store = server.services.store;
+    const ids: string[] = [];
+    for (let i = 0; i < SIZE.graphBits; i++) ids.push(await insertTestBit(store, { accountId: server.accountId, title: `G${i}`, blocks: bodyOf(SIZE.graphBody, `g${i}`) }));
+    for (let i = 0; i + 1 < ids.length; i++) await insertTestConnection(store, ids[i], ids[i + 1]);
+    const flow = await ok(server, 'create_flow', { flow_title: 'Graph', start_bit_id: ids[0] });
+    const m = await underAttack(server, () => callTool(server, 'get_flow', { flow_id: flow.flow_id, include_graph: true }));
+    report(`graph of ${SIZE.graphBits} bits of ${(SIZE.graphBody / MB).toFixed(1)} MB`, m, `, answer ${m.result.bytes} B`);
+    const graph = m.result.envelope?.data?.graph as { bits: Array<{ connections: unknown[] }> } | undefined;
+    expect(graph?.bits).toHaveLength(SIZE.graphBits);
+    expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * SIZE.graphBody);
+  }, 300_000);
+});
