@@ -131,6 +131,8 @@ const BENCHES: Array<{ name: string; run: Runner; optional?: boolean }> = [
   { name: 'tool-call', run: own('./tool-call.js') },
   { name: 'scaling', run: own('./scaling.js') },
   { name: 'memory', run: own('./memory.js') },
+  { name: 'agent-cost', run: own('./agent-cost.js') },
+  { name: 'http-vs-sdk', run: own('./http-vs-sdk.js') },
 ];
 
 function cell(value: string | number | undefined): string {

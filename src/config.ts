@@ -2,7 +2,7 @@
  * Process-wide configuration read once from the environment. The brand is the one value every
  * capability name and anchor scheme is derived from (CONTRACT.md, "Brand").
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const BRAND_PATTERN = /^[a-z0-9-]+$/;
 
@@ -15,9 +15,15 @@ function readBrand(): string {
   return raw;
 }
 
+/** The package's version, from the package.json above this file (src/ when run from source, dist/server/ when built). */
 function readVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  for (const up of ['../package.json', '../../package.json']) {
+    const url = new URL(up, import.meta.url);
+    if (!existsSync(url)) continue;
+    const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version: string };
+    if (pkg.name === 'waymark') return pkg.version;
+  }
+  throw new Error('waymark: package.json not found beside the sources');
 }
 
 export const brand = readBrand();

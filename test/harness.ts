@@ -45,6 +45,9 @@ export async function connectClient(services: Services, token: string | undefine
   await server.connect(serverTransport);
   const client = new Client({ name: 'waymark-test', version: '1.0.0' });
   await client.connect(clientTransport);
+  // With the list cached, the SDK client checks every answer's structuredContent against the tool's
+  // outputSchema (the server does not check its own output again), so every test also proves the schemas.
+  await client.listTools();
   const call = async <T,>(name: string, args: Record<string, unknown> = {}): Promise<Envelope<T>> => {
     const result = await client.callTool({ name, arguments: args });
     const envelope = result.structuredContent as Envelope<T> | undefined;

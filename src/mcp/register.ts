@@ -9,21 +9,49 @@ import type { Tool } from './tool.js';
 
 export type ActorResolver = (ctx: ServerContext) => Promise<Actor | null>;
 
+type JsonSchemaOf = (options: { target: string }) => Record<string, unknown>;
+
 /**
+ * A tool's schemas as the SDK takes them, built once per process: every HTTP request gets a fresh server
+ * (stateless serving), and converting 27 tools' zod schemas to JSON Schema on every `tools/list` and call
+ * was most of what a request cost.
+ *
  * The SDK validates arguments itself and answers a failure as bare text. Every tool must answer
- * VALIDATION_ERROR in our envelope instead, so the SDK gets a schema that advertises the real JSON
- * Schema in tools/list but passes every value through; the handler then validates with zod.
+ * VALIDATION_ERROR in our envelope instead, so the SDK gets a schema that advertises the real JSON Schema
+ * in tools/list but passes every value through; the handler then validates with zod. Output is ours and
+ * is not validated again on the way out: the test suite's SDK client checks every answer against it.
  */
-function advertiseOnly(schema: z.ZodObject): StandardSchemaWithJSON<Record<string, unknown>> {
-  const standard = schema['~standard'];
+function advertiseOnly(schema: z.ZodType): StandardSchemaWithJSON<Record<string, unknown>> {
+  const standard = schema['~standard'] as unknown as { jsonSchema: { input: JsonSchemaOf; output: JsonSchemaOf } };
+  const cache = new Map<string, Record<string, unknown>>();
+  const once = (io: 'input' | 'output'): JsonSchemaOf => (options) => {
+    const key = `${io}:${options.target}`;
+    let json = cache.get(key);
+    if (!json) {
+      json = standard.jsonSchema[io](options);
+      cache.set(key, json);
+    }
+    return json;
+  };
   return {
     '~standard': {
       version: 1,
       vendor: 'waymark',
       validate: (value: unknown) => ({ value: (value ?? {}) as Record<string, unknown> }),
-      jsonSchema: standard.jsonSchema,
+      jsonSchema: { input: once('input'), output: once('output') },
     },
-  };
+  } as StandardSchemaWithJSON<Record<string, unknown>>;
+}
+
+const schemasByTool = new WeakMap<Tool, { input: StandardSchemaWithJSON<Record<string, unknown>>; output: StandardSchemaWithJSON<Record<string, unknown>> }>();
+
+function schemasOf(tool: Tool) {
+  let schemas = schemasByTool.get(tool);
+  if (!schemas) {
+    schemas = { input: advertiseOnly(tool.input), output: advertiseOnly(envelopeSchema(tool.output)) };
+    schemasByTool.set(tool, schemas);
+  }
+  return schemas;
 }
 
 export function registerTool(server: McpServer, tool: Tool, services: Services, resolveActor: ActorResolver, logger: Logger): void {
@@ -32,8 +60,8 @@ export function registerTool(server: McpServer, tool: Tool, services: Services, 
     {
       title: tool.title,
       description: tool.description,
-      inputSchema: advertiseOnly(tool.input),
-      outputSchema: envelopeSchema(tool.output),
+      inputSchema: schemasOf(tool).input,
+      outputSchema: schemasOf(tool).output,
       annotations: {
         title: tool.title,
         readOnlyHint: !tool.flags.W,

@@ -1,0 +1,139 @@
+/**
+ * Waymark over HTTP against the official SDK's minimal stateless server (bench/servers/minimal-sdk.ts: one
+ * echo tool, the same Express wiring), both real processes driven by real SDK clients:
+ *
+ * - `get_bit` of a 2 KB body against the baseline's `echo`;
+ * - `tools/list` (27 tools) against the baseline's `tools/list` (1 tool).
+ *
+ * 1 and 8 clients. Rounds alternate between the two servers and each ratio is the median of the paired
+ * rounds, so load elsewhere on the machine weighs on both sides. Bars (issue "What an agent pays"):
+ * get_bit ≥ 0.7× echo, tools/list ≥ 0.5×.
+ *
+ *   npx tsx bench/http-vs-sdk.ts [--quick]     writes bench/results/http-vs-sdk.json
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { initOwner, openBenchStore, seedBodyDependencies, sizedBody, slateInput } from './bodies.js';
+import { isEntry, median, round, runAsScript, writeResult, type BenchOptions, type BenchResult } from './result.js';
+
+const BIN = fileURLToPath(new URL('../bin/waymark.js', import.meta.url));
+const MINIMAL = fileURLToPath(new URL('./servers/minimal-sdk.ts', import.meta.url));
+
+async function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, WAYMARK_LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+\/mcp)/.exec(out);
+      if (match) resolve(match[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
+  });
+  return { child, url };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function clients(url: string, token: string | undefined, n: number): Promise<Client[]> {
+  const list: Client[] = [];
+  for (let i = 0; i < n; i++) {
+    const client = new Client({ name: `bench-${i}`, version: '1.0.0' });
+    const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+    list.push(client);
+  }
+  return list;
+}
+
+type Op = (client: Client) => Promise<unknown>;
+
+/** Calls a second over `ms`, every client calling back to back. */
+async function rate(workers: Client[], op: Op, ms: number): Promise<number> {
+  const started = performance.now();
+  const end = started + ms;
+  let calls = 0;
+  await Promise.all(
+    workers.map(async (client) => {
+      while (performance.now() < end) {
+        await op(client);
+        calls++;
+      }
+    }),
+  );
+  return (calls / (performance.now() - started)) * 1000;
+}
+
+export async function run(options: BenchOptions = {}): Promise<BenchResult> {
+  const quick = options.quick === true;
+  const rounds = quick ? 5 : 10;
+  const roundMs = quick ? 300 : 700;
+  const bs = await openBenchStore('sqlite');
+  const children: ChildProcess[] = [];
+  const all: Client[] = [];
+  try {
+    const owner = await initOwner(bs.store);
+    const body = sizedBody(2048, 2);
+    await seedBodyDependencies(bs.store, owner, body);
+    const added = await owner.services.bits.add(owner.actor, { bit_title: 'A 2 KB step', bit_body: slateInput(body), content_format: 'slate' });
+    const waymark = await start([BIN, 'serve', '--port', '0'], bs.env);
+    const minimal = await start(['--import', 'tsx', MINIMAL], {});
+    children.push(waymark.child, minimal.child);
+
+    const getBit: Op = async (c) => {
+      const result = await c.callTool({ name: 'get_bit', arguments: { bit_id: added.bit_id } });
+      if (result.isError) throw new Error(`get_bit failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+    };
+    const echo: Op = (c) => c.callTool({ name: 'echo', arguments: { text: 'hello' } });
+    const list: Op = (c) => c.listTools();
+    const pairs = [
+      { name: 'get_bit vs echo', ours: getBit, theirs: echo, bar: 0.7 },
+      { name: 'tools/list vs tools/list', ours: list, theirs: list, bar: 0.5 },
+    ];
+    const rows: BenchResult['rows'] = [];
+    const bars: BenchResult['bars'] = [];
+    for (const n of [1, 8]) {
+      const ours = await clients(waymark.url, owner.token, n);
+      const theirs = await clients(minimal.url, undefined, n);
+      all.push(...ours, ...theirs);
+      for (const pair of pairs) {
+        await rate(ours, pair.ours, roundMs);
+        await rate(theirs, pair.theirs, roundMs);
+        const oursRates: number[] = [];
+        const theirRates: number[] = [];
+        for (let r = 0; r < rounds; r++) {
+          if (r % 2 === 0) {
+            oursRates.push(await rate(ours, pair.ours, roundMs));
+            theirRates.push(await rate(theirs, pair.theirs, roundMs));
+          } else {
+            theirRates.push(await rate(theirs, pair.theirs, roundMs));
+            oursRates.push(await rate(ours, pair.ours, roundMs));
+          }
+        }
+        const ratio = median(oursRates.map((v, i) => v / (theirRates[i] as number)));
+        rows.push({ clients: n, comparison: pair.name, 'waymark calls/s': round(median(oursRates)), 'SDK minimal calls/s': round(median(theirRates)), ratio: round(ratio) });
+        bars.push({ name: `${n} client${n > 1 ? 's' : ''}: ${pair.name}`, value: round(ratio), bar: `≥ ${pair.bar}×`, pass: ratio >= pair.bar });
+      }
+    }
+    return { name: 'http-vs-sdk', rows, bars, notes: [`Median of ${rounds} paired rounds of ${roundMs} ms; one waymark serve process on SQLite, one SDK minimal process.`] };
+  } finally {
+    for (const c of all) await c.close().catch(() => undefined);
+    for (const child of children) await stop(child);
+    await bs.dispose();
+  }
+}
+
+if (isEntry(import.meta.url)) {
+  runAsScript(async (options) => {
+    const result = await run(options);
+    writeResult(result);
+    return result;
+  });
+}
