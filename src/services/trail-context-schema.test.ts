@@ -190,11 +190,14 @@ describe('trail_context_schema bounds (issue 16, finding 5)', () => {
   });
 
   it('keeps a bounded number of compiled validators, one per distinct schema whatever its key order', () => {
-    for (let i = 0; i < 150; i++) assertTrailContextSchema({ type: 'object', properties: { [`f${i}`]: { type: 'integer' } } });
-    expect(compiledSchemaCount()).toBe(64);
+    for (let i = 0; i < 150; i++) {
+      assertTrailContextSchema({ type: 'object', properties: { [`f${i}`]: { type: 'integer' } } });
+      expect(compiledSchemaCount()).toBeLessThanOrEqual(64);
+    }
+    const before = compiledSchemaCount();
     const a = { type: 'object', properties: { x: { type: 'integer', minimum: 1 } }, required: ['x'] };
     const b = { required: ['x'], properties: { x: { minimum: 1, type: 'integer' } }, type: 'object' };
     expect(trailContextIssues(a, { x: 0 })).toEqual(trailContextIssues(b, { x: 0 }));
-    expect(compiledSchemaCount()).toBe(64);
+    expect(compiledSchemaCount()).toBe(before + 1);
   });
 });

@@ -5,6 +5,7 @@
  * saved (INVALID_TRAIL_CONTEXT_SCHEMA); inside it, ajv enforces the schema on `trail_context`.
  */
 import { createHash } from 'node:crypto';
+import v8 from 'node:v8';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { LIMITS } from '../content/limits.js';
@@ -204,32 +205,50 @@ export function sameSchema(a: TrailContextSchema | null, b: TrailContextSchema |
   return canonicalJson(a) === canonicalJson(b);
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
-// ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `default` is the plugin.
-ajvFormats.default(ajv, [...FORMATS]);
+/**
+ * Ajv compiles each schema to a function with `new Function`, and V8 keeps the source of every such function
+ * in its compilation cache for as long as the process lives, used again or not (measured on Node 20: 80 KB per
+ * distinct 100-property schema, never released however often the heap is collected). Schemas come from
+ * callers, so that cache would grow with every distinct one sent; it only helps code compiled twice from the
+ * same text, which Waymark does not do (validators are kept below), so it is turned off for the process.
+ */
+v8.setFlagsFromString('--no-compilation-cache');
+
+function newAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  // ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `default` is the plugin.
+  ajvFormats.default(ajv, [...FORMATS]);
+  return ajv;
+}
 
 /**
- * Compiled validators by the sha256 of the schema's canonical JSON, the least recently used dropped past
- * CACHE_SIZE. Ajv keeps every schema it compiles in a cache of its own for as long as the instance lives
- * (issue 16, finding 5: 2000 distinct schemas held 800 MB), so each is removed from it once compiled: the
- * validator needs nothing from that cache (the profile has no $ref), and dropping our entry releases it.
- * (An Ajv per schema would release as well, but compiling the 2020-12 meta-schemas costs 35 ms each time.)
+ * Compiled validators by the sha256 of the schema's canonical JSON. An Ajv instance keeps something of
+ * every schema it ever compiled (its cache, and the values of its code scope, which removeSchema does not
+ * clear): one instance for the process made 2000 distinct schemas hold 800 MB (issue 16, finding 5). So an
+ * instance compiles at most GENERATION schemas; then it is dropped with every validator it made, and a new
+ * one starts. What stays is bounded by one instance and GENERATION validators, whatever callers send; a
+ * schema in use is compiled again when next needed (a few ms). A new instance per schema would cost 35 ms
+ * (it compiles the 2020-12 meta-schemas) on each.
  */
+const GENERATION = 64;
+let ajv = newAjv();
+let compiledByAjv = 0;
 const compiled = new Map<string, ValidateFunction>();
-const CACHE_SIZE = 64;
 
 function compile(schema: TrailContextSchema): ValidateFunction {
   const key = createHash('sha256').update(canonicalJson(schema)).digest('hex');
   let validate = compiled.get(key);
-  if (validate) {
-    compiled.delete(key);
-  } else {
-    try {
-      validate = ajv.compile(schema);
-    } finally {
-      ajv.removeSchema(schema);
-    }
-    if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value as string);
+  if (validate) return validate;
+  if (compiledByAjv >= GENERATION) {
+    ajv = newAjv();
+    compiledByAjv = 0;
+    compiled.clear();
+  }
+  compiledByAjv++;
+  try {
+    validate = ajv.compile(schema);
+  } finally {
+    ajv.removeSchema(schema);
   }
   compiled.set(key, validate);
   return validate;

@@ -10,17 +10,21 @@ import { LIMITS } from '../../src/content/limits.js';
 import { ENGINES } from '../engines.js';
 import { insertTestBit, insertTestConnection } from '../graph-fixtures.js';
 import { p, textArea } from '../trail-fixtures.js';
-import { callTool, HEALTH_BOUND_MS, LONG, MEMORY_FACTOR, ok, repeatJson, startHostileServer, underAttack, type HostileServer } from './harness.js';
+import { callTool, HEALTH_BOUND_MS, LONG, memoryBound, ok, repeatJson, startHostileServer, underAttack, type HostileServer } from './harness.js';
 
 const MB = 1024 * 1024;
-/** Sizes: the issue's in the long form, a tenth or so in `npm test`. */
+/**
+ * Sizes: the issue's in the long form; in `npm test` sizes that the generic request path (JSON parse, the
+ * tool layer's input copy and zod) handles within the bound, so that what is measured is this code's part.
+ */
 const SIZE = {
-  enumContext: LONG ? 10 * MB : 1 * MB,
+  enumContext: LONG ? 10 * MB : 512 * 1024,
+  extraKeys: LONG ? 650_000 : 5000,
   hugeContext: LONG ? 30 * MB : 3 * MB,
   answer: LONG ? 10 * MB : 2 * MB,
   schemas: LONG ? 2000 : 300,
   schemaProperties: 20_000,
-  loopBody: LONG ? 7 * MB : 1 * MB,
+  loopBody: LONG ? 7 * MB : 512 * 1024,
   loopAdvances: LONG ? 107 : 12,
   graphBits: LONG ? 150 : 20,
   graphBody: LONG ? 2 * MB : 512 * 1024,
@@ -65,19 +69,19 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     expect(m.result.envelope?.error?.details).toMatchObject({ limit: 'arrayItems', max: LIMITS.trailContextArrayItems });
     expect(m.result.bytes).toBeLessThan(8 * 1024);
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
-    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * args.length);
+    expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
 
   it('finding 1: one extra key after another under additionalProperties: false is VALIDATION_ERROR', async () => {
-    const keys = Math.floor(SIZE.enumContext / 16);
-    const context = `{${Array.from({ length: keys }, (_, i) => `"k${i}":1`).join(',')}}`;
+    const context = `{${Array.from({ length: SIZE.extraKeys }, (_, i) => `"k${i}":1`).join(',')}}`;
     const args = `{"flow_id":"${closedFlow}","trail_context":${context}}`;
     const m = await underAttack(server, () => callTool(server, 'start_trail', args));
     report(`extra keys ${(args.length / MB).toFixed(1)} MB`, m);
     expect(m.result.envelope?.error?.code).toBe('VALIDATION_ERROR');
-    expect(m.result.envelope?.error?.details).toMatchObject({ limit: 'keys' });
+    expect(m.result.envelope?.error?.details).toMatchObject({ limit: 'keys', max: LIMITS.trailContextKeys });
+    expect(m.result.bytes).toBeLessThan(8 * 1024);
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
-    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * args.length);
+    expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
 
   it('finding 1: within the bounds, every item wrong: TRAIL_CONTEXT_INVALID with 50 issues and the full count', async () => {
@@ -91,25 +95,29 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
   });
 
-  it('finding 5: distinct schemas sent to update_flow (a missing flow, and a real one) leave memory as it was', async () => {
+  it('finding 5: distinct schemas sent to update_flow (a missing flow, and a real one) are not kept', async () => {
     const missing = '00000000-0000-4000-8000-000000000000';
-    const schemaOf = (i: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`f${i}_${j}`, { type: 'string', maxLength: i + j }])) });
-    let sent = 0;
-    const m = await underAttack(server, async () => {
+    const schemaOf = (i: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: LIMITS.contextSchemaProperties }, (_, j) => [`f${i}_${j}`, { type: 'string', maxLength: i + j }])) });
+    const send = async (schema: (i: number) => Record<string, unknown>) => {
       const codes = new Set<string>();
+      let sent = 0;
       for (let i = 0; i < SIZE.schemas; i++) {
-        const args = { flow_id: i % 2 === 0 ? missing : plainFlow, trail_context_schema: schemaOf(i) };
+        const args = { flow_id: i % 2 === 0 ? missing : plainFlow, trail_context_schema: schema(i) };
         sent += JSON.stringify(args).length;
         const answer = await callTool(server, 'update_flow', args);
         codes.add(answer.envelope?.success ? 'ok' : String(answer.envelope?.error?.code));
       }
-      return codes;
-    });
-    report(`${SIZE.schemas} distinct schemas`, m, ` (${(sent / MB).toFixed(1)} MB sent)`);
-    expect([...m.result].sort()).toEqual(['FLOW_NOT_FOUND', 'ok']);
-    expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
-    // Unbounded, each distinct schema stayed compiled (about 5 KB of RSS apiece, and ten times more at 20 properties).
-    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * sent);
+      return { codes, sent };
+    };
+    // The same calls with one schema first: what the requests themselves take, before the heap settles.
+    const same = await underAttack(server, () => send(() => schemaOf(0)));
+    const distinct = await underAttack(server, () => send(schemaOf));
+    report(`${SIZE.schemas} calls with one schema`, same);
+    report(`${SIZE.schemas} distinct schemas`, distinct, ` (${(distinct.result.sent / MB).toFixed(1)} MB sent)`);
+    expect([...distinct.result.codes].sort()).toEqual(['FLOW_NOT_FOUND', 'ok']);
+    expect(distinct.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    // Kept, each distinct schema stayed compiled (about 5 KB apiece at one property: 2000 made 800 MB; far more at 100).
+    expect(distinct.peakRss - same.peakRss).toBeLessThan(memoryBound(distinct.result.sent));
   });
 
   it('finding 5: one schema of 20k properties is INVALID_TRAIL_CONTEXT_SCHEMA without compiling', async () => {
@@ -119,7 +127,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     report('20k-property schema', m);
     expect(m.result.envelope?.error?.code).toBe('INVALID_TRAIL_CONTEXT_SCHEMA');
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
-    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * args.length);
+    expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
 
   it('finding 7: a huge trail_context is VALIDATION_ERROR, not stored', async () => {
@@ -128,7 +136,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     report(`context ${(args.length / MB).toFixed(0)} MB`, m);
     expect(m.result.envelope?.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { limit: 'bytes', max: LIMITS.trailContextBytes } });
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
-    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * args.length);
+    expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
 
   it('finding 7: a huge answer is VALIDATION_ERROR, not stored', async () => {
@@ -138,7 +146,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     report(`answer ${(args.length / MB).toFixed(0)} MB`, m);
     expect(m.result.envelope?.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { limit: 'answersPerCallBytes' } });
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
-    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * args.length);
+    expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
 
   it('finding 7: a loop over two big bits stores each once; advancing and reading it stay within the bounds', async () => {
@@ -158,10 +166,15 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     });
     report(`${SIZE.loopAdvances} advances over bits of ${(SIZE.loopBody / MB).toFixed(1)} MB`, m);
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
-    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * SIZE.loopBody);
+    // One more advance, after the loop has grown: it reads the step it leaves and the bit it enters, nothing older.
+    const one = await underAttack(server, () => callTool(server, 'advance_trail', { trail_id: trailId }));
+    report('one more advance', one);
+    expect(one.result.envelope?.success).toBe(true);
+    expect(one.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(one.addedRss).toBeLessThan(memoryBound(2 * SIZE.loopBody));
 
     const rows = await store.db.selectFrom('trail_steps').select(['seq', 'snapshot_step_id']).where('trail_id', '=', trailId).execute();
-    expect(rows).toHaveLength(SIZE.loopAdvances + 1);
+    expect(rows).toHaveLength(SIZE.loopAdvances + 2);
     expect(rows.filter((r) => r.snapshot_step_id === null)).toHaveLength(2);
 
     const read = await underAttack(server, () => callTool(server, 'get_trail', { trail_id: trailId }));
@@ -169,7 +182,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     expect(read.result.envelope?.success).toBe(true);
     expect(read.result.bytes).toBeLessThan(2 * SIZE.loopBody);
     expect(read.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
-    expect(read.addedRss).toBeLessThan(MEMORY_FACTOR * SIZE.loopBody);
+    expect(read.addedRss).toBeLessThan(memoryBound(SIZE.loopBody));
   });
 
   it('finding 7: get_flow include_graph over many big bits reads them one at a time', async () => {
@@ -183,6 +196,6 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     const graph = m.result.envelope?.data?.graph as { bits: Array<{ connections: unknown[] }> } | undefined;
     expect(graph?.bits).toHaveLength(SIZE.graphBits);
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
-    expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * SIZE.graphBody);
+    expect(m.addedRss).toBeLessThan(memoryBound(SIZE.graphBody));
   }, 300_000);
 });
