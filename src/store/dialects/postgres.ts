@@ -31,5 +31,7 @@ export function postgresDialect(url: string): StoreDialect {
       await sql.raw(LOWER_TEXT_DDL).execute(db);
     },
     search: postgresSearch,
+    // strict: lax mode's `.**` also unwraps arrays, and would find each node more than once.
+    connectionNodesOf: (bitId) => sql<{ node: unknown }>`SELECT jsonb_path_query(body, 'strict $.**?(@.type == "bit-connection")') AS node FROM bits WHERE id = ${bitId}`,
   };
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, Kysely, SqliteAdapter, SqliteDialect, sql, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../schema.js';
 import type { StoreDialect } from './dialect.js';
 import { sqliteSearch } from './sqlite-search.js';
@@ -98,5 +98,8 @@ export function sqliteDialect(file: string): StoreDialect {
     },
     migrateLowerText: async () => undefined,
     search: sqliteSearch,
+    // The row of each node's `type` key names the node's own path: the node is read alone from there.
+    connectionNodesOf: (bitId) =>
+      sql<{ node: unknown }>`SELECT json_extract(b.body, t.path) AS node FROM bits b, json_tree(b.body) t WHERE b.id = ${bitId} AND t.key = 'type' AND t.atom = 'bit-connection'`,
   };
 }

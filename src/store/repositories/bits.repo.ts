@@ -33,8 +33,8 @@ export async function findBitHeads(q: Q, ids: string[]) {
   return q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'title', 'status', 'human_required']).where('id', 'in', ids).execute();
 }
 
-/** One bit's body alone. */
-export async function findBitBody(q: Q, id: string): Promise<unknown> {
-  const row = await q.selectFrom('bits').select('body').where('id', '=', id).executeTakeFirst();
-  return row?.body;
+/** The `bit-connection` nodes of a bit's body, without reading the body (StoreDialect.connectionNodesOf). */
+export async function connectionNodesOf(q: Q, dialect: StoreDialect, id: string): Promise<unknown[]> {
+  const result = await dialect.connectionNodesOf(id).execute(q);
+  return result.rows.map((row) => dialect.parseJson(row.node));
 }
