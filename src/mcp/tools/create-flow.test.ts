@@ -145,6 +145,19 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
     ]);
   });
 
+  it('a schema is checked only once the flow and the right to write it are established', async () => {
+    const bad = { type: 'object', properties: { a: { type: 'object' } } };
+    const missing = await h.owner.client.fail('update_flow', { flow_id: '00000000-0000-4000-8000-000000000000', trail_context_schema: bad });
+    expect(missing.code).toBe('FLOW_NOT_FOUND');
+    const otherAccount = await h.services.auth.createAccount('schema-probe');
+    const stranger = await h.principal({ accountId: otherAccount });
+    const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Mine', start_bit_id: bit });
+    expect((await stranger.client.fail('update_flow', { flow_id, trail_context_schema: bad })).code).toBe('FLOW_NOT_FOUND');
+    const scoped = await h.principal({ scopeId, permission: 'edit', capabilities: ['author'] });
+    expect((await scoped.client.fail('create_flow', { flow_title: 'x', start_bit_id: bit, trail_context_schema: bad })).code).toBe('FORBIDDEN');
+    expect((await h.owner.client.fail('update_flow', { flow_id, trail_context_schema: bad })).code).toBe('INVALID_TRAIL_CONTEXT_SCHEMA');
+  });
+
   it('needs author capability and Edit permission: FORBIDDEN', async () => {
     const reader = await h.principal({ permission: 'admin', capabilities: ['read'] });
     expect((await reader.client.fail('create_flow', { flow_title: 'x', start_bit_id: bit })).details).toEqual({ required_capability: 'waymark.author' });
