@@ -1,11 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects, run one after the other by `npm test`:
+ * - `main`: every unit and integration test, two files at a time (the machine has two cores; each file
+ *   opens its own store);
+ * - `serial`: the tests that measure a real server while they attack it or drive it from a browser
+ *   (test/hostile, test/browser), one file at a time, so no other test file's work lands in their timings.
+ */
+const SERIAL = ['test/hostile/**/*.test.ts', 'test/browser/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Test files share one machine with two cores; each file opens its own store.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'main', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...SERIAL, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'serial', include: SERIAL, fileParallelism: false, maxWorkers: 1 } },
+    ],
   },
 });

@@ -161,6 +161,7 @@ export async function seedBodyDependencies(store: Store, owner: Owner, body: Sla
           abstract: 'A section of the handbook.',
           content: store.dialect.json([{ type: 'p', children: [{ text: 'A section of the handbook.' }] }]),
           search_text: 'A section of the handbook.',
+          snippet_text: 'A section of the handbook.',
           categories: store.dialect.json([]),
           is_active: 1,
           author_principal_id: owner.actor.principalId,

@@ -133,6 +133,7 @@ const BENCHES: Array<{ name: string; run: Runner; optional?: boolean }> = [
   { name: 'memory', run: own('./memory.js') },
   { name: 'agent-cost', run: own('./agent-cost.js') },
   { name: 'http-vs-sdk', run: own('./http-vs-sdk.js') },
+  { name: 'start', run: own('./start.js') },
 ];
 
 function cell(value: string | number | undefined): string {

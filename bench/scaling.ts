@@ -21,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import { bodyByteLength, type SlateBody } from '../src/content/index.js';
 import { LIMITS } from '../src/content/limits.js';
+import { searchTexts } from '../src/content/search-text.js';
 import { deriveAbstract } from '../src/services/reference-content.js';
 import { insertReferences } from '../src/store/repositories/references.repo.js';
 import type { BitTable, ReferenceTable } from '../src/store/schema.js';
@@ -93,7 +94,7 @@ function referenceRow(store: Store, owner: Owner, paragraphs: string[], title: s
     title,
     abstract: deriveAbstract(text),
     content: store.dialect.json(paragraphs.map((p) => ({ type: 'p', children: [{ text: p }] }))),
-    search_text: text,
+    ...searchTexts(text),
     categories: store.dialect.json([]),
     is_active: 1,
     author_principal_id: owner.actor.principalId,

@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   BIT_REFERENCE_LINK_NOT_FOUND: { status: 404, when: 'no link between that bit and that reference' },
   ELEMENT_NOT_FOUND: { status: 404, when: 'an element id that the bit does not hold' },
   CONNECTION_NOT_FOUND: { status: 404, when: 'the connection does not exist or was already removed' },
+  GRANT_NOT_FOUND: { status: 404, when: 'the OAuth grant does not exist, was revoked, or is not the caller\'s' },
   BIT_ARCHIVED: { status: 422, when: 'a write that needs an active bit names an archived one' },
   SCOPE_MISMATCH: { status: 422, when: 'two records that must share a scope do not' },
   SORT_ORDER_CONFLICT: { status: 409, when: 'explicit sort_order differs from the next position; details.expected_sort_order' },
@@ -39,6 +40,8 @@ export const ERROR_CODES = {
   REQUIRED_ANSWERS_MISSING: { status: 422, when: 'advancing past a step whose required elements are unanswered; details.element_ids' },
   HUMAN_REQUIRED: { status: 409, when: 'an agent answers or advances a human_required step; use transfer_step' },
   TRAIL_NOT_RUNNING: { status: 409, when: 'a trail call on a completed or cancelled trail' },
+  TOO_MANY_REQUESTS: { status: 429, when: 'the account already runs as many searches at once as it may, and as many wait; retry when one has answered' },
+  QUERY_TIMEOUT: { status: 503, when: 'a database statement ran longer than the server allows; narrow the request (more words, a phrase, filters) or retry' },
   INTERNAL_ERROR: { status: 500, when: 'anything unexpected' },
 } as const satisfies Record<string, { status: number; when: string }>;
 

@@ -2,31 +2,12 @@
  * The waymark command as scripts use it (CONTRACT.md, "How it is started"): `node bin/waymark.js` in a
  * child process on each engine, with what it prints on stdout and its exit code (0 done, 1 failed, 2 usage).
  */
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waymark } from '../../test/cli.js';
 import { createTestStore, ENGINES, type TestStore } from '../../test/engines.js';
 import { createServices, type Services } from '../services/index.js';
 
-const BIN = new URL('../../bin/waymark.js', import.meta.url).pathname;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function waymark(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env, WAYMARK_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe.each(ENGINES)('the waymark command on %s', (engine) => {
   let ts: TestStore;
@@ -84,6 +65,59 @@ describe.each(ENGINES)('the waymark command on %s', (engine) => {
       expect(refused.stderr).toContain(`principal ${principal} has`);
     }
   });
+});
+
+describe.each(ENGINES)('signin-link create and session revoke on %s', (engine) => {
+  let ts: TestStore;
+  let services: Services;
+  beforeAll(async () => {
+    ts = await createTestStore(engine);
+    services = createServices(ts.store);
+  });
+  afterAll(async () => ts.close());
+
+  it('prints a one-time sign-in URL on the public URL; the link opens one session; revoke ends them and prints how many', async () => {
+    const account = await services.auth.createAccount('Acme');
+    const person = await services.auth.createToken({ accountId: account, permission: 'edit', capabilities: ['waymark.run'], kind: 'person' });
+    const env = { ...ts.env, WAYMARK_PUBLIC_URL: 'https://app.example.com/base' };
+    const created = await waymark(env, 'signin-link', 'create', '--principal', person.principalId, '--expires-in', '2h', '--capabilities', 'run');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^https:\/\/app\.example\.com\/base\/app\/signin\?token=waymark_link_[A-Za-z0-9_-]{43}\n$/);
+    const token = new URL(created.stdout.trim()).searchParams.get('token')!;
+    const link = await ts.store.db.selectFrom('signin_links').selectAll().where('principal_id', '=', person.principalId).executeTakeFirstOrThrow();
+    expect(JSON.parse(link.capabilities)).toEqual(['waymark.run']);
+    const hours = (Date.parse(link.expires_at) - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(1.99);
+    expect(hours).toBeLessThanOrEqual(2);
+    const first = await services.signin.redeem(token);
+    expect(first.ok).toBe(true);
+    expect(await services.signin.redeem(token)).toEqual({ ok: false, reason: 'used' });
+    const session = first.ok ? first.session : '';
+    expect(await services.signin.actorOf(session)).toMatchObject({ principalId: person.principalId, kind: 'person', permission: 'edit', capabilities: ['waymark.run'] });
+
+    // Without WAYMARK_PUBLIC_URL, the URL is where serve listens by default (WAYMARK_HOST/WAYMARK_PORT respected); 15 minutes.
+    const local = await waymark({ ...ts.env, WAYMARK_PUBLIC_URL: '', WAYMARK_PORT: '4100' }, 'signin-link', 'create', '--principal', person.principalId);
+    expect(local.stdout).toMatch(/^http:\/\/127\.0\.0\.1:4100\/app\/signin\?token=waymark_link_\S+\n$/);
+    const second = await services.signin.redeem(new URL(local.stdout.trim()).searchParams.get('token')!);
+    expect(second.ok).toBe(true);
+
+    const revoked = await waymark(ts.env, 'session', 'revoke', '--principal', person.principalId);
+    expect([revoked.code, revoked.stdout]).toEqual([0, '2\n']);
+    expect(await services.signin.actorOf(session)).toBeNull();
+    expect(await services.signin.revokeSessions(person.principalId)).toBe(0);
+
+    // An agent gets no link; an unknown principal is a failure; a missing --principal is a usage error.
+    const agent = await services.auth.createToken({ accountId: account, permission: 'view', capabilities: ['waymark.run'] });
+    const failures = [['signin-link', 'create', '--principal', agent.principalId], ['session', 'revoke', '--principal', 'nobody']];
+    const usages = [['signin-link', 'create'], ['session', 'list']];
+    const runs = await Promise.all([...failures, ...usages].map((args) => waymark(ts.env, ...args)));
+    runs.forEach((result, i) => {
+      const args = [...failures, ...usages][i];
+      expect([result.code, result.stdout], args.join(' ')).toEqual([i < failures.length ? 1 : 2, '']);
+      expect(result.stderr, args.join(' ')).toMatch(/^waymark: \S/);
+    });
+    // Eight child processes, each starting node with tsx: slow on a loaded machine.
+  }, 180_000);
 });
 
 // Usage errors come before the store is opened; failures need one. Once, on the embedded store.

@@ -1,14 +1,14 @@
 import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { allCapabilityNames, capabilityName, CAPABILITY_KINDS } from '../config.js';
 import { WaymarkError } from '../errors.js';
-import { createHttpApp } from '../http/app.js';
 import { createLogger } from '../logger.js';
-import { runStdio } from '../mcp/stdio.js';
 import { PERMISSIONS, type Permission } from '../services/actor.js';
 import { parseDuration } from '../services/auth.service.js';
-import { createServices, type Services } from '../services/index.js';
+import { convertPoolOptionsFromEnv, createServices, startConvertPool, stopConvertPool, type Services } from '../services/index.js';
 import { openStore, storeOptionsFromEnv } from '../store/store.js';
 import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
+import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
 
 /** Exit codes scripts can branch on. */
 const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -17,14 +17,22 @@ const STOP_GRACE_MS = 5000;
 
 const USAGE = `Usage: waymark <command>
 
-  serve [--host 127.0.0.1] [--port 3000]   MCP over Streamable HTTP at /mcp, REST at /api/v1, GET /healthz
+  serve [--host 127.0.0.1] [--port 3000] [--workers N|auto]
+                                           MCP over Streamable HTTP at /mcp, REST at /api/v1, the web app at /app,
+                                           GET /healthz; --workers: server processes sharing the port (default 1)
   stdio                                    MCP over stdio, authenticated by WAYMARK_TOKEN
-  init [--new-token]                       create the store, an account and an Admin owner; print a token
+  init [--new-token] [--expires-in 30d]    create the store, an account and an Admin owner; print a token
   account create NAME                      print the new account id
   scope create --account ID NAME           print the new scope id
   token create --account ID --permission view|edit|admin --capabilities a,b,c
                [--scope ID] [--kind agent|person] [--principal ID] [--expires-in 30d]
                                            print a new token (and nothing else)
+  token list --account ID                  the account's tokens: id, principal, kind, capabilities,
+                                           created, expires, revoked (never a token or its hash)
+  token revoke TOKEN_ID                    refuse that token from now on
+  signin-link create --principal ID [--expires-in 15m] [--capabilities read,run]
+                                           print a one-time sign-in URL of the web app for a person
+  session revoke --principal ID            end every web app session of a principal; print how many
   migrate                                  bring the store's schema up to date
 
 Capabilities: ${allCapabilityNames().join(', ')}
@@ -52,18 +60,50 @@ function onePositional(args: ParsedArgs, what: string): string {
   return args.positionals[0];
 }
 
+/** `--workers N` (or `auto`, one per core): how many server processes share the port. */
+function workerCount(args: ParsedArgs): number {
+  const text = stringOption(args, 'workers') ?? process.env.WAYMARK_WORKERS ?? '1';
+  const count = text === 'auto' ? availableParallelism() : Number(text);
+  if (!Number.isInteger(count) || count < 1 || count > 64) throw new UsageError(`--workers must be a whole number from 1 to 64, or auto (got ${text})`);
+  return count;
+}
+
 async function serve(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, { values: ['host', 'port'], flags: [] });
+  const args = parseArgs(argv, { values: ['host', 'port', 'workers'], flags: [] });
   if (args.positionals.length > 0) throw new UsageError(`serve takes no arguments`);
   const host = stringOption(args, 'host') ?? process.env.WAYMARK_HOST ?? '127.0.0.1';
   const portText = stringOption(args, 'port') ?? process.env.WAYMARK_PORT ?? '3000';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${portText})`);
-  const logger = createLogger();
+  const workers = workerCount(args);
+  const shownHost = host.includes(':') ? `[${host}]` : host;
   const store = openStore(storeOptionsFromEnv());
+  const location = store.location;
+  const httpOptions = (actualPort: number) => ({ host, port: actualPort, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined });
+  const announce = async (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
+    process.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}\n`);
+    const { publicBase } = await import('../http/app.js');
+    const { oauthStartNotice } = await import('../http/oauth/server.js');
+    const oauthNotice = oauthStartNotice(publicBase(httpOptions(actualPort)));
+    if (oauthNotice) process.stdout.write(`${oauthNotice}\n`);
+    if (first.token) {
+      process.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
+    }
+  };
+  if (workers > 1 && !isClusterWorker()) {
+    // The primary prepares the store once, then only supervises.
+    await store.migrate();
+    const first = await createServices(store).auth.init();
+    await store.close();
+    await runPrimary(workers, (actualPort) => void announce(actualPort, first, `, ${workers} workers`));
+    return;
+  }
+  const logger = createLogger();
   await store.migrate();
   const services = createServices(store);
   const first = await services.auth.init();
+  // Large bodies convert in worker threads, off the event loop every account shares.
+  startConvertPool(convertPoolOptionsFromEnv());
   // Listen first, so that with --port 0 the URLs the app advertises carry the port the system chose.
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -72,12 +112,11 @@ async function serve(argv: string[]): Promise<void> {
   });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
-  server.on('request', createHttpApp(services, logger, { host, port: actualPort, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined }));
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  process.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${store.location})\n`);
-  if (first.token) {
-    process.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
-  }
+  // Loaded here, not at the top: `waymark stdio` and the short commands never pay for Express.
+  const { createHttpApp } = await import('../http/app.js');
+  server.on('request', createHttpApp(services, logger, httpOptions(actualPort)));
+  if (isClusterWorker()) reportListening(actualPort);
+  else await announce(actualPort, first);
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
   // and a write that committed went unanswered (found by the fault test's SIGTERM stops under load).
   let calls = 0;
@@ -95,7 +134,7 @@ async function serve(argv: string[]): Promise<void> {
       clearInterval(drain);
       // Long-lived streams (a client's GET) end here.
       server.closeAllConnections();
-      void store.close().then(() => process.exit(EXIT.ok));
+      void Promise.all([store.close(), stopConvertPool()]).then(() => process.exit(EXIT.ok));
     }, 20);
   };
   process.once('SIGINT', stop);
@@ -107,17 +146,23 @@ async function stdio(argv: string[]): Promise<void> {
   const logger = createLogger({ stderr: true });
   const store = openStore(storeOptionsFromEnv());
   await store.migrate();
+  startConvertPool(convertPoolOptionsFromEnv());
   try {
+    const { runStdio } = await import('../mcp/stdio.js');
     await runStdio(createServices(store), logger, process.env.WAYMARK_TOKEN || undefined);
   } finally {
-    await store.close();
+    await Promise.all([store.close(), stopConvertPool()]);
   }
 }
 
 async function init(argv: string[]): Promise<void> {
-  const args = parseArgs(argv, { values: [], flags: ['new-token'] });
+  const args = parseArgs(argv, { values: ['expires-in'], flags: ['new-token'] });
+  if (args.positionals.length > 0) throw new UsageError(`init takes no positional arguments`);
+  const expires = stringOption(args, 'expires-in');
+  // Checked before the store is touched: a bad duration must not leave a store with an owner and no token.
+  const expiresInMs = expires ? parseDuration(expires) : undefined;
   await withServices(async (services) => {
-    const result = await services.auth.init({ newToken: args.options['new-token'] === true });
+    const result = await services.auth.init({ newToken: args.options['new-token'] === true, expiresInMs });
     if (result.token) process.stdout.write(`${result.token.token}\n`);
     if (result.created) process.stderr.write(`Created account ${result.accountId} with an Admin owner.\n`);
     else if (!result.token) process.stderr.write(`The store is already set up (account ${result.accountId}); pass --new-token for another token.\n`);
@@ -143,7 +188,9 @@ async function scope(argv: string[]): Promise<void> {
 
 async function token(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  if (sub !== 'create') throw new UsageError(`token: expected 'create'`);
+  if (sub === 'list') return tokenList(rest);
+  if (sub === 'revoke') return tokenRevoke(rest);
+  if (sub !== 'create') throw new UsageError(`token: expected 'create', 'list' or 'revoke'`);
   const args = parseArgs(rest, { values: ['account', 'permission', 'capabilities', 'scope', 'kind', 'principal', 'expires-in', 'name'], flags: [] });
   if (args.positionals.length > 0) throw new UsageError(`token create takes no positional arguments`);
   const permission = requireOption(args, 'permission');
@@ -152,12 +199,7 @@ async function token(argv: string[]): Promise<void> {
   // A new principal is an agent unless --kind says otherwise; a reused one keeps its kind.
   const kind = stringOption(args, 'kind') ?? (principal ? undefined : 'agent');
   if (kind !== undefined && kind !== 'agent' && kind !== 'person') throw new UsageError(`--kind must be agent or person`);
-  // `author` alone is accepted as short for `waymark.author`.
-  const capabilities = requireOption(args, 'capabilities')
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean)
-    .map((c) => ((CAPABILITY_KINDS as readonly string[]).includes(c) ? capabilityName(c as 'author') : c));
+  const capabilities = capabilityList(requireOption(args, 'capabilities'));
   const expires = stringOption(args, 'expires-in');
   await withServices(async (services) => {
     const issued = await services.auth.createToken({
@@ -176,6 +218,73 @@ async function token(argv: string[]): Promise<void> {
   });
 }
 
+/** `author` alone is accepted as short for `waymark.author`. */
+function capabilityList(text: string): string[] {
+  return text
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .map((c) => ((CAPABILITY_KINDS as readonly string[]).includes(c) ? capabilityName(c as 'author') : c));
+}
+
+/** Where people open the app: WAYMARK_PUBLIC_URL, else where `serve` listens by default. */
+function publicUrl(): URL {
+  const configured = process.env.WAYMARK_PUBLIC_URL;
+  if (configured) return new URL(configured);
+  const host = process.env.WAYMARK_HOST ?? '127.0.0.1';
+  return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${process.env.WAYMARK_PORT ?? '3000'}`);
+}
+
+async function signinLink(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create') throw new UsageError(`signin-link: expected 'create'`);
+  const args = parseArgs(rest, { values: ['principal', 'expires-in', 'capabilities'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`signin-link create takes no positional arguments`);
+  const principalId = requireOption(args, 'principal');
+  const expires = stringOption(args, 'expires-in');
+  const capabilities = stringOption(args, 'capabilities');
+  const base = publicUrl();
+  await withServices(async (services) => {
+    const link = await services.signin.createLink({ principalId, expiresInMs: expires ? parseDuration(expires) : undefined, capabilities: capabilities ? capabilityList(capabilities) : undefined });
+    const url = new URL('app/signin', base.href.endsWith('/') ? base : `${base.href}/`);
+    url.searchParams.set('token', link.token);
+    process.stdout.write(`${url.href}\n`);
+    process.stderr.write(`valid once, until ${link.expiresAt}\n`);
+  });
+}
+
+async function session(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'revoke') throw new UsageError(`session: expected 'revoke'`);
+  const args = parseArgs(rest, { values: ['principal'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`session revoke takes no positional arguments`);
+  const principalId = requireOption(args, 'principal');
+  await withServices(async (services) => process.stdout.write(`${await services.signin.revokeSessions(principalId)}\n`));
+}
+
+/** The columns of `token list`, tab-separated under a header line; `-` for none. */
+const TOKEN_COLUMNS = ['id', 'principal', 'kind', 'capabilities', 'created', 'expires', 'revoked'] as const;
+
+async function tokenList(argv: string[]): Promise<void> {
+  const args = parseArgs(argv, { values: ['account'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`token list takes no positional arguments`);
+  const accountId = requireOption(args, 'account');
+  await withServices(async (services) => {
+    const tokens = await services.auth.listTokens(accountId);
+    const rows = tokens.map((t) => [t.id, t.principalId, t.kind, t.capabilities.join(','), t.createdAt, t.expiresAt ?? '-', t.revokedAt ?? '-']);
+    process.stdout.write([TOKEN_COLUMNS, ...rows].map((row) => `${row.join('\t')}\n`).join(''));
+  });
+}
+
+async function tokenRevoke(argv: string[]): Promise<void> {
+  const args = parseArgs(argv, { values: [], flags: [] });
+  const tokenId = onePositional(args, 'TOKEN_ID');
+  await withServices(async (services) => {
+    const result = await services.auth.revokeToken(tokenId);
+    process.stderr.write(result.already ? `Token ${tokenId} was already revoked at ${result.revokedAt}.\n` : `Revoked token ${tokenId}.\n`);
+  });
+}
+
 async function migrate(argv: string[]): Promise<void> {
   parseArgs(argv, { values: [], flags: [] });
   const store = openStore(storeOptionsFromEnv());
@@ -188,7 +297,7 @@ async function migrate(argv: string[]): Promise<void> {
   }
 }
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { serve, stdio, init, account, scope, token, migrate };
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { serve, stdio, init, account, scope, token, 'signin-link': signinLink, session, migrate };
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

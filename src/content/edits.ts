@@ -10,6 +10,7 @@ import type { ConvertResult } from './markdown/convert.js';
 import { ElementResolver } from './resolve.js';
 import { assertBodySize } from './size.js';
 import type { ElementNode, LinkInlineNode, SlateBody } from './slate.js';
+import { quote } from './quote.js';
 
 export function applyElementEdits(body: SlateBody, elements: ElementEntry[], opts: { newId?: () => string } = {}): ConvertResult {
   const entries = validateElementEntries(elements);
@@ -19,7 +20,7 @@ export function applyElementEdits(body: SlateBody, elements: ElementEntry[], opt
   for (const [id, entry] of resolver.idEntries()) {
     const found = index.get(id);
     if (!found || found.kind !== 'element') {
-      throw new WaymarkError('ELEMENT_NOT_FOUND', `this bit has no element ${id}; read the bit with get_bit for its element ids`, { element_id: id });
+      throw new WaymarkError('ELEMENT_NOT_FOUND', `this bit has no element ${quote(id)}; read the bit with get_bit for its element ids`, { element_id: quote(id) });
     }
     resolver.editInPlace(found.node as ElementNode, entry);
   }

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { validationError, type ValidationIssue } from '../errors.js';
 import { assertKnownProps, ELEMENTS, ELEMENT_TYPES, isElementType, type ElementType } from './elements/index.js';
 import { ELEMENT_KEY_PATTERN, LIMITS } from './limits.js';
+import { quote } from './quote.js';
 
 export interface ElementEntry {
   key?: string;
@@ -58,7 +59,7 @@ export function validateElementEntries(entries: unknown): CheckedEntry[] {
     if (typeof key !== 'string' || !ELEMENT_KEY_PATTERN.test(key)) {
       issues.push({ path, message: `a key is 1 to ${LIMITS.elementKeyLength} letters, digits, '_' or '-'` });
     } else if (keys.has(key)) {
-      issues.push({ path, message: `key '${key}' is used more than once; each key is used once in a call` });
+      issues.push({ path, message: `key '${quote(key)}' is used more than once; each key is used once in a call` });
     } else keys.add(key);
   };
   const checkId = (id: unknown, path: string) => {
@@ -90,7 +91,7 @@ export function validateElementEntries(entries: unknown): CheckedEntry[] {
     }
     const target = entry.id ?? entry.parent_element_id;
     if (typeof target === 'string' && entry.parent_element_id === undefined) {
-      if (ids.has(target)) issues.push({ path: `${at}.id`, message: `element ${target} is named by more than one entry` });
+      if (ids.has(target)) issues.push({ path: `${at}.id`, message: `element ${quote(target)} is named by more than one entry` });
       ids.add(target);
     }
     if (entry.props !== undefined) {

@@ -46,6 +46,7 @@ export {
 } from './inspect.js';
 export { checkStepAnswer, type StepAnswer, type StepAnswerResult } from './answers.js';
 export { bodyByteLength, assertBodySize } from './size.js';
+export { bodyTooLarge, jsonSizeAtLeast } from './budget.js';
 export { assertSafeUrl, isSafeUrl, SAFE_SCHEMES } from './url.js';
 
 export {

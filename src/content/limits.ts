@@ -20,6 +20,73 @@ export const LIMITS = {
   bodyDepth: 64,
   searchableFieldData: 5000,
   pageSize: 100,
+  // hostile-convert: what one conversion may cost (issue 16, finding 6), checked before and while building.
+  /**
+   * Nodes a converted body may hold. Every node takes at least 11 bytes of stored JSON (`{"text":""}`), so any
+   * body within bodyBytes has fewer; more is BODY_TOO_LARGE before the rest is built.
+   */
+  bodyNodes: Math.floor((8 * 1024 * 1024) / 11),
+  /** Inline nesting markdown-it follows (links in images in emphasis…): its inline cost grows with it. */
+  inlineNesting: 20,
+  /** A Slate body sent as JSON text: longer than this is BODY_TOO_LARGE before it is parsed (twice bodyBytes). */
+  slateTextChars: 16 * 1024 * 1024,
+  /** Bodies up to this many characters convert on the main thread; larger ones in the conversion worker. */
+  inlineConvertChars: 128 * 1024,
+  /** The conversion worker's limits: one conversion's time, and its heap (old generation). */
+  convertTimeoutMs: 15_000,
+  convertMemoryMb: 192,
+  // app-back: sign-in links and web app sessions (issue 11)
+  /** A sign-in link's life when `--expires-in` is not given (15 minutes). */
+  signinLinkMs: 15 * 60_000,
+  /** The longest life a sign-in link may be given (7 days). */
+  signinLinkMaxMs: 7 * 86_400_000,
+  /** A session unused this long ends (12 hours). */
+  sessionIdleMs: 12 * 3_600_000,
+  /** A session ends this long after sign-in, however used (7 days). */
+  sessionAbsoluteMs: 7 * 86_400_000,
+  /** Inbox items per page by default. */
+  inboxPageSize: 20,
+  // hostile-http: what one HTTP request may carry, checked before its JSON is parsed (issue 16, finding 3).
+  /** A POST to /mcp: a bit body of bodyBytes may travel JSON-escaped (up to twice its size) inside a call. */
+  mcpRequestBytes: 16 * 1024 * 1024,
+  /** A JSON body under /api/v1: the largest REST input, a step's answers (about 1 MB), with room to spare. */
+  restRequestBytes: 2 * 1024 * 1024,
+  /**
+   * The shape of a request's JSON. JSON.parse costs per value and per container (about 60 bytes of heap per
+   * object), not per byte, so these bound its time, and containers are also bounded per byte so that a small
+   * body of `{}` cannot cost more than a few times its size. A realistic 8 MB Slate body has fewer than
+   * 200,000 containers and 500,000 values (keys counted).
+   */
+  requestJsonContainers: 250_000,
+  requestBytesPerJsonContainer: 12,
+  requestJsonValues: 1_000_000,
+  /** Above the tools' own bound (MAX_INPUT_DEPTH under the JSON-RPC envelope), so a tool answers its own VALIDATION_ERROR. */
+  requestJsonDepth: 300,
+  // hostile-redos: patterns run by RE2 (linear), but their cost still grows with pattern × answer, so both are bounded.
+  /** A text-area's validationPattern, in characters. */
+  validationPatternLength: 1000,
+  /** A text-area answer, in characters: the largest maxLength an author may set. */
+  textAnswerLength: 5000,
+  /** An element or item id, a key, or a node label in remove_node_ids, as a tool input (record ids are UUIDs). */
+  nodeRefLength: 256,
+  /** A next_cursor given back (the server's own are about a hundred characters). */
+  cursorLength: 512,
+  /** Input quoted in an error message, in characters; longer input is cut with an ellipsis (content/quote.ts). */
+  quotedInput: 200,
+  // hostile-search: search work bounded whatever a reference holds (issue 16, findings 4 and 9)
+  /** Characters of a reference's text that search indexes; the reference itself is stored and returned whole. */
+  searchableReferenceChars: 100_000,
+  /**
+   * Characters at the start of the searchable text that a search result's snippet is cut from. SQLite's
+   * highlight() costs the hits times the length of what it reads: a 16,384-character window of one repeated
+   * word took 15 ms a row (1.5 s for a page of 100), 4,096 takes under 1 ms.
+   */
+  snippetWindowChars: 4096,
+  /** Searches of one account that run at once; more wait in line, and beyond the line are TOO_MANY_REQUESTS. */
+  concurrentSearchesPerAccount: 2,
+  queuedSearchesPerAccount: 8,
+  /** The longest one database statement may run (PostgreSQL statement_timeout), in ms; beyond it QUERY_TIMEOUT. */
+  statementTimeoutMs: 5000,
   // hostile-trails: trails and trail_context_schema bounded (issue 16, findings 1, 5, 7); our bounds, not the document's.
   /** trail_context_schema as JSON text (64 KB), its properties, and the choices of one enum/oneOf/anyOf. */
   contextSchemaBytes: 64 * 1024,

@@ -1,5 +1,6 @@
 /** Errors that point at a place in the caller's input: a markdown line, or an entry path. */
 import { validationError, WaymarkError } from '../errors.js';
+import { quote } from './quote.js';
 
 /** A line of the markdown being converted, 1-based, with its text for the error details. */
 export interface SourceLine {
@@ -15,7 +16,7 @@ function pathOf(at: Place): string {
 
 /** UNSUPPORTED_MARKDOWN_CONSTRUCT with `details.line` and `details.text` (CONTRACT.md, "Error codes"). */
 export function unsupported(at: SourceLine, message: string): WaymarkError {
-  return new WaymarkError('UNSUPPORTED_MARKDOWN_CONSTRUCT', `line ${at.line}: ${message}`, { line: at.line, text: at.text });
+  return new WaymarkError('UNSUPPORTED_MARKDOWN_CONSTRUCT', `line ${at.line}: ${message}`, { line: at.line, text: quote(at.text) });
 }
 
 export function invalid(at: Place, message: string): WaymarkError {

@@ -11,6 +11,7 @@ import type { BodyIndex } from './body-index.js';
 import { parser } from './markdown/md.js';
 import { invalid, unsupported, type Place, type SourceLine } from './problems.js';
 import { emptyVoidChildren, type ElementItem, type ElementNode, type InlineNode } from './slate.js';
+import { quote } from './quote.js';
 
 /** An element line as the parser read it. */
 export interface ElementLine extends SourceLine {
@@ -101,7 +102,7 @@ export class ElementResolver {
   }
 
   private useKey(key: string, at: Place): string {
-    if (this.usedKeys.has(key)) throw invalid(at, `key '${key}' is written more than once; each key is used once`);
+    if (this.usedKeys.has(key)) throw invalid(at, `key '${quote(key)}' is written more than once; each key is used once`);
     this.usedKeys.add(key);
     const id = this.newId();
     this.minted[key] = id;
@@ -110,7 +111,7 @@ export class ElementResolver {
 
   /** Records that a kept node is in the new body; a node written twice is refused. */
   place(id: string, at: Place): void {
-    if (this.placed.has(id)) throw invalid(at, `node ${id} is written more than once`);
+    if (this.placed.has(id)) throw invalid(at, `node ${quote(id)} is written more than once`);
     this.placed.add(id);
   }
 
@@ -124,7 +125,7 @@ export class ElementResolver {
     let id: string;
     let stored: ElementNode | undefined;
     if (entry) {
-      if (entry.type !== line.type) throw invalid(line, `key '${line.ref}' is a ${entry.type} entry, but the line says ${line.type}`);
+      if (entry.type !== line.type) throw invalid(line, `key '${quote(line.ref)}' is a ${entry.type} entry, but the line says ${line.type}`);
       id = this.useKey(line.ref, line);
     } else {
       entry = this.byId.get(line.ref);
@@ -136,9 +137,9 @@ export class ElementResolver {
           `'${line.ref}' names no elements[] entry (by key) and no element of this bit; markdown alone never creates an element: add an elements[] entry with this key`,
         );
       }
-      if (found.kind !== 'element') throw unsupported(line, `'${line.ref}' names a ${found.kind} node, not an element`);
+      if (found.kind !== 'element') throw unsupported(line, `'${quote(line.ref)}' names a ${found.kind} node, not an element`);
       stored = found.node;
-      if (stored.type !== line.type) throw invalid(line, `element ${line.ref} is a ${stored.type}, but the line says ${line.type}`);
+      if (stored.type !== line.type) throw invalid(line, `element ${quote(line.ref)} is a ${stored.type}, but the line says ${line.type}`);
       id = line.ref;
       this.place(id, line);
     }
@@ -228,7 +229,7 @@ export class ElementResolver {
     for (const id of byId.keys()) {
       if (placedIds.has(id)) continue;
       if (!storedById.has(id)) throw notFound(id, 'item');
-      throw invalid(at, `item ${id} is edited in elements[] but its line is not under the element; write it back or list it in remove_node_ids`);
+      throw invalid(at, `item ${quote(id)} is edited in elements[] but its line is not under the element; write it back or list it in remove_node_ids`);
     }
     checkItems(type, out, `element ${entry?.key ?? at.line}`);
     return out;
@@ -372,5 +373,5 @@ export class ElementResolver {
 }
 
 function notFound(id: string, what: 'element' | 'item' = 'element'): WaymarkError {
-  return new WaymarkError('ELEMENT_NOT_FOUND', `this bit has no ${what} ${id}; read the bit with get_bit for its element ids`, { element_id: id });
+  return new WaymarkError('ELEMENT_NOT_FOUND', `this bit has no ${what} ${quote(id)}; read the bit with get_bit for its element ids`, { element_id: quote(id) });
 }

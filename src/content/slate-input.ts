@@ -5,6 +5,7 @@
  * since a client can send any depth.
  */
 import { WaymarkError, validationError } from '../errors.js';
+import { OutputBudget } from './budget.js';
 import { connectionLabel } from './connections.js';
 import { indexBody } from './body-index.js';
 import { checkItems, isElementType, validateElementProps, validateItemFields, ELEMENTS } from './elements/index.js';
@@ -28,6 +29,7 @@ import {
   type TextLeaf,
 } from './slate.js';
 import { assertSafeUrl } from './url.js';
+import { quote } from './quote.js';
 
 /** Which children a place accepts. */
 type Place = 'block' | 'li' | 'list' | 'inline' | 'link' | 'code' | 'table' | 'row' | 'cell';
@@ -74,7 +76,7 @@ function allows(place: Place, type: string): boolean {
 
 function onlyKeys(node: Obj, allowed: readonly string[], path: string): void {
   for (const k of Object.keys(node)) {
-    if (!allowed.includes(k)) throw invalid(path, `unknown field '${k}' on a ${String(node.type ?? 'text')} node (allowed: ${allowed.join(', ')})`);
+    if (!allowed.includes(k)) throw invalid(path, `unknown field '${quote(k)}' on a ${quote(String(node.type ?? 'text'))} node (allowed: ${allowed.join(', ')})`);
   }
 }
 
@@ -124,7 +126,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     // Ids are UUIDs (authoring-interface.md, "Resources"): a made-up one would print as an anchor that the
     // markdown form cannot write back, or clash with an element key of the same text.
     if (typeof value !== 'string' || !UUID_PATTERN.test(value)) throw invalid(path, 'an id is a UUID as get_bit returned it; leave it out on a new node and one is made');
-    if (ids.has(value)) throw invalid(path, `id ${value} is used by more than one node`);
+    if (ids.has(value)) throw invalid(path, `id ${quote(value)} is used by more than one node`);
     ids.add(value);
     return value;
   };
@@ -140,20 +142,26 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i], path: `${path}.children[${i}]`, place, out, depth });
   };
 
+  // Each node is charged at least the 11 bytes of `{"text":""}`, and its text or url: an input that cannot fit
+  // stops before the rest of it is checked and copied.
+  const budget = new OutputBudget();
   while (stack.length > 0) {
     const { value, path, place, out, depth } = stack.pop()!;
+    budget.spend(11, 1);
     if (depth > LIMITS.bodyDepth) {
       throw validationError([{ path, message: `the body is nested more than ${LIMITS.bodyDepth} deep; flatten it` }], undefined, { max_depth: LIMITS.bodyDepth });
     }
     if (!isObj(value)) throw invalid(path, 'must be a node object');
     if (value.type === undefined) {
       if (place !== 'inline' && place !== 'link' && place !== 'code') throw invalid(path, 'text belongs inside a paragraph, heading, cell or link');
-      out.push(textLeaf(value, path, place !== 'code'));
+      const leaf = textLeaf(value, path, place !== 'code');
+      budget.spend(leaf.text.length);
+      out.push(leaf);
       continue;
     }
     const type = value.type;
     if (typeof type !== 'string' || !allows(place, type)) {
-      throw invalid(`${path}.type`, `a ${String(type)} node cannot stand here`);
+      throw invalid(`${path}.type`, `a ${quote(String(type))} node cannot stand here`);
     }
     const empty = (): SlateNode => ({ text: '' });
     switch (type) {
@@ -214,7 +222,9 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
         const children = Array.isArray(value.children) ? value.children : [];
         children.forEach((c, i) => {
           if (!isObj(c) || c.type !== undefined) throw invalid(`${path}.children[${i}]`, 'a code line holds text only');
-          texts.push(textLeaf(c, `${path}.children[${i}]`, false));
+          const leaf = textLeaf(c, `${path}.children[${i}]`, false);
+          budget.spend(leaf.text.length);
+          texts.push(leaf);
         });
         out.push({ type, children: [{ text: texts.map((t) => (t as TextLeaf).text).join('') }] } as SlateNode);
         break;
@@ -254,6 +264,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
       case 'a': {
         onlyKeys(value, ['type', 'children', 'id', 'url', 'title'], path);
         const url = safeUrl(str(value, 'url', path)!, `${path}.url`);
+        budget.spend(url.length);
         const title = str(value, 'title', path, true);
         const node = { type, id: claimId(value.id, `${path}.id`), url, ...(title !== undefined ? { title } : {}), children: [] as SlateNode[] };
         out.push(node as SlateNode);
@@ -263,6 +274,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
       case 'img': {
         onlyKeys(value, ['type', 'children', 'id', 'url', 'alt', 'title'], path);
         const url = safeUrl(str(value, 'url', path)!, `${path}.url`);
+        budget.spend(url.length);
         const title = str(value, 'title', path, true);
         out.push({
           type,
@@ -396,7 +408,7 @@ function finishConnections(body: SlateBody, connections: ConnectionNode[], previ
         : found?.kind === 'element' &&
           (found.node.type === 'dropdown' || found.node.type === 'radio-button') &&
           when.option_ids.every((o) => (found.node.items ?? []).some((i) => i.id === o));
-    if (!ok) throw invalid('bit_body', `a connection's when names ${when.element_id}, not an option of a dropdown or radio-button, or a check-list item, of this body`);
+    if (!ok) throw invalid('bit_body', `a connection's when names ${quote(when.element_id)}, not an option of a dropdown or radio-button, or a check-list item, of this body`);
   }
   const named = new Set(connections.flatMap((c) => (c.id === null ? [] : [c.id])));
   const unclaimed = [...indexBody(previous).values()].flatMap((v) => (v.kind === 'connection' && !named.has(v.node.id!) ? [v.node] : []));

@@ -7,6 +7,7 @@
  * absolute.
  */
 import { validationError } from '../errors.js';
+import { quote } from './quote.js';
 
 export const SAFE_SCHEMES: readonly string[] = ['http', 'https', 'mailto'];
 
@@ -36,5 +37,5 @@ export function assertSafeUrl(url: string, where?: string, opts: { absolute?: bo
   const scheme = urlScheme(url);
   const problem = scheme === null ? 'has no scheme' : `uses the scheme '${scheme}:'`;
   const allowed = opts.absolute ? 'an http, https or mailto url is required' : 'only http, https and mailto (or a relative url) are allowed';
-  throw validationError([{ path: where ?? 'url', message: `the url '${url}' ${problem}; ${allowed}` }], undefined, { url });
+  throw validationError([{ path: where ?? 'url', message: `the url '${quote(url)}' ${problem}; ${allowed}` }], undefined, { url: quote(url) });
 }

@@ -1,14 +1,21 @@
-import { createMcpExpressApp, getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter, requireBearerAuth } from '@modelcontextprotocol/express';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
-import type { Express, Request, Response } from 'express';
+import { getOAuthProtectedResourceMetadataUrl, localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
+import { INTERNAL_ERROR, INVALID_REQUEST } from '@modelcontextprotocol/server';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { allCapabilityNames, brand, version } from '../config.js';
-import { createMcpServer } from '../mcp/server.js';
-import type { Actor } from '../services/actor.js';
+import { brand, version } from '../config.js';
+import { errorBody } from '../mcp/envelope.js';
 import type { Services } from '../services/index.js';
+import { bearerAuth } from './bearer.js';
+import { grantsRouter } from './oauth/grants-routes.js';
+import { signedInPersons } from './oauth/person-session.js';
+import { createOAuthServer, oauthAllowed } from './oauth/server.js';
+import { closeUnreadBodies } from './body.js';
+import { mcpRouter, sendRpcError } from './mcp-route.js';
 import { openApiDocument } from './openapi.js';
-import { methodNotAllowed as restMethodNotAllowed, restRouter } from './rest.js';
+import { protectedResourceRouter } from './protected-resource.js';
+import { methodNotAllowed as restMethodNotAllowed, restRouter, sendHttpError } from './rest.js';
+import { webSession } from './session.js';
+import { webAppRouter } from './web-app.js';
 
 export interface HttpOptions {
   host: string;
@@ -17,88 +24,79 @@ export interface HttpOptions {
   publicUrl?: string;
 }
 
-/** The SDK's bearer check refuses tokens without an expiry; ours may have none, so they get a far one. */
-const NO_EXPIRY_SECONDS = 100 * 365 * 24 * 3600;
+const LOCALHOST = ['127.0.0.1', 'localhost', '::1'];
 
-function verifier(services: Services): OAuthTokenVerifier {
-  return {
-    async verifyAccessToken(token: string): Promise<AuthInfo> {
-      const actor = await services.auth.authenticate(token);
-      if (!actor) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown or expired token');
-      const { expiresAt, ...rest } = actor;
-      return {
-        token,
-        clientId: actor.principalId,
-        scopes: actor.capabilities,
-        expiresAt: expiresAt ? Math.floor(Date.parse(expiresAt) / 1000) : Math.floor(Date.now() / 1000) + NO_EXPIRY_SECONDS,
-        extra: { actor: rest },
-      };
-    },
-  };
+/** The URL clients reach this server at: WAYMARK_PUBLIC_URL, else the address it listens on. */
+export function publicBase(options: HttpOptions): URL {
+  return new URL(options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`);
 }
 
-export function actorOf(auth: AuthInfo | undefined): Actor | null {
-  return (auth?.extra?.actor as Actor | undefined) ?? null;
-}
-
+/**
+ * The HTTP app. No body parser for the whole app: each route that takes a body reads it after its bearer check,
+ * within its own limit (body.ts). Every answer is JSON, refusals and faults included; Express's HTML pages (with
+ * a stack trace and absolute paths) never reach a client.
+ */
 export function createHttpApp(services: Services, logger: Logger, options: HttpOptions): Express {
-  // DNS-rebinding protection (Host and Origin checks) comes with the SDK's app when bound to localhost.
-  // Bodies up to 8 MB of markdown travel JSON-escaped, so the parser limit leaves room above that.
-  const app = createMcpExpressApp({ host: options.host, jsonLimit: '64mb' });
-  const base = new URL(options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`);
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(closeUnreadBodies);
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    // Answers are JSON: a browser must not sniff one into HTML or script.
+    res.set('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  // DNS-rebinding protection (Host and Origin checks) when bound to localhost, as the SDK's createMcpExpressApp
+  // does (that app also parses every body, before any route, which is why it is not used).
+  if (LOCALHOST.includes(options.host)) {
+    app.use(localhostHostValidation());
+    app.use(localhostOriginValidation());
+  } else if (options.host === '0.0.0.0' || options.host === '::') {
+    logger.warn({ host: options.host }, 'bound to every interface without Host checks (DNS-rebinding protection); tokens still guard every route');
+  }
+
+  const base = publicBase(options);
   const mcpUrl = new URL('/mcp', base);
+  // The authorization server for remote MCP clients (issue 12), where it may run (https, or this machine).
+  const oauth = createOAuthServer(services, logger, { base, resource: mcpUrl, sessions: signedInPersons(services) });
+  const bearer = bearerAuth(services, mcpUrl, oauth.verify);
 
   app.get('/healthz', (_req: Request, res: Response) => {
     res.json({ status: 'ok', brand, version, engine: services.store.dialect.engine });
   });
-
-  // Protected-resource metadata (RFC 9728). Tokens are issued out of band by `waymark token create`,
-  // so the authorization server named here is this server itself.
-  app.use(
-    mcpAuthMetadataRouter({
-      oauthMetadata: {
-        issuer: base.href,
-        authorization_endpoint: new URL('/authorize', base).href,
-        token_endpoint: new URL('/token', base).href,
-        response_types_supported: ['code'],
-      },
-      resourceServerUrl: mcpUrl,
-      scopesSupported: allCapabilityNames(),
-      resourceName: brand,
-      dangerouslyAllowInsecureIssuerUrl: base.protocol === 'http:',
-    }),
-  );
-
-  const bearer = requireBearerAuth({ verifier: verifier(services), resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
-
-  // Stateless Streamable HTTP: one server and transport per request, so any number of processes can
-  // serve the same store behind a load balancer without sticky sessions.
-  app.post('/mcp', bearer, async (req: Request, res: Response) => {
-    const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger);
-    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
-    } catch (error) {
-      logger.error({ err: error }, 'mcp request failed');
-      if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
-    }
-  });
-  const methodNotAllowed = (_req: Request, res: Response) => {
-    res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
-  };
-  app.get('/mcp', bearer, methodNotAllowed);
-  app.delete('/mcp', bearer, methodNotAllowed);
+  app.use(protectedResourceRouter(mcpUrl, oauthAllowed(base) ? [base.origin] : []));
+  app.use(oauth.router);
+  app.use(mcpRouter(services, logger, bearer));
 
   // The API's description is public, like the protected-resource metadata; the routes need a token.
   app.get('/api/v1/openapi.json', (_req: Request, res: Response) => {
     res.json(openApiDocument());
   });
   app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
-  app.use('/api/v1', bearer, restRouter(services, logger));
+  // The web app (issue 11): its session is the cookie a sign-in link set; REST takes it or a Bearer token.
+  const web = webSession(services, { secure: base.protocol === 'https:', resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl), logger });
+  app.use('/api/v1/oauth', ...web.authenticate(bearer), grantsRouter(services, logger));
+  app.use('/api/v1', ...web.authenticate(bearer), restRouter(services, logger, web));
+  app.use('/app', web.signinRouter(), webAppRouter());
+
+  app.use((req: Request, res: Response) => {
+    sendHttpError(res, 'ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}: MCP is at POST /mcp, REST under /api/v1 (/api/v1/openapi.json).`);
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const status = (error as { status?: unknown }).status;
+    const clientFault = typeof status === 'number' && status >= 400 && status < 500;
+    if (!clientFault) logger.error({ err: error, path: req.path }, 'http request failed');
+    if (req.path === '/mcp') {
+      if (clientFault) sendRpcError(res, 400, INVALID_REQUEST, 'Invalid request: the request could not be read.');
+      else sendRpcError(res, 500, INTERNAL_ERROR, 'Internal error');
+    } else if (clientFault) {
+      sendHttpError(res, 'MALFORMED_REQUEST', 'The request could not be read (a malformed path or header).');
+    } else {
+      res.status(500).json({ success: false, error: errorBody(error) });
+    }
+  });
   return app;
 }

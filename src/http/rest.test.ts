@@ -103,6 +103,25 @@ describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
     expect((await h.store.store.db.selectFrom('bits').select('status').where('id', '=', bit).executeTakeFirstOrThrow()).status).toBe('archived');
   });
 
+  it('refuses a revoked token with 401, on /mcp and on REST, and keeps the others', async () => {
+    const agent = await h.principal({ permission: 'edit', capabilities: ['author', 'read'] });
+    const bit = await insertTestBit(h.store.store, { accountId: h.accountId, status: 'archived' });
+    const mcp = (token: string) =>
+      fetch(base.replace('/api/v1', '/mcp'), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    expect((await mcp(agent.token)).status).toBe(200);
+    const [row] = (await h.services.auth.listTokens(h.accountId)).filter((t) => t.principalId === agent.principalId);
+    expect(await h.services.auth.revokeToken(row.id)).toMatchObject({ already: false });
+    const refused = await mcp(agent.token);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect((await restore(bit, agent.token)).status).toBe(401);
+    expect((await mcp(h.owner.token)).status).toBe(200);
+  });
+
   it('answers JSON in the envelope for a wrong method (405 with Allow) and an unknown path (404), never HTML', async () => {
     const auth = { Authorization: `Bearer ${h.owner.token}` };
     type Refusal = { success: boolean; error: { code: string; message: string; errorId: string; status: number } };

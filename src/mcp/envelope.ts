@@ -3,13 +3,19 @@ import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ERROR_CODES, WaymarkError, type ErrorCode } from '../errors.js';
 
-const errorSchema = z.object({
-  code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
-  message: z.string(),
-  errorId: z.string(),
-  status: z.number().int(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
+/**
+ * The failure's shape, the same for every tool and kept short: the codes, their statuses and what to do
+ * about each are listed once, by describe_platform, rather than in all 27 output schemas.
+ */
+const errorSchema = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    errorId: z.string(),
+    status: z.number().int(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .describe('When success is false. Codes: describe_platform.');
 
 /** The output schema of every tool: one object that the success and the failure envelope both satisfy. */
 export function envelopeSchema(data: z.ZodType) {

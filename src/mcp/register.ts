@@ -5,6 +5,7 @@ import { WaymarkError } from '../errors.js';
 import { assertAccess, type Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
 import { envelopeSchema, errorBody, errorResult, successResult } from './envelope.js';
+import { outputJsonSchema, portableJsonSchema } from './json-schema.js';
 import type { Tool } from './tool.js';
 
 export type ActorResolver = (ctx: ServerContext) => Promise<Actor | null>;
@@ -28,7 +29,7 @@ function advertiseOnly(schema: z.ZodType): StandardSchemaWithJSON<Record<string,
     const key = `${io}:${options.target}`;
     let json = cache.get(key);
     if (!json) {
-      json = standard.jsonSchema[io](options);
+      json = io === 'output' ? outputJsonSchema(standard.jsonSchema[io](options)) : portableJsonSchema(standard.jsonSchema[io](options));
       cache.set(key, json);
     }
     return json;

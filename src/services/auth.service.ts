@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { allCapabilityNames, brand } from '../config.js';
+import { quote } from '../content/quote.js';
 import { WaymarkError } from '../errors.js';
 import * as repo from '../store/repositories/auth.repo.js';
 import type { Store, Tx } from '../store/store.js';
@@ -33,6 +34,17 @@ export interface TokenRequest {
   principalId?: string;
   name?: string;
   expiresInMs?: number;
+}
+
+/** A token as `waymark token list` shows it: never the token or its hash. */
+export interface TokenInfo {
+  id: string;
+  principalId: string;
+  kind: PrincipalKind;
+  capabilities: string[];
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
 }
 
 export interface IssuedToken {
@@ -124,7 +136,7 @@ export class AuthService {
    * One transaction: a process killed between the account and its owner's token (the first `serve` of a
    * new store) must not leave an account that no start will ever give a token for.
    */
-  async init(options: { newToken?: boolean } = {}): Promise<{ accountId: string; created: boolean; token: IssuedToken | null }> {
+  async init(options: { newToken?: boolean; expiresInMs?: number } = {}): Promise<{ accountId: string; created: boolean; token: IssuedToken | null }> {
     return this.store.transaction(async (tx) => {
       const existing = await repo.firstAccount(tx);
       if (existing && !options.newToken) return { accountId: existing.id, created: false, token: null };
@@ -135,15 +147,43 @@ export class AuthService {
       }
       // --new-token gives the owner another token; it makes no second owner.
       const owner = existing ? await repo.findPrincipalByName(tx, accountId, OWNER_NAME) : undefined;
-      const token = await this.issueToken(tx, { accountId, permission: 'admin', capabilities: allCapabilityNames(), kind: owner?.kind ?? 'person', name: OWNER_NAME, principalId: owner?.id });
+      const token = await this.issueToken(tx, { accountId, permission: 'admin', capabilities: allCapabilityNames(), kind: owner?.kind ?? 'person', name: OWNER_NAME, principalId: owner?.id, expiresInMs: options.expiresInMs });
       return { accountId, created: !existing, token };
     });
   }
 
-  /** The actor behind a token, or null when the token is unknown or expired. */
+  async listTokens(accountId: string): Promise<TokenInfo[]> {
+    if (!(await repo.findAccount(this.store.db, accountId))) throw new WaymarkError('VALIDATION_ERROR', `No account ${quote(accountId)}`, { issues: [{ path: 'account', message: 'unknown account' }] });
+    const rows = await repo.listTokens(this.store.db, accountId);
+    return rows.map((row) => ({
+      id: row.id,
+      principalId: row.principal_id,
+      kind: row.kind,
+      capabilities: this.store.dialect.parseJson<string[]>(row.capabilities),
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+    }));
+  }
+
+  /** Revokes a token by its id (from `token list`); revoking a revoked token changes nothing. */
+  async revokeToken(tokenId: string): Promise<{ revokedAt: string; already: boolean }> {
+    return this.store.transaction(async (tx) => {
+      const row = await repo.findToken(tx, tokenId);
+      if (!row) throw new WaymarkError('VALIDATION_ERROR', `No token ${quote(tokenId)}; waymark token list --account ID shows the token ids`, { issues: [{ path: 'token', message: 'unknown token' }] });
+      if (row.revoked_at !== null) return { revokedAt: row.revoked_at, already: true };
+      const now = nowIso();
+      if (await repo.revokeToken(tx, tokenId, now)) return { revokedAt: now, already: false };
+      // Another revoke got there first (PostgreSQL: the row was read unlocked).
+      const again = await repo.findToken(tx, tokenId);
+      return { revokedAt: again?.revoked_at ?? now, already: true };
+    });
+  }
+
+  /** The actor behind a token, or null when the token is unknown, expired or revoked. */
   async authenticate(token: string): Promise<(Actor & { expiresAt: string | null }) | null> {
     const row = await repo.findTokenByHash(this.store.db, hashToken(token));
-    if (!row) return null;
+    if (!row || row.revoked_at !== null) return null;
     if (row.expires_at !== null && Date.parse(row.expires_at) <= Date.now()) return null;
     return {
       accountId: row.account_id,
@@ -154,6 +194,12 @@ export class AuthService {
       capabilities: this.store.dialect.parseJson<string[]>(row.capabilities),
       expiresAt: row.expires_at,
     };
+  }
+
+  /** A principal's name and kind, for showing who is signed in. */
+  async principal(principalId: string): Promise<{ id: string; name: string; kind: PrincipalKind } | null> {
+    const row = await repo.findPrincipal(this.store.db, principalId);
+    return row ? { id: row.id, name: row.name, kind: row.kind } : null;
   }
 
   async accountName(accountId: string): Promise<string | null> {

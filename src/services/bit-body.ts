@@ -2,7 +2,8 @@
  * Turning a bit_body input into the stored Slate body (authoring-interface.md, "Bit": content_format;
  * add_bit: "a JSON-stringified array is accepted"; update_bit rules 1–2).
  */
-import { markdownToBody, slateToBody, type ConvertResult, type ElementEntry, type SlateBody } from '../content/index.js';
+import { bodyTooLarge, markdownToBody, slateToBody, type ConvertResult, type ElementEntry, type SlateBody } from '../content/index.js';
+import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 
 export interface BodyInput {
@@ -25,6 +26,10 @@ function asSlateNodes(input: BodyInput): unknown[] | null {
   if (input.content_format === 'markdown') return null;
   const looksLikeArray = text.trimStart().startsWith('[');
   if (input.content_format === 'slate' || looksLikeArray) {
+    // Refused before JSON.parse builds it: no body of LIMITS.bodyBytes is written this long, even indented.
+    if (text.length > LIMITS.slateTextChars) {
+      throw bodyTooLarge(`is ${text.length} characters of Slate JSON, more than ${LIMITS.slateTextChars}`, { max_chars: LIMITS.slateTextChars });
+    }
     try {
       const parsed: unknown = JSON.parse(text);
       if (Array.isArray(parsed)) return parsed;

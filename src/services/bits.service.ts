@@ -22,7 +22,8 @@ import { listLinksForBit } from '../store/repositories/links.repo.js';
 import type { BitTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, canSee, type Actor } from './actor.js';
-import { convertBody, type BodyInput } from './bit-body.js';
+import type { BodyInput } from './bit-body.js';
+import { convertBodyOffThread } from './convert-pool.js';
 import { checkTitle, emptyToNull } from './bit-fields.js';
 import { nextModified, nowIso } from './clock.js';
 import { clearIncoming, queueArchive, syncConnectionRows } from './connection-rows.js';
@@ -78,10 +79,13 @@ export class BitsService {
 
   async add(actor: Actor, input: AddBitInput): Promise<BitWriteResult> {
     const title = checkTitle(input.bit_title) as string;
+    // The body converts before the transaction (a large one in the conversion worker), so that no lock is held
+    // while it does; the scope is checked first, as inside, so that its errors come before the body's.
+    assertCanWriteIn(actor, await resolveScope(this.store.db, actor, input.scope_id));
+    const converted = await convertBodyOffThread(input, undefined);
     return this.store.transaction(async (tx) => {
       const scopeId = await resolveScope(tx, actor, input.scope_id);
       assertCanWriteIn(actor, scopeId);
-      const converted = convertBody(input, undefined, randomUUID);
       const id = randomUUID();
       const now = nowIso();
       await this.references.assertCitable(tx, actor, collectCitations(converted.body), scopeId);
@@ -125,16 +129,28 @@ export class BitsService {
         issues: [{ path: 'elements', message: 'not with content_format slate' }],
       });
     }
+    const bodyInput: BodyInput | undefined =
+      input.bit_body === undefined ? undefined : { bit_body: input.bit_body, content_format: input.content_format, elements: input.elements };
+    // The body converts before the transaction, against the stored body as read now (a large one in the
+    // conversion worker), so that no lock is held while it does; it converts again inside in the rare case
+    // that the bit changed in between.
+    let early: { updatedAt: string; converted: Awaited<ReturnType<typeof convertBodyOffThread>> } | undefined;
+    if (bodyInput !== undefined) {
+      const seen = await findBit(this.store.db, input.bit_id);
+      if (seen) {
+        checkWritable(actor, seen);
+        early = { updatedAt: seen.updated_at, converted: await convertBodyOffThread(bodyInput, typeof seen.body === 'string' ? seen.body : this.parseBody(seen.body)) };
+      }
+    }
     return this.store.transaction(async (tx) => {
       const bit = await this.lockVisible(tx, actor, input.bit_id);
-      assertCanWriteIn(actor, bit.scope_id);
-      if (bit.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${bit.id} is archived; restore it (POST /api/v1/bits/${bit.id}/restore) before editing.`, { bit_id: bit.id });
+      checkWritable(actor, bit);
       const previous = this.parseBody(bit.body);
       let body: SlateBody | undefined;
       let minted: Record<string, string> = {};
       let removed: string[] = [];
-      if (input.bit_body !== undefined) {
-        const converted = convertBody({ bit_body: input.bit_body, content_format: input.content_format, elements: input.elements }, previous, randomUUID);
+      if (bodyInput !== undefined) {
+        const converted = early?.updatedAt === bit.updated_at ? early.converted : await convertBodyOffThread(bodyInput, previous);
         body = converted.body;
         minted = converted.minted;
         removed = lostNodes(previous, body, converted.format === 'markdown' ? input.remove_node_ids ?? [] : null);
@@ -221,6 +237,13 @@ export class BitsService {
       return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
     });
   }
+}
+
+/** update_bit's checks on the bit itself: visible, writable by the actor, active. */
+function checkWritable(actor: Actor, bit: { id: string; account_id: string; scope_id: string | null; status: string }): void {
+  if (!canSee(actor, bit)) throw notFound(bit.id);
+  assertCanWriteIn(actor, bit.scope_id);
+  if (bit.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${bit.id} is archived; restore it (POST /api/v1/bits/${bit.id}/restore) before editing.`, { bit_id: bit.id });
 }
 
 export function notFound(bitId: string): WaymarkError {

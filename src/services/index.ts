@@ -5,8 +5,15 @@ import { BitRestoreService } from './bit-restore.service.js';
 import { BitsService } from './bits.service.js';
 import { ConnectionsService } from './connections.service.js';
 import { FlowsService } from './flows.service.js';
+import { InboxService } from './inbox.service.js';
+import { OAuthService } from './oauth.service.js';
 import { ReferencesService } from './references.service.js';
+import { SigninService } from './signin.service.js';
+import { StepFormService } from './step-form.service.js';
+import { TrailPeopleService } from './trail-people.service.js';
 import { TrailsService } from './trails.service.js';
+
+export { startConvertPool, stopConvertPool, convertPoolOptionsFromEnv } from './convert-pool.js';
 
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
 export interface Services {
@@ -19,10 +26,16 @@ export interface Services {
   connections: ConnectionsService;
   references: ReferencesService;
   trails: TrailsService;
+  signin: SigninService;
+  inbox: InboxService;
+  stepForm: StepFormService;
+  oauth: OAuthService;
+  trailPeople: TrailPeopleService;
 }
 
 export function createServices(store: Store): Services {
   const references = new ReferencesService(store);
+  const trails = new TrailsService(store);
   return {
     bits: new BitsService(store, references),
     connections: new ConnectionsService(store),
@@ -32,6 +45,11 @@ export function createServices(store: Store): Services {
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),
     references,
-    trails: new TrailsService(store),
+    trails,
+    signin: new SigninService(store),
+    inbox: new InboxService(store),
+    stepForm: new StepFormService(store, trails),
+    oauth: new OAuthService(store),
+    trailPeople: new TrailPeopleService(store, trails),
   };
 }

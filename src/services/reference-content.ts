@@ -119,3 +119,4 @@ export function deriveAbstract(text: string): string | null {
   const space = head.lastIndexOf(' ', DERIVED_ABSTRACT_LENGTH - 1);
   return `${head.slice(0, space > 0 ? space : DERIVED_ABSTRACT_LENGTH - 1)}…`;
 }
+

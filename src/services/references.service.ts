@@ -8,9 +8,12 @@ import { lockBit } from '../store/repositories/bits.repo.js';
 import * as links from '../store/repositories/links.repo.js';
 import * as repo from '../store/repositories/references.repo.js';
 import type { Db, Store, Tx } from '../store/store.js';
+import { LIMITS } from '../content/limits.js';
+import { AccountGate } from './account-gate.js';
 import { assertAccess, assertCanWriteIn, canSee, type Access, type Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { resolveScope } from './scopes.js';
+import { searchTexts } from '../content/search-text.js';
 import { checkReferenceContent, deriveAbstract, referenceText, type SlateNode } from './reference-content.js';
 import { decodeCursor, encodeCursor, parseSearchQuery, searchFingerprint } from './reference-query.js';
 
@@ -92,6 +95,9 @@ function positionIssue(position: number, max: number): WaymarkError {
 }
 
 export class ReferencesService {
+  /** At most this many searches of one account at once (LIMITS; account-gate.ts says why). */
+  private readonly searches = new AccountGate('searches', LIMITS.concurrentSearchesPerAccount, LIMITS.queuedSearchesPerAccount);
+
   constructor(private readonly store: Store) {}
 
   async create(actor: Actor, input: CreateReferenceInput): Promise<WriteResult> {
@@ -109,7 +115,7 @@ export class ReferencesService {
         title: title(input.reference_title),
         abstract: input.reference_abstract === undefined ? deriveAbstract(text) : abstract(input.reference_abstract),
         content: this.store.dialect.json(content),
-        search_text: text,
+        ...searchTexts(text),
         categories: this.store.dialect.json(input.reference_categories ?? []),
         is_active: 1,
         author_principal_id: actor.principalId,
@@ -136,7 +142,7 @@ export class ReferencesService {
       if (content !== undefined) {
         const text = referenceText(content);
         changes.content = this.store.dialect.json(content);
-        changes.search_text = text;
+        Object.assign(changes, searchTexts(text));
         // An abstract the server derived follows the new content; one the caller wrote stays.
         if (input.reference_abstract === undefined && row.abstract === deriveAbstract(row.search_text)) changes.abstract = deriveAbstract(text);
       }
@@ -171,16 +177,18 @@ export class ReferencesService {
     const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, fingerprint);
     if (input.scope_id) await resolveScope(this.store.db, actor, input.scope_id);
     if (terms.length === 0) return { results: [], next_cursor: null };
-    const hits = await repo.searchReferences(this.store.db, this.store.dialect, {
-      accountId: actor.accountId,
-      terms,
-      visibleScopeId: actor.scopeId,
-      scopeId: input.scope_id,
-      categories,
-      includeArchived,
-      after,
-      limit: limit + 1,
-    });
+    const hits = await this.searches.run(actor.accountId, () =>
+      repo.searchReferences(this.store.db, this.store.dialect, {
+        accountId: actor.accountId,
+        terms,
+        visibleScopeId: actor.scopeId,
+        scopeId: input.scope_id,
+        categories,
+        includeArchived,
+        after,
+        limit: limit + 1,
+      }),
+    );
     const page = hits.slice(0, limit);
     const last = page[page.length - 1];
     return {

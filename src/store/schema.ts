@@ -28,6 +28,8 @@ export interface TokenTable {
   capabilities: Json;
   expires_at: string | null;
   created_at: string;
+  /** When `waymark token revoke` ended it; null while it is valid. */
+  revoked_at: string | null;
 }
 export interface BitTable {
   id: string;
@@ -76,7 +78,10 @@ export interface ReferenceTable {
   title: string;
   abstract: string | null;
   content: Json;
+  /** The text search indexes: the content's text, bounded (services/reference-content.ts, searchTexts). */
   search_text: string;
+  /** The prefix of search_text that snippets are cut from (migration 007). */
+  snippet_text: string;
   categories: Json;
   is_active: Flag;
   author_principal_id: string;
@@ -159,6 +164,32 @@ export interface TrailEventTable {
   at: string;
 }
 
+/** A one-time sign-in link (migration 010): only the SHA-256 of its secret is kept. */
+export interface SigninLinkTable {
+  id: string;
+  principal_id: string;
+  token_hash: string;
+  /** The capabilities the session it opens carries, a JSON array of full names (text on both engines). */
+  capabilities: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** A web app session opened by a sign-in link (migration 010). */
+export interface SigninSessionTable {
+  id: string;
+  principal_id: string;
+  token_hash: string;
+  capabilities: string;
+  csrf_secret: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end; the idle end is last_seen_at plus LIMITS.sessionIdleMs. */
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface DB {
   accounts: AccountTable;
   scopes: ScopeTable;
@@ -173,4 +204,26 @@ export interface DB {
   trail_steps: TrailStepTable;
   trail_answers: TrailAnswerTable;
   trail_events: TrailEventTable;
+  signin_links: SigninLinkTable;
+  signin_sessions: SigninSessionTable;
+  oauth_records: OAuthRecordTable;
+  oauth_secrets: OAuthSecretTable;
+}
+
+/** One record of the authorization server (migration 011): any oidc-provider model, its payload as the library wrote it. */
+export interface OAuthRecordTable {
+  model: string;
+  id: string;
+  payload: Json;
+  grant_id: string | null;
+  uid: string | null;
+  principal_id: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+/** Keys every `serve` process of a store shares: the token signing keys and the cookie keys (migration 011). */
+export interface OAuthSecretTable {
+  name: string;
+  value: Json;
+  created_at: string;
 }

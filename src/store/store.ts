@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Migrator, type Kysely, type MigrationResultSet, type Transaction } from 'kysely';
 import type { StoreDialect } from './dialects/dialect.js';
+import { redactUrl } from '../redact.js';
 import { postgresDialect } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 import { migrations } from './migrations/index.js';
@@ -12,7 +13,7 @@ export type Db = Kysely<DB>;
 export interface Store {
   readonly db: Db;
   readonly dialect: StoreDialect;
-  /** Where the data lives, for humans: a file path or the PostgreSQL URL without its password. */
+  /** Where the data lives, for humans: a file path or the PostgreSQL URL without its secrets (redactUrl). */
   readonly location: string;
   /**
    * Runs `work` in one transaction, running it again when the engine reports a transient conflict
@@ -28,6 +29,8 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** The embedded store's directory; default `./.waymark`. */
   dataDir?: string;
+  /** PostgreSQL: statement_timeout of query connections in ms (default LIMITS.statementTimeoutMs; migrations have none). */
+  statementTimeoutMs?: number;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -41,8 +44,8 @@ export function openStore(options: StoreOptions = {}): Store {
   let location: string;
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    dialect = postgresDialect(url);
-    location = url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+    dialect = postgresDialect(url, { statementTimeoutMs: options.statementTimeoutMs });
+    location = redactUrl(url);
   } else if (url) {
     throw new Error(`WAYMARK_DATABASE_URL must be a postgres:// URL (got '${url.split(':')[0]}:…'); unset it for the embedded store`);
   } else {
@@ -65,10 +68,14 @@ export function openStore(options: StoreOptions = {}): Store {
       }
     },
     async migrate() {
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations(dialect) } });
-      const result = await migrator.migrateToLatest();
-      if (result.error) throw result.error;
-      return result;
+      // Branches number their migrations apart and merge in any order (009 can land after 010 and 011 ran on a
+      // store): a missing earlier one is applied, not refused as a corrupted history.
+      return dialect.withMigrationKysely(db, async (migrationDb) => {
+        const migrator = new Migrator({ db: migrationDb, provider: { getMigrations: async () => migrations(dialect) }, allowUnorderedMigrations: true });
+        const result = await migrator.migrateToLatest();
+        if (result.error) throw result.error;
+        return result;
+      });
     },
     async close() {
       // Kysely's destroy closes the SQLite handle or ends the pg pool.

@@ -222,6 +222,35 @@ export function repeatJson(item: string, count: number): string {
 }
 
 /**
+ * Everything `waymark serve` prints (stdout and stderr, at its default log level) from its start until it has
+ * answered one /healthz: what a person sees after `npm start`.
+ */
+export async function serveStartOutput(engine: Engine): Promise<string> {
+  const store = await createTestStore(engine);
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, ...store.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  try {
+    const mcp = await new Promise<string>((resolve, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/\S+\/mcp)/.exec(output);
+        if (match) resolve(match[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+    });
+    await rawRequest(new URL('/healthz', mcp), { method: 'GET' });
+    return output;
+  } finally {
+    child.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+    await store.close();
+  }
+}
+
+/**
  * hostile-trails: what any series of ordinary calls adds to the resident set before V8 collects (measured:
  * 300 small update_flow calls +13 MB, one get_flow +5 MB). A bound of MEMORY_FACTOR times a small request
  * is below it, so bounds are never taken lower than this.

@@ -1,5 +1,6 @@
 /** Element definitions: props with their types and limits, and answers against an element's config. */
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../limits.js';
 import { expectError } from '../test-support/errors.js';
 import { describeElement, describeElements } from './describe.js';
 import { ELEMENTS, allowedProps, elementTypeForStep, validateElementProps, validateItemFields } from './index.js';
@@ -34,6 +35,24 @@ describe('integer or text props', () => {
   it('refuses minLength over maxLength and a pattern that is no regular expression', () => {
     expectError(() => validateElementProps('text-area', { minLength: 10, maxLength: '5' }), 'VALIDATION_ERROR');
     expectError(() => validateElementProps('text-area', { validationPattern: '([a-z' }), 'VALIDATION_ERROR');
+  });
+
+  it.each([
+    ['(?=a)a', /^is not supported: patterns run on RE2, which has no lookaround/],
+    ['(a)\\1', /^is not supported/],
+    ['\\u00e9', /^is not supported.*write \\xHH or the character itself/],
+    ['(?i)abc', /^is not a valid regular expression \(JavaScript, u flag\)$/],
+  ])('refuses the pattern %s, which one of the two engines cannot run', (validationPattern, message) => {
+    expectError(() => validateElementProps('text-area', { validationPattern }), 'VALIDATION_ERROR', {
+      issues: [{ path: 'props.validationPattern', message: expect.stringMatching(message) }],
+    });
+  });
+
+  it('accepts a pattern both engines run, up to the pattern length limit', () => {
+    for (const validationPattern of ['(a+)+', '\\xE9[0-9]{3}', '\\p{L}+', 'x'.repeat(LIMITS.validationPatternLength)]) {
+      expect(validateElementProps('text-area', { validationPattern })).toEqual({ validationPattern });
+    }
+    expectError(() => validateElementProps('text-area', { validationPattern: 'x'.repeat(LIMITS.validationPatternLength + 1) }), 'VALIDATION_ERROR');
   });
 
   it('takes a number or the same number as text for iframe sizes', () => {
@@ -119,6 +138,46 @@ describe('answers', () => {
     // The pattern matches the whole answer, as an HTML pattern attribute does.
     expect(answer('text-area', '12a', { validationPattern: '[0-9]+' }).ok).toBe(false);
     expect(answer('text-area', 3).ok).toBe(false);
+  });
+
+  it('TextArea: the pattern runs on RE2, in time linear in the answer', () => {
+    // JavaScript's backtracking engine would not finish this answer in a lifetime (issue 16); RE2 answers at once.
+    expect(answer('text-area', `${'a'.repeat(5000 - 1)}b`, { validationPattern: '(a+)+' })).toEqual({
+      ok: false,
+      issues: [{ path: 'value', message: 'must match the pattern (a+)+' }],
+    });
+    expect(answer('text-area', 'aaa', { validationPattern: '(a+)+' }).ok).toBe(true);
+    // Whole answer, alternation included, as the HTML attribute's ^(?:…)$.
+    expect(answer('text-area', 'ab', { validationPattern: 'a|b' }).ok).toBe(false);
+    expect(answer('text-area', 'b', { validationPattern: 'a|b' }).ok).toBe(true);
+    expect(answer('text-area', 'élan 😀', { validationPattern: '\\p{L}+ .' }).ok).toBe(true);
+  });
+
+  it('TextArea: a length rule that fails skips the pattern', () => {
+    expect(answer('text-area', 'abcdef', { maxLength: 3, validationPattern: '[0-9]+' })).toEqual({
+      ok: false,
+      issues: [{ path: 'value', message: 'must be at most 3 characters (got 6)' }],
+    });
+  });
+
+  it('TextArea: an answer over the text limit is refused in either mode, before anything else', () => {
+    const long = 'é'.repeat(LIMITS.textAnswerLength + 1);
+    for (const validationMode of ['enforced', 'warning']) {
+      expect(answer('text-area', long, { validationMode, validationPattern: '(a+)+' })).toEqual({
+        ok: false,
+        issues: [{ path: 'value', message: `must be at most ${LIMITS.textAnswerLength} characters (got ${LIMITS.textAnswerLength + 1})` }],
+      });
+    }
+    // Characters, not UTF-16 units: an astral character is one.
+    expect(answer('text-area', '😀'.repeat(LIMITS.textAnswerLength)).ok).toBe(true);
+  });
+
+  it('TextArea: a stored pattern RE2 cannot run makes the answer invalid, not a crash', () => {
+    // Accepted before RE2 checked patterns at write time: a lookahead.
+    expect(answer('text-area', 'abc', { validationPattern: '(?=a)[a-z]+' })).toEqual({
+      ok: false,
+      issues: [{ path: 'value', message: expect.stringMatching(/^cannot be checked: the element's validationPattern is not supported: patterns run on RE2.*an author must change the pattern$/) }],
+    });
   });
 
   it.each([

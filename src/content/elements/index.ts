@@ -17,7 +17,7 @@ import { textArea } from './text-area.js';
 import { ELEMENT_TYPES, type ElementDefinition, type ElementType } from './types.js';
 import { videoExternal } from './video-external.js';
 
-export { ELEMENT_TYPES, type ElementDefinition, type ElementType } from './types.js';
+export { ELEMENT_TYPES, isElementType, type ElementDefinition, type ElementType } from './types.js';
 
 export const ELEMENTS: Readonly<Record<ElementType, ElementDefinition>> = {
   'check-list': checkList,
@@ -32,11 +32,6 @@ export const ELEMENTS: Readonly<Record<ElementType, ElementDefinition>> = {
   'video-external': videoExternal,
 };
 
-const TYPE_SET: ReadonlySet<string> = new Set(ELEMENT_TYPES);
-
-export function isElementType(type: unknown): type is ElementType {
-  return typeof type === 'string' && TYPE_SET.has(type);
-}
 
 export function elementDefinition(type: ElementType): ElementDefinition {
   return ELEMENTS[type];

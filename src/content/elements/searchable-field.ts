@@ -4,7 +4,7 @@ import { LIMITS } from '../limits.js';
 import { accepted, integerOrText, refused, type AnswerTarget, type ElementDefinition } from './types.js';
 
 /** The value an answer names for one `data` entry: the string itself, or an object's `value`. */
-function dataValue(entry: unknown): string | undefined {
+export function dataValue(entry: unknown): string | undefined {
   if (typeof entry === 'string') return entry;
   if (entry !== null && typeof entry === 'object') {
     const v = (entry as Record<string, unknown>).value;

@@ -6,20 +6,9 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '../../errors.js';
 
-/** authoring-interface.md, "Interactive elements": the ten types, in the document's order. */
-export const ELEMENT_TYPES = [
-  'check-list',
-  'date-picker',
-  'dropdown',
-  'iframe',
-  'link-block',
-  'link-inline',
-  'radio-button',
-  'searchable-field',
-  'text-area',
-  'video-external',
-] as const;
-export type ElementType = (typeof ELEMENT_TYPES)[number];
+import type { ElementType } from './element-types.js';
+
+export { ELEMENT_TYPES, isElementType, type ElementType } from './element-types.js';
 
 /** An element as the answer checks see it (a stored node or a listed element). */
 export interface AnswerTarget {

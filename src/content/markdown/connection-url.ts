@@ -4,6 +4,7 @@
  */
 import { UUID_PATTERN } from '../ids.js';
 import { CONNECTION_FLAGS, type ConnectionCondition, type ConnectionNode, type ConnectionParams } from '../slate.js';
+import { quote } from '../quote.js';
 
 export const CONNECTION_SCHEME = 'bit-connection';
 
@@ -32,7 +33,7 @@ export function parseConnectionUrl(url: string): Parsed<ParsedConnectionUrl> {
   const rest = url.slice(CONNECTION_SCHEME.length + 1);
   const q = rest.indexOf('?');
   const target = q < 0 ? rest : rest.slice(0, q);
-  if (!UUID_PATTERN.test(target)) return { ok: false, message: `the target '${target}' is not a bit id` };
+  if (!UUID_PATTERN.test(target)) return { ok: false, message: `the target '${quote(target)}' is not a bit id` };
   const out: ParsedConnectionUrl = { target, node: null, params: {}, when: null };
   if (q < 0) return { ok: true, value: out };
   const seen = new Set<string>();
@@ -40,7 +41,7 @@ export function parseConnectionUrl(url: string): Parsed<ParsedConnectionUrl> {
     const eq = pair.indexOf('=');
     const name = eq < 0 ? pair : pair.slice(0, eq);
     const value = eq < 0 ? '' : safeDecode(pair.slice(eq + 1));
-    if (seen.has(name)) return { ok: false, message: `the parameter ${name} is given twice` };
+    if (seen.has(name)) return { ok: false, message: `the parameter ${quote(name)} is given twice` };
     seen.add(name);
     if (name === 'node') {
       if (value === '') return { ok: false, message: 'node= needs the connection id' };
@@ -56,7 +57,7 @@ export function parseConnectionUrl(url: string): Parsed<ParsedConnectionUrl> {
       if (value !== '0' && value !== '1') return { ok: false, message: `${name}= is 0 (hide) or 1 (show)` };
       if (value === '0') out.params[name as (typeof CONNECTION_FLAGS)[number]] = false;
     } else {
-      return { ok: false, message: `unknown parameter '${name}'; a connection line takes node, when, ${CONNECTION_FLAGS.join(', ')}` };
+      return { ok: false, message: `unknown parameter '${quote(name)}'; a connection line takes node, when, ${CONNECTION_FLAGS.join(', ')}` };
     }
   }
   return { ok: true, value: out };

@@ -5,7 +5,8 @@ import type { BodyIndex } from '../body-index.js';
 import type { SourceLine } from '../problems.js';
 import type { ElementResolver } from '../resolve.js';
 import type { ConnectionNode } from '../slate.js';
-import { inlineChildren, parser } from './md.js';
+import { OutputBudget } from '../budget.js';
+import { budgetEnv, chargeRemaining, inlineChildren, parser } from './md.js';
 
 export interface PendingConnection {
   node: ConnectionNode;
@@ -34,15 +35,22 @@ export class ParseContext {
   /** markdown-it's env of the block parse: the link reference definitions that inline parsing resolves. */
   readonly env: Record<string, unknown> = {};
 
+  /** What the body being built may still take: block tokens are charged as they are made, inlines as they are built. */
+  readonly budget = new OutputBudget();
+
   constructor(
     private readonly markdown: string,
     readonly resolver: ElementResolver,
     readonly previous: BodyIndex,
-  ) {}
+  ) {
+    budgetEnv(this.env, this.budget);
+  }
 
   /** The block tokens of the whole body; their inline content is parsed by `inline` as it is reached. */
   blockTokens(): Token[] {
-    return parser().parse(this.markdown, this.env);
+    const tokens = parser().parse(this.markdown, this.env);
+    chargeRemaining(this.env, tokens);
+    return tokens;
   }
 
   /** The inline children of an `inline` block token, parsed on first use. */

@@ -14,6 +14,7 @@ import type { BlockNode, ConnectionCondition, ElementNode, LinkInlineNode, Slate
 import { ParseContext, type PendingConnection } from './context.js';
 import { parseBlocks } from './parse.js';
 import { assertMarkdownDepth, assertMarkdownSize } from './prescan.js';
+import { quote } from '../quote.js';
 
 export interface ConvertOptions {
   elements?: ElementEntry[];
@@ -68,9 +69,9 @@ function finishConnections(
     if (node.id === null) continue;
     const stored = previous.get(node.id);
     if (!stored || stored.kind !== 'connection') {
-      throw new WaymarkError('CONNECTION_NOT_FOUND', `line ${at.line}: this bit has no connection ${node.id}`, { connection_id: node.id, line: at.line });
+      throw new WaymarkError('CONNECTION_NOT_FOUND', `line ${at.line}: this bit has no connection ${quote(node.id)}`, { connection_id: quote(node.id), line: at.line });
     }
-    if (named.has(node.id)) throw invalid(at, `connection ${node.id} is written more than once`);
+    if (named.has(node.id)) throw invalid(at, `connection ${quote(node.id)} is written more than once`);
     if (stored.node.target_bit_id !== node.target_bit_id) {
       throw invalid(at, `connection ${node.id} goes to ${stored.node.target_bit_id}; a connection's target cannot change (remove it and add a new line)`);
     }
@@ -100,7 +101,7 @@ function resolveWhen(
   const found = elements.get(id);
   if (found?.kind === 'item' && found.element.type === 'check-list') {
     if (when.values.length !== 1 || (when.values[0] !== 'checked' && when.values[0] !== 'unchecked')) {
-      throw invalid(at, `when=${when.ref}:… on a check-list item is checked or unchecked`);
+      throw invalid(at, `when=${quote(when.ref)}:… on a check-list item is checked or unchecked`);
     }
     return { element_id: id, checked: when.values[0] === 'checked' };
   }
@@ -109,8 +110,8 @@ function resolveWhen(
     const options = new Set((element.items ?? []).map((i) => i.id));
     const optionIds = when.values.map((v) => minted[v] ?? v);
     const unknown = optionIds.filter((o) => !options.has(o));
-    if (unknown.length > 0) throw invalid(at, `when=: ${unknown.join(', ')} is not an option of ${element.type} ${id}`);
+    if (unknown.length > 0) throw invalid(at, `when=: ${quote(unknown.join(', '))} is not an option of ${element.type} ${id}`);
     return { element_id: id, option_ids: optionIds };
   }
-  throw invalid(at, `when= names ${when.ref}, which is neither a dropdown or radio-button of this body nor a check-list item`);
+  throw invalid(at, `when= names ${quote(when.ref)}, which is neither a dropdown or radio-button of this body nor a check-list item`);
 }

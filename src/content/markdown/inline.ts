@@ -12,6 +12,7 @@ import type { ParseContext } from './context.js';
 import { ESCAPED, linkTextImitates, textImitation } from './imitation.js';
 import { CONNECTION_SCHEME } from './connection-url.js';
 import { attr, plainText } from './lines.js';
+import { quote } from '../quote.js';
 
 const CREDENTIAL_SCHEME = 'credential:';
 const CREDENTIAL_TEXT = /^credential:\s*(\S+)$/;
@@ -205,7 +206,7 @@ class InlineBuilder {
           this.flushRaw();
           const src = attr(t, 'src') ?? '';
           if (src.startsWith(ctx.anchorPrefix) || src.startsWith(`${CONNECTION_SCHEME}:`) || src.startsWith(CREDENTIAL_SCHEME)) {
-            throw unsupported(ctx.at(this.line), `an image cannot point at ${src}`);
+            throw unsupported(ctx.at(this.line), `an image cannot point at ${quote(src)}`);
           }
           assertSafeUrl(src, `line ${this.line}`);
           const anchor = splitAnchorTitle(attr(t, 'title'), ctx.anchorPrefix);

@@ -3,18 +3,67 @@
  * raw HTML off (it stays literal text, CONTRACT.md "Body forms"), no linkify (a bare url stays text, as
  * written), and our citation rule.
  */
-import MarkdownItCtor, { type MarkdownIt, type Token } from 'markdown-it';
+import MarkdownItCtor, { type MarkdownIt, type StateBlock, type StateInline, type Token } from 'markdown-it';
+import { nodeScheme } from '../../config.js';
+import { chargeBlockTokens, chargeInlineTokens, type OutputBudget } from '../budget.js';
 import { LIMITS } from '../limits.js';
 import { citationRule } from './citation.js';
 
-export function createParser(): MarkdownIt {
+/** Where a parse's env holds its OutputBudget (and how many block tokens were charged). */
+const BUDGET = Symbol('budget');
+interface BudgetSlot {
+  budget: OutputBudget;
+  charged: number;
+}
+
+/** Gives the parse that uses `env` an output budget, which its block tokens are charged to as they are made. */
+export function budgetEnv(env: Record<string | symbol, unknown>, budget: OutputBudget): void {
+  env[BUDGET] = { budget, charged: 0 } satisfies BudgetSlot;
+}
+
+/** Charges the tokens made since the last charge (the block rule below runs before each block, not after the last). */
+export function chargeRemaining(env: Record<string | symbol, unknown>, tokens: readonly Token[]): void {
+  const slot = env[BUDGET] as BudgetSlot | undefined;
+  if (slot) slot.charged = chargeBlockTokens(slot.budget, tokens, slot.charged);
+}
+
+/**
+ * A block rule that never matches: it runs before every block and charges the tokens made so far, so a body
+ * of a million one-line blocks stops at the limit rather than after tokenizing all of them.
+ */
+function budgetRule(state: StateBlock): boolean {
+  const slot = (state.env as Record<symbol, unknown>)[BUDGET] as BudgetSlot | undefined;
+  if (slot && state.tokens.length - slot.charged >= 64) slot.charged = chargeBlockTokens(slot.budget, state.tokens, slot.charged);
+  return false;
+}
+
+const ANCHOR_PREFIX = `${nodeScheme}:`;
+/** Inline tokens charged so far, kept on each token list (an image's alt is parsed into a list of its own). */
+const CHARGED = Symbol('charged');
+type Charged = Token[] & { [CHARGED]?: number };
+
+function chargeInline(env: Record<symbol, unknown>, tokens: Charged): void {
+  const slot = env[BUDGET] as BudgetSlot | undefined;
+  if (slot) tokens[CHARGED] = chargeInlineTokens(slot.budget, tokens, tokens[CHARGED] ?? 0, ANCHOR_PREFIX);
+}
+
+/** The inline counterpart of budgetRule: every 32 inline tokens, the tokens made so far are charged. */
+function inlineBudgetRule(state: StateInline, silent: boolean): boolean {
+  const tokens = state.tokens as Charged;
+  if (!silent && tokens.length - (tokens[CHARGED] ?? 0) >= 32) chargeInline(state.env as Record<symbol, unknown>, tokens);
+  return false;
+}
+
+export function createParser(maxNesting: number = LIMITS.bodyDepth * 2 + 8): MarkdownIt {
   const md = new MarkdownItCtor('commonmark', {
     html: false,
     linkify: false,
     // The pre-scan refuses bodies deeper than LIMITS.bodyDepth; this keeps markdown-it's own recursion bounded
     // for inline nesting (links in images in links) that the pre-scan does not count.
-    maxNesting: LIMITS.bodyDepth * 2 + 8,
+    maxNesting,
   });
+  md.block.ruler.before('table', 'budget', budgetRule);
+  md.inline.ruler.before('text', 'budget', inlineBudgetRule);
   md.enable(['table', 'strikethrough']);
   // Escapes and entities stay separate `text_special` tokens, so the parser can tell `\[dropdown: x]`
   // (written as text on purpose) from `[dropdown: x]` (imitating an element). The walker joins text itself.
@@ -50,13 +99,25 @@ const parsed = new WeakSet<Token>();
 export function inlineChildren(md: MarkdownIt, token: Token, env: Record<string, unknown>): Token[] {
   if (!parsed.has(token)) {
     token.children = [];
-    md.inline.parse(token.content, md, env, token.children);
+    md.inline.parse(token.content, inlineParser(), env, token.children);
+    // The text after the last rule ran (markdown-it pushes it at the end) is charged here.
+    chargeInline(env as Record<symbol, unknown>, token.children);
     parsed.add(token);
   }
   return token.children ?? [];
 }
 
 let shared: MarkdownIt | undefined;
+let inline: MarkdownIt | undefined;
+
+/**
+ * The same dialect for inline content, following inlines at most LIMITS.inlineNesting deep: markdown-it's
+ * cost on unclosed brackets (`![![![…`) grows with its nesting limit, and no Slate inline nests that deep.
+ */
+function inlineParser(): MarkdownIt {
+  inline ??= createParser(LIMITS.inlineNesting);
+  return inline;
+}
 
 export function parser(): MarkdownIt {
   shared ??= createParser();

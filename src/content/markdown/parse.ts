@@ -29,6 +29,7 @@ import type { ParseContext } from './context.js';
 import { buildInlines } from './inline.js';
 import { parser, walkedToken } from './md.js';
 import { attr, matchItemLine, matchLinkLine, specialLinkKind, startsItemList, type LinkLine } from './lines.js';
+import { quote } from '../quote.js';
 
 type Container = BlockquoteNode | ListNode | ListItemNode | TableNode | TableRowNode | { type: 'root'; children: BlockNode[] };
 
@@ -265,7 +266,7 @@ function elementLine(ctx: ParseContext, match: LinkLine, line: number, items: It
   const type = (colon < 0 ? text : text.slice(0, colon)).trim();
   const label = colon < 0 ? '' : text.slice(colon + 1).trim();
   if (!isElementType(type)) {
-    throw unsupported(ctx.at(line), `'${type}' is not an element type; an element line is [<type>: <label>](${ctx.anchorPrefix}<key>) with type one of ${ELEMENT_TYPES.join(', ')}`);
+    throw unsupported(ctx.at(line), `'${quote(type)}' is not an element type; an element line is [<type>: <label>](${ctx.anchorPrefix}<key>) with type one of ${ELEMENT_TYPES.join(', ')}`);
   }
   const ref = match.href.slice(ctx.anchorPrefix.length);
   if (ref === '') throw unsupported(ctx.at(line), `the anchor needs a key or an id after ${ctx.anchorPrefix}`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
 import { defineTool } from '../tool.js';
+import { recordId } from './common-schemas.js';
 import { STEP_PAYLOAD_TEXT, trailId, trailView } from './trail-schemas.js';
 
 export const advanceTrailTool = defineTool({
@@ -18,13 +19,10 @@ export const advanceTrailTool = defineTool({
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({
     trail_id: trailId,
-    connection_id: z.string().min(1).optional().describe('The connection to follow, from current_step.connections_available.'),
-    expected_step_id: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe('Extension: the current_step.step_id you mean to leave. If the trail is no longer there (a retried or doubled call), nothing is advanced: VALIDATION_ERROR with details.current_step.'),
+    connection_id: recordId('The connection to follow, from current_step.connections_available.').optional(),
+    expected_step_id: recordId(
+      'Extension: the current_step.step_id you mean to leave. If the trail is no longer there (a retried or doubled call), nothing is advanced: VALIDATION_ERROR with details.current_step.',
+    ).optional(),
   }),
   output: trailView,
   run: ({ actor, services }, input) => services.trails.advance(actor, input),

@@ -9,4 +9,22 @@ export const categories = z
 
 export const lastModifiedIgnored = z.string().optional().describe('Accepted and ignored: writes are last-write-wins.');
 
-export const scopeId = z.string().min(1).describe('A scope of your account; omit for account level.');
+/**
+ * Ids as tool inputs, bounded: an unbounded id was echoed in the message and the details of its not-found
+ * error, each twice (structuredContent and the text content), so a 20 MB bit_id made an 80 MB answer (issue 16).
+ * A record id (bit, flow, reference, trail, scope, connection, principal) is a UUID: a malformed one is
+ * VALIDATION_ERROR, while a well-formed id that names nothing the caller can see stays not-found (CONTRACT.md).
+ */
+export const uuid = z.guid({ error: 'must be a UUID (8-4-4-4-12 hexadecimal digits), as the tools return ids' });
+
+export function recordId(description: string) {
+  return uuid.describe(description);
+}
+
+/** An element or item id, a key, or a node label (remove_node_ids): bounded text, checked further by the body rules. */
+export const nodeRef = z.string().max(LIMITS.nodeRefLength);
+
+/** A next_cursor given back: opaque, bounded. */
+export const cursor = z.string().min(1).max(LIMITS.cursorLength);
+
+export const scopeId = recordId('A scope of your account; omit for account level.');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { recordId, uuid } from './common-schemas.js';
 import { flowCategories, flowDescription, flowTitle, flowWritten, priority, trailContextSchema } from './flow-schemas.js';
 
 export const createFlowTool = defineTool({
@@ -16,11 +17,11 @@ export const createFlowTool = defineTool({
   access: { capability: 'author', permission: 'edit' },
   input: z.strictObject({
     flow_title: flowTitle,
-    start_bit_id: z.string().min(1).describe('The entry-point bit: an active bit of your account, in the flow\'s scope.'),
+    start_bit_id: recordId('The entry-point bit: an active bit of your account, in the flow\'s scope.'),
     flow_description: flowDescription.optional(),
     flow_categories: flowCategories.optional(),
     priority: priority.optional().describe('Default medium.'),
-    scope_id: z.string().min(1).nullable().optional().describe('The scope the flow belongs to; omitted (or null) means account level.'),
+    scope_id: uuid.nullable().optional().describe('The scope the flow belongs to; omitted (or null) means account level.'),
     trail_context_schema: trailContextSchema.optional(),
   }),
   output: flowWritten,

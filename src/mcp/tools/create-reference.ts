@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
 import { defineTool } from '../tool.js';
+import { uuid } from './common-schemas.js';
 import { contentFormat, referenceAbstract, referenceCategories, referenceContent, referenceTitle, referenceWritten } from './reference-schemas.js';
 
 export const createReferenceTool = defineTool({
@@ -21,7 +22,7 @@ export const createReferenceTool = defineTool({
     content_format: contentFormat.optional(),
     reference_abstract: referenceAbstract.optional(),
     reference_categories: referenceCategories.optional(),
-    scope_id: z.string().min(1).nullable().optional().describe('The scope the reference belongs to; omitted (or null) means account level. Only bits of the same scope can link or cite it.'),
+    scope_id: uuid.nullable().optional().describe('The scope the reference belongs to; omitted (or null) means account level. Only bits of the same scope can link or cite it.'),
   }),
   output: referenceWritten,
   run: ({ actor, services }, { content_format: _slate, ...input }) => services.references.create(actor, input),

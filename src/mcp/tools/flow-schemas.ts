@@ -4,14 +4,14 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
-import { categories } from './common-schemas.js';
+import { categories, cursor, recordId } from './common-schemas.js';
 
 export { lastModifiedIgnored } from './common-schemas.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 export const REVIEW_STATUSES = ['pending', 'approved', 'changes_requested'] as const;
 
-export const flowId = z.string().min(1).describe('The flow id (UUID).');
+export const flowId = recordId('The flow id (UUID).');
 
 export const flowTitle = z
   .string()
@@ -56,6 +56,6 @@ export const flowView = z.object({
 });
 
 export const pageInput = {
-  cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
+  cursor: cursor.optional().describe('next_cursor of the previous page; omit for the first page.'),
   limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default 50.`),
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { conditionSchema } from './answer-schemas.js';
 import { bitId } from './bit-schemas.js';
 
 export const getBitTool = defineTool({
@@ -17,7 +18,7 @@ export const getBitTool = defineTool({
       bit_abstract: z.string().nullable(),
       bit_description: z.string().nullable(),
       content_format: z.enum(['markdown', 'slate']),
-      bit_body: z.union([z.string(), z.array(z.unknown())]),
+      bit_body: z.union([z.string(), z.array(z.unknown().meta({ type: 'object', additionalProperties: true }))]),
       bit_categories: z.array(z.string()),
       complexity: z.string(),
       human_required: z.boolean(),
@@ -40,7 +41,7 @@ export const getBitTool = defineTool({
           target_bit_title: z.string().nullable(),
           sort_order: z.number(),
           label: z.string().nullable(),
-          params: z.object({ when: z.unknown().optional(), preview: z.literal(false).optional(), description: z.literal(false).optional(), categories: z.literal(false).optional(), readingTime: z.literal(false).optional() }),
+          params: z.object({ when: conditionSchema.optional(), preview: z.literal(false).optional(), description: z.literal(false).optional(), categories: z.literal(false).optional(), readingTime: z.literal(false).optional() }),
         }),
       ),
       references: z.array(

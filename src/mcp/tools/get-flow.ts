@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { conditionSchema } from './answer-schemas.js';
 import { flowId, flowView } from './flow-schemas.js';
 
-const condition = z.union([
-  z.object({ element_id: z.string(), option_ids: z.array(z.string()) }),
-  z.object({ element_id: z.string(), checked: z.boolean() }),
-]);
+const condition = conditionSchema;
 
 const graphBit = z.object({
   bit_id: z.string(),

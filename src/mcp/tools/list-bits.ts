@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { uuid } from './common-schemas.js';
 import { pageInput } from './flow-schemas.js';
 
 export const listBitsTool = defineTool({
@@ -10,7 +11,7 @@ export const listBitsTool = defineTool({
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
   input: z.strictObject({
-    scope_id: z.string().min(1).nullable().optional().describe('Only this scope\'s bits; null: account-level bits only; omitted: every bit you can see.'),
+    scope_id: uuid.nullable().optional().describe('Only this scope\'s bits; null: account-level bits only; omitted: every bit you can see.'),
     status: z.enum(['active', 'archived', 'any']).optional().describe('Default active.'),
     category: z.string().optional().describe('Only bits carrying this category (exact match).'),
     query: z.string().max(256).optional().describe('Text to find in the title, abstract or description.'),

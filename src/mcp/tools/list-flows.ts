@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { uuid } from './common-schemas.js';
 import { flowView, pageInput, priority, REVIEW_STATUSES } from './flow-schemas.js';
 
 export const listFlowsTool = defineTool({
@@ -10,7 +11,7 @@ export const listFlowsTool = defineTool({
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
   input: z.strictObject({
-    scope_id: z.string().min(1).nullable().optional().describe('Only this scope\'s flows; null: account-level flows only; omitted: every flow you can see.'),
+    scope_id: uuid.nullable().optional().describe('Only this scope\'s flows; null: account-level flows only; omitted: every flow you can see.'),
     is_active: z.boolean().optional(),
     review_status: z.enum(REVIEW_STATUSES).optional(),
     priority: priority.optional(),

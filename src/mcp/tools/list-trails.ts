@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { recordId } from './common-schemas.js';
 import { pageInput } from './flow-schemas.js';
 import { TRAIL_STATUSES } from './trail-schemas.js';
 
@@ -11,9 +12,9 @@ export const listTrailsTool = defineTool({
   flags: { W: false, D: false, I: true },
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({
-    flow_id: z.string().min(1).optional().describe('Only trails of this flow.'),
+    flow_id: recordId('Only trails of this flow.').optional(),
     status: z.enum(TRAIL_STATUSES).optional(),
-    principal_id: z.string().min(1).optional().describe('Only trails this principal took part in.'),
+    principal_id: recordId('Only trails this principal took part in.').optional(),
     ...pageInput,
   }),
   output: z.object({

@@ -5,12 +5,12 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
-import { categories } from './common-schemas.js';
+import { categories, recordId } from './common-schemas.js';
 
 export { lastModifiedIgnored } from './common-schemas.js';
 
-export const referenceId = z.string().min(1).describe('The reference id (UUID); search_references finds them.');
-export const bitId = z.string().min(1).describe('The bit id (UUID).');
+export const referenceId = recordId('The reference id (UUID); search_references finds them.');
+export { bitId } from './bit-schemas.js';
 
 export const referenceTitle = z
   .string()

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
 import { defineTool } from '../tool.js';
+import { recordId } from './common-schemas.js';
 import { STEP_PAYLOAD_TEXT, trailView } from './trail-schemas.js';
 
 export const startTrailTool = defineTool({
@@ -10,7 +11,7 @@ export const startTrailTool = defineTool({
   flags: { W: true, D: false, I: false },
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({
-    flow_id: z.string().min(1).describe('The flow to run; it must be active.'),
+    flow_id: recordId('The flow to run; it must be active.'),
     trail_context: z.record(z.string(), z.unknown()).optional().describe('The fields the flow\'s trail_context_schema declares; default {}.'),
     trail_title: z.string().max(LIMITS.title).optional().describe(`A name for this run, at most ${LIMITS.title} characters.`),
   }),

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ELEMENT_TYPES, ELEMENTS } from '../../content/elements/index.js';
 import { MAX_ANSWERS_PER_CALL } from '../../services/trails.service.js';
 import { defineTool } from '../tool.js';
+import { answerInnerSchema } from './answer-schemas.js';
+import { nodeRef } from './common-schemas.js';
 import { STEP_PAYLOAD_TEXT, trailId, trailView } from './trail-schemas.js';
 
 /** Each step type with its answer rule, from the element definitions (one home for each rule). */
@@ -27,9 +29,9 @@ export const submitStepDataTool = defineTool({
     data: z
       .array(
         z.strictObject({
-          element_id: z.string().min(1).describe('The element id (a check-list item\'s own id for CheckListItem).'),
+          element_id: nodeRef.min(1).describe('The element id (a check-list item\'s own id for CheckListItem).'),
           element_type: z.string().min(1).describe('The step type name, e.g. TextArea, CheckListItem, Dropdown.'),
-          value: z.strictObject({ value: z.unknown().refine((v) => v !== undefined, { message: 'value.value is required' }) }).describe('The answer as {value: <inner>}.'),
+          value: z.strictObject({ value: answerInnerSchema.refine((v) => v !== undefined, { message: 'value.value is required' }) }).describe('The answer as {value: <inner>}.'),
         }),
       )
       .min(1)

@@ -113,6 +113,28 @@ describe.each(ENGINES)('trail bounds on %s', (engine) => {
     await h.owner.client.ok('update_bit', { bit_id: bit.ping, bit_title: 'Ping' });
   });
 
+  it('a step sharing an earlier snapshot reads as its own: the inbox (title, human_required) and the step form', async () => {
+    const s = h.store.store;
+    const desk = await insertTestBit(s, { accountId: h.accountId, title: 'Desk', blocks: [p('desk body')] });
+    const sign = await insertTestBit(s, { accountId: h.accountId, title: 'Sign', humanRequired: true, blocks: [p('sign body')] });
+    await insertTestConnection(s, desk, sign);
+    await insertTestConnection(s, sign, desk);
+    const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Desk loop', start_bit_id: desk });
+    const person = await h.principal({ kind: 'person', permission: 'view', capabilities: ['run'] });
+    const trail = await person.client.ok<Trail>('start_trail', { flow_id });
+    for (let i = 0; i < 3; i++) await person.client.ok('advance_trail', { trail_id: trail.trail_id });
+    const step = await h.store.store.db.selectFrom('trail_steps').select(['seq', 'snapshot_step_id']).where('trail_id', '=', trail.trail_id).orderBy('seq', 'desc').executeTakeFirstOrThrow();
+    expect(step).toMatchObject({ seq: 4 });
+    expect(step.snapshot_step_id).not.toBeNull();
+
+    const actor = await h.services.auth.authenticate(person.token);
+    const inbox = await h.services.inbox.list(actor!, {});
+    expect(inbox.items.find((item) => item.trail_id === trail.trail_id)).toMatchObject({ bit_title: 'Sign', human_required: true, reasons: ['started_by_me', 'human_required'] });
+    const form = await h.services.stepForm.payload(actor!, { trail_id: trail.trail_id });
+    expect(form.step).toMatchObject({ bit_title: 'Sign', seq: 4, human_required: true });
+    expect(JSON.stringify(form.step?.body)).toContain('sign body');
+  });
+
   it('trail_context over its bounds is VALIDATION_ERROR before any validation, with or without a schema', async () => {
     const big = { blob: 'x'.repeat(LIMITS.trailContextBytes) };
     const cases: Array<[Record<string, unknown>, string, string]> = [
@@ -152,12 +174,14 @@ describe.each(ENGINES)('trail bounds on %s', (engine) => {
     const quarter = 'y'.repeat(LIMITS.answerValueBytes - 100);
     const call = await h.owner.client.fail('submit_step_data', { trail_id: id, data: [1, 2, 3, 4, 5].map(() => answer('notes', quarter)) });
     expect(call.details).toMatchObject({ limit: 'answersPerCallBytes' });
-    // A step keeps every answer given (replaced ones too) up to its bound.
-    const perStep = Math.floor(LIMITS.answersPerStepBytes / LIMITS.answerValueBytes);
-    for (let i = 0; i < perStep - 1; i++) await h.owner.client.ok('submit_step_data', { trail_id: id, data: [answer('notes', quarter)] });
-    const step = await h.owner.client.fail('submit_step_data', { trail_id: id, data: [answer('notes', quarter), answer('notes', quarter)] });
+    // A step keeps every answer given (replaced ones too) up to its bound: calls of 200 answers of 5000 characters.
+    const full = Array.from({ length: 200 }, () => answer('notes', 'z'.repeat(LIMITS.textAnswerLength)));
+    const perCall = 200 * Buffer.byteLength(JSON.stringify({ value: 'z'.repeat(LIMITS.textAnswerLength) }));
+    const calls = Math.floor(LIMITS.answersPerStepBytes / perCall);
+    for (let i = 0; i < calls; i++) await h.owner.client.ok('submit_step_data', { trail_id: id, data: full });
+    const step = await h.owner.client.fail('submit_step_data', { trail_id: id, data: full });
     expect(step.details).toMatchObject({ limit: 'answersPerStepBytes', max: LIMITS.answersPerStepBytes });
     const view = await h.owner.client.ok<Trail>('get_trail', { trail_id: id });
-    expect(view.history[0].answers).toHaveLength(perStep - 1);
+    expect(view.history[0].answers).toHaveLength(calls * 200);
   });
 });

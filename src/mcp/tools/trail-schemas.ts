@@ -1,9 +1,11 @@
 /** The trail payload as tool output, shared by every trail tool (services/trail-view.ts is its source). */
 import { z } from 'zod';
+import { answerInnerSchema, conditionSchema } from './answer-schemas.js';
+import { recordId } from './common-schemas.js';
 
 export const TRAIL_STATUSES = ['running', 'waiting_for_person', 'completed', 'cancelled'] as const;
 
-export const trailId = z.string().min(1).describe('The trail id (UUID), as start_trail or list_trails gave it.');
+export const trailId = recordId('The trail id (UUID), as start_trail or list_trails gave it.');
 
 /** A reason a person reads (transfer_step, cancel_trail): at most 1024 characters, not blank. */
 export const trailReason = z
@@ -11,15 +13,12 @@ export const trailReason = z
   .max(1024)
   .refine((text) => text.trim() !== '', { message: 'must not be blank' });
 
-const condition = z.union([
-  z.object({ element_id: z.string(), option_ids: z.array(z.string()) }),
-  z.object({ element_id: z.string(), checked: z.boolean() }),
-]);
+const condition = conditionSchema;
 
 const answer = z.object({
   element_id: z.string(),
   element_type: z.string(),
-  value: z.unknown(),
+  value: answerInnerSchema,
   warnings: z.array(z.string()),
   answered_by: z.string(),
   answered_date_time_utc: z.string(),

@@ -153,7 +153,6 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     const issues = error.details?.issues as Array<{ path: string; element_id: string; message: string }>;
     expect(issues.map((i) => [i.path, i.element_id])).toEqual([
       ['data.0.value.value', 'notes'],
-      ['data.0.value.value', 'notes'],
       ['data.1.value.value', 'route'],
       ['data.2.value.value', 'i1'],
       ['data.3.value.value', 'due'],
@@ -163,7 +162,8 @@ describe.each(ENGINES)('trails on %s', (engine) => {
       ['data.7.element_id', 'tasks'],
       ['data.8.element_id', 'o1'],
     ]);
-    expect(issues[1].message).toBe('lowercase letters only');
+    // 'OK' is too short; the pattern (it would fail too) is not run on an answer a length rule refused.
+    expect(issues[0].message).toBe('must be at least 3 characters (got 2)');
     const after = await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id });
     expect(after.current_step!.answers).toEqual([]);
     expect(after.last_modified_date_time_utc).toBe(trail.last_modified_date_time_utc);

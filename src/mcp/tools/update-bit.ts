@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { bitAbstract, bitBody, bitDescription, bitId, bitTitle, bitWritten, complexity, contentFormat, elements, humanRequired } from './bit-schemas.js';
-import { categories, lastModifiedIgnored } from './common-schemas.js';
+import { categories, lastModifiedIgnored, nodeRef } from './common-schemas.js';
 
 export const updateBitTool = defineTool({
   name: 'update_bit',
@@ -21,7 +21,7 @@ export const updateBitTool = defineTool({
     complexity: complexity.optional(),
     elements: elements.optional(),
     human_required: humanRequired.optional(),
-    remove_node_ids: z.array(z.string()).optional().describe('Ids (or labels, for nodes whose id is null) of nodes the new bit_body deletes on purpose.'),
+    remove_node_ids: z.array(nodeRef).optional().describe('Ids (or labels, for nodes whose id is null) of nodes the new bit_body deletes on purpose.'),
     status: z.never({ error: 'status cannot be set through update_bit: use archive_bit (and the REST restore to undo it)' }).optional(),
     last_modified_date_time_utc: lastModifiedIgnored,
   }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { uuid } from './common-schemas.js';
 import { flowCategories, flowDescription, flowId, flowTitle, flowWritten, lastModifiedIgnored, priority, trailContextSchema } from './flow-schemas.js';
 
 export const updateFlowTool = defineTool({
@@ -21,7 +22,7 @@ export const updateFlowTool = defineTool({
     flow_description: flowDescription.optional(),
     flow_categories: flowCategories.optional(),
     priority: priority.optional(),
-    start_bit_id: z.string().min(1).nullable().optional().describe('A new start bit: active, in the flow\'s scope. null is refused (FLOW_START_BIT_INVALID).'),
+    start_bit_id: uuid.nullable().optional().describe('A new start bit: active, in the flow\'s scope. null is refused (FLOW_START_BIT_INVALID).'),
     trail_context_schema: trailContextSchema.optional(),
     is_active: z.boolean().optional().describe('false deactivates; true re-activates (needs review_status "approved" and an active start bit).'),
     last_modified_date_time_utc: lastModifiedIgnored,

@@ -2,7 +2,7 @@
  * Everything that differs between the two engines lives behind this interface, so that the
  * repositories and services never ask which engine they run on (STYLE.md, kysely's dialect layout).
  */
-import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../schema.js';
 
 export type EngineName = 'sqlite' | 'postgres';
@@ -12,6 +12,11 @@ export interface StoreDialect {
   /** Column type of JSON documents: jsonb on PostgreSQL, text on SQLite. */
   readonly jsonType: 'jsonb' | 'text';
   createKysely(): Kysely<DB>;
+  /**
+   * Runs the migrations' work on a Kysely of their own where the engine bounds query connections (PostgreSQL's
+   * statement_timeout, postgres.ts); `queries` (the store's own) where it does not.
+   */
+  withMigrationKysely<T>(queries: Kysely<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
   /** A JSON value as a bind parameter. Always stringified: `pg` would turn a top-level array into a PostgreSQL array. */
   json(value: unknown): string;
   /** A JSON column as read back: pg parses jsonb itself, SQLite hands back text. */
@@ -44,6 +49,13 @@ export interface StoreDialect {
    * opened, and this does nothing.
    */
   migrateLowerText(db: Kysely<unknown>): Promise<void>;
+  /**
+   * A top-level field of a JSON column read in SQL (the inbox reads a step snapshot's title and human_required
+   * without loading the snapshot, which can be megabytes). `key` is a constant of ours, never user text.
+   * jsonText: the string field, or null. jsonTrue: whether the field is the JSON literal true.
+   */
+  jsonText(column: string, key: string): RawBuilder<string | null>;
+  jsonTrue(column: string, key: string): RawBuilder<SqlBool>;
   /** Full-text search of the References Library (see SearchDialect below). */
   readonly search: SearchDialect;
   /**
@@ -61,6 +73,12 @@ export interface StoreDialect {
  * toLowerCase, the same as the pattern the text is matched against), migration 006 creates one over
  * lower() on PostgreSQL. One name, so that the repositories need not know the engine.
  */
+/** A JSON key the store reads in SQL: a plain identifier, so it can be written into the path literal. */
+export function jsonKey(key: string): string {
+  if (!/^[a-z_]+$/.test(key)) throw new Error(`not a JSON key the store reads: ${key}`);
+  return key;
+}
+
 export function lowerText(value: Expression<string | null>): RawBuilder<string> {
   return sql<string>`waymark_lower(${value})`;
 }
@@ -89,10 +107,8 @@ export interface ReferenceSearchQuery {
   includeArchived: boolean;
   /**
    * Keyset cursor: hits strictly after the last hit of the previous page (score descending, then id
-   * ascending), with the score that hit had then. Where an engine's scores depend on the rest of the index
-   * (SQLite's bm25), the dialect ranks the anchor hit again within the page's own query and compares against
-   * that, so that writes between pages neither repeat nor skip hits; `score` is then only the fallback for an
-   * anchor that no longer matches.
+   * ascending). A score depends on its own row only (on both engines: no statistics of the rest of the
+   * index), so writes between pages neither repeat nor skip hits, and no row is looked up by the cursor's id.
    */
   after?: { score: number; id: string };
   limit: number;
@@ -105,9 +121,12 @@ export interface ReferenceSearchHit {
   categories: unknown;
   scope_id: string | null;
   is_active: number;
-  /** Higher is better; comparable only within one engine and one query. */
+  /**
+   * Higher is better; comparable only within one engine and one query. A function of the hit's own row and
+   * the query alone: no other row, and so no other account's writes, moves it (issue 16, finding 9).
+   */
   score: number;
-  /** An excerpt of the body text with the matched words marked `**…**`. */
+  /** An excerpt of the snippet window (migration 007) with the matched words marked `**…**` (snippet.ts). */
   snippet: string;
 }
 
@@ -116,5 +135,10 @@ export interface SearchDialect {
   migrate(db: Kysely<unknown>): Promise<void>;
   /** Migration 005: the index folds diacritics ('cafe' finds 'Café') on every engine, existing rows included. */
   migrateFoldDiacritics(db: Kysely<unknown>): Promise<void>;
+  /**
+   * Migration 007: the index reads the snippet window (library_references.snippet_text). `fill` bounds the
+   * stored texts and sets the window; the dialect runs it where its index would otherwise index every row twice.
+   */
+  migrateSnippetWindow(db: Kysely<unknown>, fill: () => Promise<void>): Promise<void>;
   searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]>;
 }

@@ -1,7 +1,9 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql, type SelectQueryBuilder } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { LIMITS } from '../../content/limits.js';
+import { WaymarkError } from '../../errors.js';
 import type { DB } from '../schema.js';
-import type { StoreDialect } from './dialect.js';
+import { jsonKey, type StoreDialect } from './dialect.js';
 import { postgresSearch } from './postgres-search.js';
 
 /** lower() already folds every letter here (under the database's UTF-8 ctype); inlined, so it costs nothing. */
@@ -9,15 +11,77 @@ const LOWER_TEXT_DDL = `CREATE FUNCTION waymark_lower(text) RETURNS text LANGUAG
 
 /** serialization_failure, deadlock_detected: PostgreSQL asks the client to run the transaction again. */
 const RETRYABLE = new Set(['40001', '40P01']);
+/** query_canceled: what a statement that ran past statement_timeout fails with. */
+const QUERY_CANCELED = '57014';
 
-export function postgresDialect(url: string): StoreDialect {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+export interface PostgresOptions {
+  /** statement_timeout of every query connection, in ms (default LIMITS.statementTimeoutMs). */
+  statementTimeoutMs?: number;
+}
+
+/** query_canceled after statement_timeout, as the code an agent can act on. */
+function timeoutError(timeoutMs: number): WaymarkError {
+  return new WaymarkError('QUERY_TIMEOUT', `The request ran longer than the ${timeoutMs} ms the server allows a database statement and was stopped; narrow it (more words, a phrase, filters) or retry.`, {
+    timeout_ms: timeoutMs,
+  });
+}
+
+/**
+ * A pooled client as Kysely sees it, with a statement cancelled by statement_timeout turned into QUERY_TIMEOUT:
+ * a statement that runs long (issue 16: one search took 16.5 s and twelve held the pool) is stopped and answered
+ * with a code, never INTERNAL_ERROR. Kysely passes a cursor only to stream, which the store never does.
+ */
+class TimeoutMappingClient implements PostgresPoolClient {
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly timeoutMs: number,
+  ) {}
+
+  query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: readonly unknown[]): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    if (typeof sqlOrCursor !== 'string') throw new Error('the store does not stream query results');
+    return this.client.query(sqlOrCursor, parameters as unknown[]).then(
+      (result) => result as PostgresQueryResult<R>,
+      (error: unknown) => {
+        throw (error as { code?: string } | null)?.code === QUERY_CANCELED ? timeoutError(this.timeoutMs) : error;
+      },
+    );
+  }
+
+  release(): void {
+    this.client.release();
+  }
+}
+
+function mappingTimeouts(pool: pg.Pool, timeoutMs: number): PostgresPool {
+  return {
+    connect: async () => new TimeoutMappingClient(await pool.connect(), timeoutMs),
+    end: () => pool.end(),
+  };
+}
+
+export function postgresDialect(url: string, options: PostgresOptions = {}): StoreDialect {
+  const timeoutMs = options.statementTimeoutMs ?? LIMITS.statementTimeoutMs;
+  const pool = new pg.Pool({ connectionString: url, max: 10, statement_timeout: timeoutMs });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return {
     engine: 'postgres',
     jsonType: 'jsonb',
-    createKysely: () => new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
+    createKysely: () => new Kysely<DB>({ dialect: new PostgresDialect({ pool: mappingTimeouts(pool, timeoutMs) }) }),
+    // Migrations rebuild indexes and rewrite every row, which may rightly take longer than any one request:
+    // their own connection, without the statement timeout, closed when they are done.
+    async withMigrationKysely(_queries, work) {
+      const own = new pg.Pool({ connectionString: url, max: 1 });
+      own.on('error', () => undefined);
+      const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: own }) });
+      try {
+        return await work(db);
+      } finally {
+        await db.destroy();
+      }
+    },
     json: (value) => JSON.stringify(value),
     // pg parses jsonb itself; a string here is one of our own encoded values (dialect.json) not yet stored.
     // Stored documents are always objects or arrays, never bare strings.
@@ -30,6 +94,8 @@ export function postgresDialect(url: string): StoreDialect {
     migrateLowerText: async (db) => {
       await sql.raw(LOWER_TEXT_DDL).execute(db);
     },
+    jsonText: (column, key) => sql<string | null>`(${sql.ref(column)} ->> ${jsonKey(key)})`,
+    jsonTrue: (column, key) => sql<SqlBool>`((${sql.ref(column)} -> ${jsonKey(key)}) = 'true'::jsonb)`,
     search: postgresSearch,
     // strict: lax mode's `.**` also unwraps arrays, and would find each node more than once.
     connectionNodesOf: (bitId) => sql<{ node: unknown }>`SELECT jsonb_path_query(body, 'strict $.**?(@.type == "bit-connection")') AS node FROM bits WHERE id = ${bitId}`,

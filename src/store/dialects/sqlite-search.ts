@@ -5,13 +5,15 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../schema.js';
 import type { ReferenceSearchHit, ReferenceSearchQuery, SearchDialect, SearchTerm } from './dialect.js';
+import { MARK_END, MARK_START, snippetFromMarked } from './snippet.js';
 
 /**
- * Title > abstract > body text, as bm25 column weights. The same ratio (1 : 0.4 : 0.1) as PostgreSQL's
- * ts_rank weights A, B and D in postgres-search.ts.
+ * Title > abstract > body text: a hit's score is the sum of these for each part that holds a matched word.
+ * The same ratio (1 : 0.4 : 0.1) as PostgreSQL's ts_rank weights A, B and D in postgres-search.ts.
  */
-const BM25_WEIGHTS = sql.raw('10.0, 4.0, 1.0');
-const SNIPPET_TOKENS = 32;
+const TITLE_WEIGHT = 10;
+const ABSTRACT_WEIGHT = 4;
+const BODY_WEIGHT = 1;
 const SNIPPET_CHUNK = 500;
 
 /**
@@ -58,6 +60,50 @@ const DDL = [
 ];
 
 /**
+ * Migration 007: the index's body is two columns, the snippet window (snippet_text, a prefix of search_text)
+ * and the rest of search_text, so that highlight() re-reads the window only (its cost grows with its hits
+ * times the length of what it reads) while the index holds each word once. A quoted phrase that straddles
+ * the window's end no longer matches there; the window ends between words. FTS5 tables cannot change their
+ * columns, so the index, its view and its triggers are made again; the key table stays.
+ */
+const WINDOW_DROP = [
+  'DROP TRIGGER library_references_fts_insert',
+  'DROP TRIGGER library_references_fts_update',
+  'DROP TRIGGER library_references_fts_delete',
+  'DROP TABLE library_references_fts',
+  'DROP VIEW library_reference_search_content',
+];
+/** SQLite counts characters on both sides, so the rest starts right after the window whatever the text. */
+const REST = (row: string) => `substr(${row}.search_text, length(${row}.snippet_text) + 1)`;
+const WINDOW_CREATE = [
+  `CREATE VIEW library_reference_search_content AS
+     SELECT k.search_rowid, r.title, r.abstract, r.snippet_text AS search_window, ${REST('r')} AS search_rest
+     FROM library_reference_search_keys k JOIN library_references r ON r.id = k.reference_id`,
+  `CREATE VIRTUAL TABLE library_references_fts USING fts5(
+     title, abstract, search_window, search_rest,
+     content='library_reference_search_content', content_rowid='search_rowid',
+     tokenize='porter unicode61 remove_diacritics 2'
+   )`,
+  `CREATE TRIGGER library_references_fts_insert AFTER INSERT ON library_references BEGIN
+     INSERT INTO library_reference_search_keys (reference_id) VALUES (new.id);
+     INSERT INTO library_references_fts (rowid, title, abstract, search_window, search_rest)
+       SELECT search_rowid, new.title, new.abstract, new.snippet_text, ${REST('new')} FROM library_reference_search_keys WHERE reference_id = new.id;
+   END`,
+  `CREATE TRIGGER library_references_fts_update AFTER UPDATE OF title, abstract, search_text, snippet_text ON library_references BEGIN
+     INSERT INTO library_references_fts (library_references_fts, rowid, title, abstract, search_window, search_rest)
+       SELECT 'delete', search_rowid, old.title, old.abstract, old.snippet_text, ${REST('old')} FROM library_reference_search_keys WHERE reference_id = old.id;
+     INSERT INTO library_references_fts (rowid, title, abstract, search_window, search_rest)
+       SELECT search_rowid, new.title, new.abstract, new.snippet_text, ${REST('new')} FROM library_reference_search_keys WHERE reference_id = new.id;
+   END`,
+  `CREATE TRIGGER library_references_fts_delete BEFORE DELETE ON library_references BEGIN
+     INSERT INTO library_references_fts (library_references_fts, rowid, title, abstract, search_window, search_rest)
+       SELECT 'delete', search_rowid, old.title, old.abstract, old.snippet_text, ${REST('old')} FROM library_reference_search_keys WHERE reference_id = old.id;
+     DELETE FROM library_reference_search_keys WHERE reference_id = old.id;
+   END`,
+  `INSERT INTO library_references_fts (library_references_fts) VALUES ('rebuild')`,
+];
+
+/**
  * An FTS5 query from tokenized terms: each term a double-quoted string (a phrase when it has several
  * words), juxtaposed, which FTS5 reads as AND. The words hold only letters, digits and marks, so no
  * FTS5 syntax (quotes, operators, column filters, NEAR) can come from the caller.
@@ -79,22 +125,17 @@ function filters(query: ReferenceSearchQuery): RawBuilder<unknown>[] {
 }
 
 /**
- * Where the previous page ended, in today's ranking. bm25 weighs each term by how many rows of the whole
- * index hold it and each row's length against the average, so any write (even another account's) moves
- * every score: a cursor holding yesterday's absolute score repeated or skipped hits. So the anchor hit's
- * score is computed again here, in the same statement (one snapshot, one set of statistics) as the page,
- * and the page compares against it. The rowid bound lets FTS5 seek straight to the anchor; its bm25
- * statistics cost one more pass over each term's doclist, which the page query pays as well, so a cursor
- * page costs at most a constant factor of a first page. When the anchor no longer matches (deleted, or
- * edited away from the query) the cursor's own score is the best estimate left.
+ * Whether a hit holds a matched word in the columns given weight 1 (issue 16, finding 9). bm25 weighs each
+ * term by how many rows of the whole index hold it and each row's length against the average of all rows,
+ * every account's: a reader's scores moved when another account wrote a word, which told it that others use
+ * the word, and roughly how often. Its sign does not: bm25 is negative when a weighted column holds a hit
+ * (its IDF is never below 1e-6) and zero when none does, so the score built from it reads the row alone.
  */
-function anchorScore(match: string, after: { score: number; id: string }): RawBuilder<number> {
-  return sql<number>`coalesce((
-    SELECT -bm25(library_references_fts, ${BM25_WEIGHTS}) FROM library_references_fts
-    WHERE library_references_fts MATCH ${match}
-      AND rowid = (SELECT search_rowid FROM library_reference_search_keys WHERE reference_id = ${after.id})
-  ), ${after.score})`;
+function holds(weights: string): RawBuilder<number> {
+  return sql<number>`(bm25(library_references_fts, ${sql.raw(weights)}) < 0)`;
 }
+
+const SCORE = sql<number>`(${sql.lit(TITLE_WEIGHT)} * ${holds('1, 0, 0, 0')} + ${sql.lit(ABSTRACT_WEIGHT)} * ${holds('0, 1, 0, 0')} + ${sql.lit(BODY_WEIGHT)} * ${holds('0, 0, 1, 1')})`;
 
 interface PageRow extends Omit<ReferenceSearchHit, 'snippet'> {
   search_rowid: number;
@@ -102,34 +143,32 @@ interface PageRow extends Omit<ReferenceSearchHit, 'snippet'> {
 
 async function searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]> {
   const match = fts5Match(query.terms);
-  // bm25 is lower-is-better and negative; its negation is the score callers see and page by.
-  const matches = sql`
-    SELECT r.id, r.title, r.abstract, r.categories, r.scope_id, r.is_active, k.search_rowid,
-           -bm25(library_references_fts, ${BM25_WEIGHTS}) AS score
-    FROM library_references_fts
-    JOIN library_reference_search_keys k ON k.search_rowid = library_references_fts.rowid
-    JOIN library_references r ON r.id = k.reference_id
-    WHERE library_references_fts MATCH ${match} AND ${sql.join(filters(query), sql` AND `)}`;
-  const page = query.after
-    ? await sql<PageRow>`
-        WITH anchor AS (SELECT ${anchorScore(match, query.after)} AS score)
-        SELECT m.* FROM (${matches}) m, anchor
-        WHERE m.score < anchor.score OR (m.score = anchor.score AND m.id > ${query.after.id})
-        ORDER BY m.score DESC, m.id ASC
-        LIMIT ${query.limit}`.execute(db)
-    : await sql<PageRow>`SELECT * FROM (${matches}) ORDER BY score DESC, id ASC LIMIT ${query.limit}`.execute(db);
+  // The score reads the row alone, so the cursor's score still marks where the previous page ended
+  // whatever was written since, and no row is looked up by the cursor's id.
+  const after = query.after ? sql`WHERE score < ${query.after.score} OR (score = ${query.after.score} AND id > ${query.after.id})` : sql``;
+  const page = await sql<PageRow>`
+    SELECT * FROM (
+      SELECT r.id, r.title, r.abstract, r.categories, r.scope_id, r.is_active, k.search_rowid, ${SCORE} AS score
+      FROM library_references_fts
+      JOIN library_reference_search_keys k ON k.search_rowid = library_references_fts.rowid
+      JOIN library_references r ON r.id = k.reference_id
+      WHERE library_references_fts MATCH ${match} AND ${sql.join(filters(query), sql` AND `)}
+    ) ${after}
+    ORDER BY score DESC, id ASC
+    LIMIT ${query.limit}`.execute(db);
   if (page.rows.length === 0) return [];
-  // Snippets only for the page: snippet() re-reads and re-tokenizes the text, too costly for every match.
+  // Snippets only for the page, from the window alone (migration 007): highlight() marks every hit there and
+  // snippetFromMarked picks the fragment in one pass; FTS5's own snippet() costs the square of the hits.
   // In chunks: a page is at most 101 rows through the service, but the store's own callers may ask for
   // more, and SQLite caps the number of bound variables.
   const byRowid = new Map<number, string>();
   for (let start = 0; start < page.rows.length; start += SNIPPET_CHUNK) {
     const rowids = page.rows.slice(start, start + SNIPPET_CHUNK).map((r) => r.search_rowid);
-    const snippets = await sql<{ rowid: number; snippet: string }>`
-      SELECT rowid, snippet(library_references_fts, 2, '**', '**', '…', ${sql.lit(SNIPPET_TOKENS)}) AS snippet
+    const marked = await sql<{ rowid: number; marked: string | null }>`
+      SELECT rowid, highlight(library_references_fts, 2, ${MARK_START}, ${MARK_END}) AS marked
       FROM library_references_fts
       WHERE library_references_fts MATCH ${match} AND rowid IN (${sql.join(rowids)})`.execute(db);
-    for (const s of snippets.rows) byRowid.set(s.rowid, s.snippet);
+    for (const s of marked.rows) byRowid.set(s.rowid, snippetFromMarked(s.marked ?? ''));
   }
   return page.rows.map(({ search_rowid, ...hit }) => ({ ...hit, snippet: byRowid.get(search_rowid) ?? '' }));
 }
@@ -140,5 +179,11 @@ export const sqliteSearch: SearchDialect = {
   },
   // The unicode61 tokenizer of migration 002 already folds diacritics (remove_diacritics 2).
   async migrateFoldDiacritics() {},
+  async migrateSnippetWindow(db, fill) {
+    // Without its triggers while the texts are bounded: the rebuild below indexes every row once.
+    for (const statement of WINDOW_DROP) await sql.raw(statement).execute(db);
+    await fill();
+    for (const statement of WINDOW_CREATE) await sql.raw(statement).execute(db);
+  },
   searchReferences,
 };

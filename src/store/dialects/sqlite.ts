@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteAdapter, SqliteDialect, sql, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../schema.js';
-import type { StoreDialect } from './dialect.js';
+import { jsonKey, type StoreDialect } from './dialect.js';
 import { sqliteSearch } from './sqlite-search.js';
 
 /**
@@ -68,8 +68,31 @@ function withStatementCache(database: Database.Database): { prepare(sql: string)
   };
 }
 
+/**
+ * The store holds every account's content and the token hashes: only its owner may read it. The directories
+ * made for it are 0700 and the database file 0600, created so before SQLite opens it (SQLite's default is
+ * 0644, world-readable); SQLite gives the -wal and -shm files the database file's mode. A store made by an
+ * earlier version is tightened on open; a directory that existed before is the user's and is left as it is.
+ */
+export const STORE_DIR_MODE = 0o700;
+export const STORE_FILE_MODE = 0o600;
+
+function prepareStoreFile(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: STORE_DIR_MODE });
+  if (!existsSync(file)) closeSync(openSync(file, 'a', STORE_FILE_MODE));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (!existsSync(path)) continue;
+    try {
+      chmodSync(path, STORE_FILE_MODE);
+    } catch (error) {
+      // Another user's file that this one may open: theirs to tighten.
+      if ((error as { code?: string }).code !== 'EPERM') throw error;
+    }
+  }
+}
+
 export function sqliteDialect(file: string): StoreDialect {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') prepareStoreFile(file);
   const database = new Database(file);
   database.pragma('journal_mode = WAL');
   // WAL with synchronous=FULL: an acknowledged write survives a crash of the process and of the machine.
@@ -83,6 +106,8 @@ export function sqliteDialect(file: string): StoreDialect {
     engine: 'sqlite',
     jsonType: 'text',
     createKysely: () => new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) }),
+    // One file handle, no statement timeout: migrations run on the store's own Kysely.
+    withMigrationKysely: (queries, work) => work(queries),
     json: (value) => JSON.stringify(value),
     parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
@@ -97,6 +122,9 @@ export function sqliteDialect(file: string): StoreDialect {
       return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
     },
     migrateLowerText: async () => undefined,
+    // json_extract gives SQLite's own values: a JSON true is the integer 1.
+    jsonText: (column, key) => sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${jsonKey(key)}`})`,
+    jsonTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${`$.${jsonKey(key)}`}) = 'true')`,
     search: sqliteSearch,
     // The row of each node's `type` key names the node's own path: the node is read alone from there.
     connectionNodesOf: (bitId) =>

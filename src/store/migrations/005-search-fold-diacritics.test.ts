@@ -25,11 +25,12 @@ describe.each(ENGINES)('migration 005 (search folds diacritics) on %s', (engine)
     const accountId = await services.auth.createAccount('before 005');
     const issued = await services.auth.createToken({ accountId, permission: 'view', capabilities: [capabilityName('read')] });
     const now = new Date().toISOString();
+    // As stored before migration 007 added snippet_text.
     await insertReferences(s.db, [{
       id: 'old-reference', account_id: accountId, scope_id: null, title: 'Crème brûlée', abstract: null,
       content: s.dialect.json([{ type: 'p', children: [{ text: 'A café dessert.' }] }]), search_text: 'A café dessert.',
       categories: s.dialect.json([]), is_active: 1, author_principal_id: issued.principalId, created_at: now, updated_at: now,
-    }]);
+    } as Parameters<typeof insertReferences>[1][number]]);
     await s.migrate();
     client = await connectClient(services, issued.token);
     const found = await client.ok<{ results: Array<{ reference_id: string; reference_title: string; snippet: string }> }>('search_references', { query: 'creme brulee cafe' });

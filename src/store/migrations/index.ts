@@ -6,7 +6,11 @@ import { trailStepActors } from './003-trail-step-actors.js';
 import { trailEvents } from './004-trail-events.js';
 import { searchFoldDiacritics } from './005-search-fold-diacritics.js';
 import { lowerTextFunction } from './006-lower-text.js';
+import { searchWindow } from './007-search-window.js';
 import { trailBounds } from './008-trail-bounds.js';
+import { tokenRevocation } from './009-token-revocation.js';
+import { signinSessions } from './010-signin-sessions.js';
+import { oauthRecords } from './011-oauth.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: StoreDialect): Record<string, Migration> {
@@ -17,6 +21,10 @@ export function migrations(dialect: StoreDialect): Record<string, Migration> {
     '004-trail-events': trailEvents(dialect),
     '005-search-fold-diacritics': searchFoldDiacritics(dialect),
     '006-lower-text': lowerTextFunction(dialect),
+    '007-search-window': searchWindow(dialect),
     '008-trail-bounds': trailBounds(dialect),
+    '009-token-revocation': tokenRevocation(),
+    '010-signin-sessions': signinSessions(),
+    '011-oauth': oauthRecords(dialect),
   };
 }

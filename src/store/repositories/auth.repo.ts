@@ -60,6 +60,7 @@ export async function findTokenByHash(q: Q, tokenHash: string) {
       'tokens.id as token_id',
       'tokens.capabilities',
       'tokens.expires_at',
+      'tokens.revoked_at',
       'principals.id as principal_id',
       'principals.account_id',
       'principals.scope_id',
@@ -68,4 +69,32 @@ export async function findTokenByHash(q: Q, tokenHash: string) {
     ])
     .where('tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
+}
+
+/** These principals of one account (ids of another account are left out), by name. */
+export async function findPrincipalsOf(q: Q, accountId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return q.selectFrom('principals').select(['id', 'name', 'kind']).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('name').orderBy('id').execute();
+}
+
+/** Every token of an account's principals, oldest first: what `waymark token list` shows (never the hash). */
+export async function listTokens(q: Q, accountId: string) {
+  return q
+    .selectFrom('tokens')
+    .innerJoin('principals', 'principals.id', 'tokens.principal_id')
+    .select(['tokens.id', 'tokens.capabilities', 'tokens.created_at', 'tokens.expires_at', 'tokens.revoked_at', 'principals.id as principal_id', 'principals.kind'])
+    .where('principals.account_id', '=', accountId)
+    .orderBy('tokens.created_at')
+    .orderBy('tokens.id')
+    .execute();
+}
+
+export async function findToken(q: Q, id: string) {
+  return q.selectFrom('tokens').select(['id', 'revoked_at']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Marks a token revoked unless it already is; whether this call revoked it. */
+export async function revokeToken(q: Q, id: string, at: string): Promise<boolean> {
+  const result = await q.updateTable('tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -6,8 +6,8 @@ import type { Db, Tx } from '../store.js';
 type Q = Db | Tx;
 
 /**
- * Every column of the typed row, named: `select *` would also drag PostgreSQL's search_vector
- * (migration 002) along, which no caller reads.
+ * Every column of the typed row that callers read, named: `select *` would also drag PostgreSQL's search_vector
+ * (migration 002) and the snippet window (migration 007) along, which only search reads.
  */
 const COLUMNS = [
   'id',

@@ -1,0 +1,131 @@
+/**
+ * What one conversion may build (issue 16: "check sizes and counts before building anything"). A body is at
+ * most LIMITS.bodyBytes of stored JSON; the converters charge a lower bound of the JSON of each node they are
+ * about to build to an OutputBudget, which answers BODY_TOO_LARGE as soon as the bound passes the limit, so a
+ * body that amplifies (a heading per two bytes, a long link definition used a million times) stops early
+ * instead of being built whole and measured at the end. Every charge is at most what the node really takes,
+ * so a body that fits is never refused here (assertBodySize stays the exact check).
+ */
+import type { Token } from 'markdown-it';
+import { WaymarkError } from '../errors.js';
+import { LIMITS } from './limits.js';
+
+export function bodyTooLarge(reason: string, details: Record<string, unknown> = {}): WaymarkError {
+  return new WaymarkError('BODY_TOO_LARGE', `bit_body ${reason}, over ${LIMITS.bodyBytes} bytes once converted; split the content over several bits`, {
+    max_bytes: LIMITS.bodyBytes,
+    ...details,
+  });
+}
+
+export class OutputBudget {
+  bytes = 0;
+  nodes = 0;
+
+  constructor(
+    private readonly maxBytes: number = LIMITS.bodyBytes,
+    private readonly maxNodes: number = LIMITS.bodyNodes,
+  ) {}
+
+  /** Charges `bytes` of stored JSON and `nodes` nodes; BODY_TOO_LARGE once either passes its limit. */
+  spend(bytes: number, nodes = 0): void {
+    this.bytes += bytes;
+    this.nodes += nodes;
+    if (this.bytes > this.maxBytes) throw bodyTooLarge('would be more than its limit', { at_least_bytes: this.bytes });
+    if (this.nodes > this.maxNodes) throw bodyTooLarge(`would hold more than ${this.maxNodes} nodes`, { max_nodes: this.maxNodes });
+  }
+}
+
+/**
+ * The least stored JSON each markdown-it block token becomes (with the comma after it), without its inline
+ * content: a paragraph or heading is `{"type":"p","children":[{"text":""}]}` at least, whose text the inline
+ * builder charges; closing tokens, `inline` and table wrappers add nothing of their own.
+ */
+const BLOCK_TOKEN_BYTES: Readonly<Record<string, number>> = {
+  paragraph_open: 38,
+  heading_open: 38,
+  blockquote_open: 36,
+  bullet_list_open: 28,
+  ordered_list_open: 28,
+  // An item line under an element is stored as an item (`{"id":"<uuid>","name":""}` at least, with its
+  // paragraph's 38), not as a li: the least of both.
+  list_item_open: 12,
+  hr: 39,
+  table_open: 31,
+  tr_open: 28,
+  th_open: 63,
+  td_open: 63,
+  // `{"type":"code_block","children":[{"type":"code_line","children":[{"text":""}]}]}` plus the code itself.
+  fence: 80,
+  code_block: 80,
+};
+
+/** Charges the block tokens from `from` on; returns the index to continue from. */
+export function chargeBlockTokens(budget: OutputBudget, tokens: readonly Token[], from: number): number {
+  let bytes = 0;
+  let nodes = 0;
+  for (let i = from; i < tokens.length; i++) {
+    const t = tokens[i];
+    const least = BLOCK_TOKEN_BYTES[t.type];
+    if (least === undefined) continue;
+    bytes += least;
+    nodes++;
+    if (t.type === 'fence' || t.type === 'code_block') bytes += t.content.length;
+  }
+  budget.spend(bytes, nodes);
+  return tokens.length;
+}
+
+/**
+ * Charges the inline tokens from `from` on: their text, and the destination of a link or image (a url is
+ * stored whole in each link that uses it, which is how one long link reference definition amplifies). An
+ * anchor destination (`<nodeScheme>:…`) becomes an id the block's own charge covers; markup adds nothing.
+ */
+export function chargeInlineTokens(budget: OutputBudget, tokens: readonly Token[], from: number, anchorPrefix: string): number {
+  let bytes = 0;
+  let nodes = 0;
+  for (let i = from; i < tokens.length; i++) {
+    const t = tokens[i];
+    switch (t.type) {
+      case 'text':
+      case 'text_special':
+      case 'code_inline':
+        bytes += t.content.length;
+        break;
+      case 'link_open':
+      case 'image': {
+        const url = String(t.attrs?.[0]?.[1] ?? '');
+        if (!url.startsWith(anchorPrefix)) bytes += url.length;
+        nodes++;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  budget.spend(bytes, nodes);
+  return tokens.length;
+}
+
+/**
+ * A cheap estimate of how much JSON a parsed value (a Slate node array given as an array) is: its strings'
+ * lengths plus a few bytes per value. Walks at most until the estimate passes `stop`, without recursion.
+ */
+export function jsonSizeAtLeast(value: unknown, stop: number): number {
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && size <= stop) {
+    const v = stack.pop();
+    if (typeof v === 'string') size += v.length + 2;
+    else if (Array.isArray(v)) {
+      size += 2;
+      for (const item of v) stack.push(item);
+    } else if (v !== null && typeof v === 'object') {
+      size += 2;
+      for (const [k, item] of Object.entries(v)) {
+        size += k.length + 3;
+        stack.push(item);
+      }
+    } else size += 1;
+  }
+  return size;
+}

@@ -1,0 +1,91 @@
+/**
+ * The operations the web app needs beyond the MCP tools (issue 11): the inbox and the step payload. Declared
+ * like tools (defineTool: zod input and output, access, one service call) so the REST adapter serves them, and
+ * OpenAPI describes them, exactly as it does the tools; they are not offered over MCP.
+ */
+import { z } from 'zod';
+import { LIMITS } from '../content/limits.js';
+import { defineTool } from '../mcp/tool.js';
+import { trailId, trailView } from '../mcp/tools/trail-schemas.js';
+import { INBOX_REASONS } from '../services/inbox.service.js';
+
+const INBOX_STATUSES = ['running', 'waiting_for_person'] as const;
+
+export const inboxOperation = defineTool({
+  name: 'inbox',
+  title: 'My inbox',
+  description: [
+    'The steps waiting for me, newest change first: running or waiting trails I started (reason started_by_me), steps handed to a person (transferred, with the reason),',
+    'and human_required steps of my account\'s running trails (human_required). People see all three; an agent sees its own trails whose step it may act on.',
+    'counts: how many trails under the flow and status filters, in all and per reason. Errors: FLOW_NOT_FOUND, VALIDATION_ERROR (a bad cursor).',
+  ].join(' '),
+  flags: { W: false, D: false, I: true },
+  access: { capability: 'run', permission: 'view' },
+  input: z.strictObject({
+    flow_id: z.string().min(1).optional().describe('Only trails of this flow.'),
+    status: z.enum(INBOX_STATUSES).optional(),
+    reason: z.enum(INBOX_REASONS).optional().describe('Only items there for this reason.'),
+    limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default ${LIMITS.inboxPageSize}.`),
+    cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
+  }),
+  output: z.object({
+    items: z.array(
+      z.object({
+        trail_id: z.string(),
+        trail_title: z.string().nullable(),
+        flow_id: z.string(),
+        flow_title: z.string(),
+        status: z.enum(INBOX_STATUSES),
+        step_id: z.string().nullable(),
+        bit_id: z.string().nullable(),
+        bit_title: z.string().nullable().describe('The step\'s title as the trail entered it.'),
+        human_required: z.boolean(),
+        reasons: z.array(z.enum(INBOX_REASONS)),
+        transfer: z.object({ reason: z.string(), transferred_by: z.string().nullable(), transferred_date_time_utc: z.string() }).nullable().describe('The latest hand-over of the current step.'),
+        started_by: z.string(),
+        started_date_time_utc: z.string(),
+        entered_date_time_utc: z.string().nullable(),
+        last_modified_date_time_utc: z.string(),
+      }),
+    ),
+    counts: z.object({ total: z.number().int(), started_by_me: z.number().int(), transferred: z.number().int(), human_required: z.number().int() }),
+    next_cursor: z.string().nullable(),
+  }),
+  run: ({ actor, services }, input) => services.inbox.list(actor, input),
+});
+
+const stepView = trailView.shape.current_step.unwrap();
+const element = stepView.shape.elements.element;
+
+export const stepOperation = defineTool({
+  name: 'step',
+  title: 'The step form\'s payload',
+  description:
+    'The current step of a trail as the step form consumes it: body as Slate nodes (as get_bit format slate), elements with config, required and answer_rule (the rule submit_step_data enforces), the answers that count, required_missing, connections_available with target titles, references; may: what the caller can do now. step is null once the trail is completed or cancelled. Errors: TRAIL_NOT_FOUND.',
+  flags: { W: false, D: false, I: true },
+  access: { capability: 'run', permission: 'view' },
+  input: z.strictObject({ trail_id: trailId }),
+  output: z.object({
+    trail: trailView.pick({ trail_id: true, trail_title: true, flow_id: true, status: true, trail_context: true }).extend({ flow_title: z.string() }),
+    step: stepView
+      .omit({ bit_body: true, content_format: true, elements: true })
+      .extend({
+        body: z.array(z.unknown()).describe('The step\'s body as Slate nodes, as the trail entered it.'),
+        elements: z.array(element.extend({ answer_rule: z.string().nullable().describe('The answer rule of the element type; null for elements that take no answer.') })),
+      })
+      .nullable(),
+    may: z.object({ answer: z.boolean(), advance: z.boolean(), transfer: z.boolean(), cancel: z.boolean() }),
+  }),
+  run: ({ actor, services }, input) => services.stepForm.payload(actor, input),
+});
+
+export const trailPeopleOperation = defineTool({
+  name: 'trail_people',
+  title: 'Who took part in a trail',
+  description: 'The principals a trail\'s history names (started_by, answered_by, left_by, transferred_by, cancelled_by), with their names and kinds, so the history can say who did what. Errors: TRAIL_NOT_FOUND.',
+  flags: { W: false, D: false, I: true },
+  access: { capability: 'run', permission: 'view' },
+  input: z.strictObject({ trail_id: trailId }),
+  output: z.object({ people: z.array(z.object({ principal_id: z.string(), name: z.string(), kind: z.enum(['agent', 'person']) })) }),
+  run: ({ actor, services }, input) => services.trailPeople.list(actor, input),
+});

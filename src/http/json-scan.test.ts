@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { JsonShapeScan, type JsonShapeLimits } from './json-scan.js';
+
+const WIDE: JsonShapeLimits = { containers: 1e9, values: 1e9, depth: 1e9 };
+
+/** The scan of `text`, fed in pieces of `piece` bytes (a body arrives in chunks cut anywhere). */
+function scan(text: string, limits: JsonShapeLimits = WIDE, piece = Infinity) {
+  const bytes = Buffer.from(text);
+  const s = new JsonShapeScan(limits);
+  for (let i = 0; i < bytes.length; i += Math.min(piece, bytes.length)) {
+    const excess = s.feed(bytes.subarray(i, i + piece));
+    if (excess) return { excess, containers: s.containers, values: s.values };
+  }
+  return { excess: null, containers: s.containers, values: s.values };
+}
+
+describe('JsonShapeScan', () => {
+  it('counts containers and values (keys included) the way JSON.parse would build them', () => {
+    const text = '{"a": [1, -2.5e3, true, false, null], "b": {"c": "d"}, "e": []}';
+    for (const piece of [Infinity, 1, 2, 3, 7]) expect(scan(text, WIDE, piece)).toEqual({ excess: null, containers: 4, values: 10 });
+  });
+
+  it('does not count brackets, quotes or backslashes inside strings, whatever the chunk boundaries', () => {
+    const text = JSON.stringify({ k: '{[\\"]}\\\\', 'x"y': '\\', z: '\u00e9\u{1F600}' });
+    expect(JSON.parse(text)).toBeTruthy();
+    for (const piece of [Infinity, 1, 2, 5]) expect(scan(text, WIDE, piece)).toEqual({ excess: null, containers: 1, values: 6 });
+  });
+
+  it('stops at the first bound exceeded: containers, values, depth', () => {
+    expect(scan('[{},{},{}]', { ...WIDE, containers: 3 }).excess).toEqual({ limit: 'containers', max: 3 });
+    expect(scan('[{},{}]', { ...WIDE, containers: 3 }).excess).toBeNull();
+    expect(scan('["a",1,"b"]', { ...WIDE, values: 2 }).excess).toEqual({ limit: 'values', max: 2 });
+    expect(scan('{"a":1}', { ...WIDE, values: 2 })).toMatchObject({ excess: null, values: 2 });
+    expect(scan('[[[]]]', { ...WIDE, depth: 2 }).excess).toEqual({ limit: 'depth', max: 2 });
+    expect(scan('[[],[],[]]', { ...WIDE, depth: 2 }).excess).toBeNull();
+  });
+
+  it('is linear on the inputs a quadratic string scan would choke on', () => {
+    // A long run of escaped quotes, and a string with no end.
+    const escapes = `"${'\\"'.repeat(2_000_000)}"`;
+    expect(scan(escapes)).toEqual({ excess: null, containers: 0, values: 1 });
+    expect(scan(`["${'\\\\'.repeat(1_000_000)}`, WIDE, 65536)).toEqual({ excess: null, containers: 1, values: 1 });
+  });
+});

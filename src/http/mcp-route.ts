@@ -1,0 +1,51 @@
+/**
+ * The MCP endpoint, stateless Streamable HTTP: one server and transport per request, so any number of processes
+ * can serve the same store behind a load balancer without sticky sessions. The token is checked first, then the
+ * body is read within LIMITS.mcpRequestBytes; every refusal is a JSON-RPC error.
+ */
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { PARSE_ERROR, INTERNAL_ERROR } from '@modelcontextprotocol/server';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Logger } from 'pino';
+import { LIMITS } from '../content/limits.js';
+import { createMcpServer } from '../mcp/server.js';
+import type { Services } from '../services/index.js';
+import { actorOf } from './bearer.js';
+import { jsonBody } from './body.js';
+
+/** The code the SDK's transport gives its own HTTP-level refusals (413, 415, 405). */
+const SERVER_ERROR = -32000;
+
+export function sendRpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+const mcpJsonBody = jsonBody(LIMITS.mcpRequestBytes, (res, refusal) => sendRpcError(res, refusal.status, refusal.status === 400 ? PARSE_ERROR : SERVER_ERROR, refusal.message));
+
+/** Routes for `/mcp`, to mount at the root. */
+export function mcpRouter(services: Services, logger: Logger, bearer: RequestHandler): Router {
+  const router = Router();
+  router
+    .route('/mcp')
+    .post(bearer, mcpJsonBody, async (req: Request, res: Response) => {
+      const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger);
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(req, res, req.body);
+      } catch (error) {
+        logger.error({ err: error }, 'mcp request failed');
+        if (!res.headersSent) sendRpcError(res, 500, INTERNAL_ERROR, 'Internal error');
+      }
+    })
+    // No GET stream and no session to DELETE; any other method is refused the same way, in JSON-RPC.
+    .all(bearer, (req: Request, res: Response) => {
+      res.set('Allow', 'POST');
+      sendRpcError(res, 405, SERVER_ERROR, `Method not allowed: ${req.method} /mcp; this server is stateless, use POST.`);
+    });
+  return router;
+}

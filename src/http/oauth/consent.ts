@@ -1,0 +1,174 @@
+/**
+ * The person's side of the authorization server: the consent interaction oidc-provider sends the browser
+ * to, and the page listing the apps a person has let in. Who the person is comes from the web app's
+ * sign-in session (PersonSessions); a person not signed in is asked to sign in and come back.
+ */
+import cookieParser from 'cookie-parser';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type Provider from 'oidc-provider';
+import { WaymarkError } from '../../errors.js';
+import type { Actor } from '../../services/actor.js';
+import type { Services } from '../../services/index.js';
+import { capabilitiesIn } from '../../services/oauth.service.js';
+import { renderConsentPage, renderErrorPage, renderGrantsPage, renderSignInNeededPage } from './pages.js';
+
+/** Form bodies of the pages' POSTs, parsed only on those routes. */
+const formBody = express.urlencoded({ extended: false, limit: '16kb' });
+
+/** The person signed in to the web app on a request, as its sign-in session says. */
+export interface PersonSessions {
+  personOf(req: Request): Promise<{ actor: Actor; name: string } | null>;
+}
+
+/** No script runs on these pages; forms post here, and the consent form's answer may go to the client. */
+function securityHeaders(res: Response, formTargets: string[] = []): void {
+  res.set({
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+    'X-Content-Type-Options': 'nosniff',
+    // Not no-referrer: with it, browsers send `Origin: null` on the form posts, which the origin checks refuse.
+    'Referrer-Policy': 'same-origin',
+    'Cache-Control': 'no-store',
+  });
+}
+
+/**
+ * Chromium applies form-action to the redirects that follow a form post, and the consent form ends in a
+ * redirect to the client, so the client's redirect origin (or custom scheme) is an allowed target there.
+ */
+function redirectTarget(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+}
+
+/** A page's POST must come from this server's own pages (with the session cookie's SameSite=Lax, a second lock). */
+function sameOrigin(req: Request): boolean {
+  const origin = req.get('origin');
+  return origin === undefined || origin === `${req.protocol}://${req.get('host')}`;
+}
+
+function asList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  return typeof value === 'string' ? [value] : [];
+}
+
+export function consentRouter(services: Services, provider: () => Promise<Provider>, sessions: PersonSessions, resource: string): Router {
+  const router = Router();
+  router.use(['/oauth/interaction', '/oauth/grants'], cookieParser());
+
+  const page = (handler: (req: Request, res: Response, p: Provider) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      if (req.method === 'POST' && !sameOrigin(req)) {
+        securityHeaders(res);
+        res.status(403).type('html').send(renderErrorPage('forbidden', 'This form may be sent only from this server’s own page.'));
+        return;
+      }
+      await handler(req, res, await provider());
+    } catch (error) {
+      if (error instanceof WaymarkError) {
+        securityHeaders(res);
+        res.status(404).type('html').send(renderErrorPage(error.code, error.message));
+        return;
+      }
+      const name = (error as { name?: string }).name;
+      // oidc-provider's own refusals (an expired or unknown interaction) are the person's to read.
+      if (name === 'SessionNotFound' || name === 'InvalidRequest') {
+        securityHeaders(res);
+        res.status(400).type('html').send(renderErrorPage('interaction_expired', 'This sign-in request is no longer valid; start again from your app.'));
+        return;
+      }
+      next(error);
+    }
+  };
+
+  router.get(
+    '/oauth/interaction/:uid',
+    page(async (req, res, p) => {
+      const details = await p.interactionDetails(req, res);
+      const client = await p.Client.find(String(details.params.client_id));
+      const clientName = client?.clientName ?? String(details.params.client_id);
+      const person = await sessions.personOf(req);
+      const redirectUri = String(details.params.redirect_uri);
+      securityHeaders(res, [redirectTarget(redirectUri)]);
+      if (!person) {
+        res.status(200).type('html').send(renderSignInNeededPage(details.uid, clientName));
+        return;
+      }
+      const requested = capabilitiesIn(String(details.params.scope ?? ''));
+      res.status(200).type('html').send(
+        renderConsentPage({ uid: details.uid, clientName, clientId: String(details.params.client_id), redirectHost: new URL(redirectUri).host || redirectUri, personName: person.name, capabilities: requested }),
+      );
+    }),
+  );
+
+  router.post(
+    '/oauth/interaction/:uid/confirm',
+    formBody,
+    page(async (req, res, p) => {
+      const details = await p.interactionDetails(req, res);
+      const person = await sessions.personOf(req);
+      if (!person) {
+        securityHeaders(res);
+        res.status(401).type('html').send(renderSignInNeededPage(details.uid, String(details.params.client_id)));
+        return;
+      }
+      const requested = capabilitiesIn(String(details.params.scope ?? ''));
+      const chosen = new Set(asList((req.body as Record<string, unknown> | undefined)?.capability));
+      const granted = requested.filter((c) => chosen.has(c));
+      const refused = requested.filter((c) => !chosen.has(c));
+      const accountId = person.actor.principalId;
+      // A grant from an earlier consent of another person in this browser is not reused.
+      const existing = details.grantId && details.session?.accountId === accountId ? await p.Grant.find(details.grantId) : undefined;
+      const grant = existing ?? new p.Grant({ accountId, clientId: String(details.params.client_id) });
+      // The capabilities are scopes of the authorization server and of the resource /mcp (provider.ts): both
+      // are granted or refused, the resource's are what the access token carries.
+      const protocolScopes = String(details.params.scope ?? '').split(' ').filter((s) => s === 'openid' || s === 'offline_access');
+      const oidcGranted = [...protocolScopes, ...granted];
+      if (oidcGranted.length > 0) grant.addOIDCScope(oidcGranted.join(' '));
+      if (granted.length > 0) grant.addResourceScope(resource, granted.join(' '));
+      if (refused.length > 0) {
+        grant.rejectOIDCScope(refused.join(' '));
+        grant.rejectResourceScope(resource, refused.join(' '));
+      }
+      const grantId = await grant.save();
+      await p.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    }),
+  );
+
+  router.post(
+    '/oauth/interaction/:uid/abort',
+    formBody,
+    page(async (req, res, p) => {
+      await p.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person did not allow access.' }, { mergeWithLastSubmission: false });
+    }),
+  );
+
+  router.get(
+    '/oauth/grants',
+    page(async (req, res) => {
+      securityHeaders(res);
+      const person = await sessions.personOf(req);
+      if (!person) {
+        res.status(401).type('html').send(renderErrorPage('not_signed_in', 'Sign in to the web app with your sign-in link first, then come back to this page.'));
+        return;
+      }
+      res.status(200).type('html').send(renderGrantsPage(person.name, await services.oauth.listGrants(person.actor)));
+    }),
+  );
+
+  router.post(
+    '/oauth/grants/:grant_id/revoke',
+    formBody,
+    page(async (req, res) => {
+      const person = await sessions.personOf(req);
+      if (!person) {
+        securityHeaders(res);
+        res.status(401).type('html').send(renderErrorPage('not_signed_in', 'Sign in to the web app with your sign-in link first.'));
+        return;
+      }
+      await services.oauth.revokeGrant(person.actor, String(req.params.grant_id));
+      res.redirect(303, '/oauth/grants');
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,37 @@
+/**
+ * REST for a person's OAuth grants under /api/v1/oauth (issue 12): the apps they let act as them, and
+ * revoking one (with every token issued under it). Answers in the /api/v1 envelope; the caller sees only
+ * its own principal's grants.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { WaymarkError } from '../../errors.js';
+import { errorBody } from '../../mcp/envelope.js';
+import type { Actor } from '../../services/actor.js';
+import type { Services } from '../../services/index.js';
+import { actorOf } from '../bearer.js';
+import { methodNotAllowed } from '../rest.js';
+
+export function grantsRouter(services: Services, logger: Logger): Router {
+  const router = Router();
+  const route = (handler: (actor: Actor, req: Request) => Promise<unknown>) => async (req: Request, res: Response) => {
+    try {
+      const actor = actorOf(req.auth);
+      if (!actor) throw new WaymarkError('UNAUTHENTICATED', 'No valid token: pass a Waymark token as Authorization: Bearer.');
+      res.status(200).json({ success: true, data: await handler(actor, req) });
+    } catch (error) {
+      const body = errorBody(error);
+      if (body.code === 'INTERNAL_ERROR') logger.error({ route: req.path, errorId: body.errorId, err: error }, 'rest call failed');
+      res.status(body.status).json({ success: false, error: body });
+    }
+  };
+  router
+    .route('/grants')
+    .get(route(async (actor) => ({ grants: await services.oauth.listGrants(actor) })))
+    .all(methodNotAllowed('GET'));
+  router
+    .route('/grants/:grant_id')
+    .delete(route((actor, req) => services.oauth.revokeGrant(actor, String(req.params.grant_id))))
+    .all(methodNotAllowed('DELETE'));
+  return router;
+}

@@ -1,0 +1,109 @@
+/**
+ * The authorization server's pages, rendered on the server: no scripts at all (the CSP in consent.ts
+ * forbids them), every value escaped, every control labelled. The consent page is the one a person reads
+ * before a client may act as them, so it names the client, where the answer goes and what is asked.
+ */
+import { brand, type CapabilityKind, CAPABILITY_KINDS, capabilityName } from '../../config.js';
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/** What each capability lets a client do, in the words of CONTRACT.md ("Accounts, scopes, permissions, capabilities"). */
+const CAPABILITY_TEXT: Record<CapabilityKind, string> = {
+  read: 'Read your bits, flows, references and trails',
+  author: 'Create and change bits, flows and references',
+  run: 'Start trails and answer, advance or hand over their steps',
+};
+
+export function capabilityText(name: string): string {
+  const kind = CAPABILITY_KINDS.find((k) => capabilityName(k) === name);
+  return kind ? CAPABILITY_TEXT[kind] : name;
+}
+
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}
+fieldset{border:1px solid #767676;padding:1rem}label{display:block;margin:.25rem 0}
+button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}code{word-break:break-all}
+table{border-collapse:collapse}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #ccc}`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · ${escapeHtml(brand)}</title><style>${STYLE}</style></head>
+<body><main>
+${body}
+</main></body></html>`;
+}
+
+export interface ConsentView {
+  uid: string;
+  clientName: string;
+  clientId: string;
+  redirectHost: string;
+  personName: string;
+  capabilities: string[];
+}
+
+export function renderConsentPage(view: ConsentView): string {
+  const boxes = view.capabilities
+    .map(
+      (name, i) =>
+        `<label for="cap-${i}"><input type="checkbox" id="cap-${i}" name="capability" value="${escapeHtml(name)}" checked> ${escapeHtml(capabilityText(name))} (<code>${escapeHtml(name)}</code>)</label>`,
+    )
+    .join('\n');
+  return page(
+    `Allow ${view.clientName}?`,
+    `<h1>Allow ${escapeHtml(view.clientName)} to use ${escapeHtml(brand)} as you?</h1>
+<p>You are signed in as <strong>${escapeHtml(view.personName)}</strong>.</p>
+<p><strong>${escapeHtml(view.clientName)}</strong> (client <code>${escapeHtml(view.clientId)}</code>) asks for access.
+If you allow it, your answer goes back to <strong>${escapeHtml(view.redirectHost)}</strong>.</p>
+<form method="post" action="/oauth/interaction/${escapeHtml(view.uid)}/confirm">
+<fieldset><legend>What it may do (untick what it should not)</legend>
+${boxes}
+</fieldset>
+<p>It never gets more than your own permission lets you do. You can revoke it at any time on the <a href="/oauth/grants">connected apps</a> page.</p>
+<button type="submit">Allow</button>
+<button type="submit" formaction="/oauth/interaction/${escapeHtml(view.uid)}/abort">Deny</button>
+</form>`,
+  );
+}
+
+export function renderSignInNeededPage(uid: string, clientName: string): string {
+  return page(
+    'Sign in first',
+    `<h1>Sign in to ${escapeHtml(brand)} first</h1>
+<p><strong>${escapeHtml(clientName)}</strong> asks to use ${escapeHtml(brand)} as you, and you are not signed in in this browser.</p>
+<p>Open the sign-in link you were given (ask your ${escapeHtml(brand)} administrator for one), then come back to this page:</p>
+<p><a href="/oauth/interaction/${escapeHtml(uid)}">Continue to ${escapeHtml(clientName)}'s request</a></p>`,
+  );
+}
+
+export function renderErrorPage(error: string, description: string): string {
+  return page('Sign-in refused', `<h1>The sign-in was refused</h1>\n<p><code>${escapeHtml(error)}</code>: ${escapeHtml(description)}</p>\n<p>Start again from your app.</p>`);
+}
+
+export interface GrantRow {
+  grant_id: string;
+  client_name: string | null;
+  client_id: string;
+  redirect_hosts: string[];
+  capabilities: string[];
+  created_at: string;
+}
+
+export function renderGrantsPage(personName: string, grants: GrantRow[]): string {
+  const rows = grants
+    .map(
+      (g) => `<tr><td>${escapeHtml(g.client_name ?? g.client_id)}</td><td>${escapeHtml(g.redirect_hosts.join(', '))}</td><td>${g.capabilities.map((c) => `<code>${escapeHtml(c)}</code>`).join(' ')}</td><td>${escapeHtml(g.created_at.slice(0, 10))}</td>
+<td><form method="post" action="/oauth/grants/${escapeHtml(g.grant_id)}/revoke"><button type="submit" aria-label="Revoke ${escapeHtml(g.client_name ?? g.client_id)}">Revoke</button></form></td></tr>`,
+    )
+    .join('\n');
+  const table = grants.length
+    ? `<table><caption>Apps that may act as ${escapeHtml(personName)}</caption><thead><tr><th scope="col">App</th><th scope="col">Answers go to</th><th scope="col">May</th><th scope="col">Since</th><th scope="col">Revoke</th></tr></thead><tbody>
+${rows}
+</tbody></table>`
+    : '<p>No app is connected as you.</p>';
+  return page('Connected apps', `<h1>Connected apps</h1>\n${table}`);
+}

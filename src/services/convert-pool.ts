@@ -1,0 +1,103 @@
+/**
+ * Where large bodies are converted (issue 16, "No single request may freeze or kill the server"): a pool of
+ * worker threads, one per core, each with a time limit and a heap limit per conversion, so that converting
+ * an 8 MB body never holds the event loop every account shares. Small bodies (the common case) convert
+ * inline, where a thread hop would cost more than the work. `serve` and `stdio` start the pool; without one
+ * (services called directly, as tests do) every body converts inline.
+ */
+import { availableParallelism } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Piscina } from 'piscina';
+import { jsonSizeAtLeast, type ConvertResult, type SlateBody } from '../content/index.js';
+import { LIMITS } from '../content/limits.js';
+import { WaymarkError } from '../errors.js';
+import { convertBody, type BodyInput } from './bit-body.js';
+import type { ConvertTask, ConvertReply } from './convert-task.js';
+
+export interface ConvertPoolOptions {
+  threads?: number;
+  timeoutMs?: number;
+  memoryMb?: number;
+}
+
+let pool: { piscina: Piscina<ConvertTask, ConvertReply>; timeoutMs: number; memoryMb: number } | null = null;
+
+/** Limits from the environment (WAYMARK_CONVERT_TIMEOUT_MS, WAYMARK_CONVERT_MEMORY_MB), else LIMITS. */
+export function convertPoolOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ConvertPoolOptions {
+  const number = (text: string | undefined) => (text && Number(text) > 0 ? Number(text) : undefined);
+  return { timeoutMs: number(env.WAYMARK_CONVERT_TIMEOUT_MS), memoryMb: number(env.WAYMARK_CONVERT_MEMORY_MB) };
+}
+
+export function startConvertPool(options: ConvertPoolOptions = {}): void {
+  if (pool) return;
+  const threads = options.threads ?? Math.max(1, availableParallelism());
+  const memoryMb = options.memoryMb ?? LIMITS.convertMemoryMb;
+  pool = {
+    piscina: new Piscina<ConvertTask, ConvertReply>({
+      // Compiled (dist/server) the task module runs as it is; from the sources (tsx, vitest) a small entry
+      // registers tsx in the worker first, since a worker inherits neither loader.
+      filename: new URL(import.meta.url.endsWith('.ts') ? './convert-worker.mjs' : './convert-task.js', import.meta.url).href,
+      name: 'runConvertTask',
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(16, Math.max(4, memoryMb >> 4)) },
+    }),
+    timeoutMs: options.timeoutMs ?? LIMITS.convertTimeoutMs,
+    memoryMb,
+  };
+}
+
+export async function stopConvertPool(): Promise<void> {
+  const current = pool;
+  pool = null;
+  await current?.piscina.destroy();
+}
+
+/** How big an input is, in characters, for choosing inline or the pool (an array is measured up to the point that matters). */
+function inputSize(input: BodyInput): number {
+  if (typeof input.bit_body === 'string') return input.bit_body.length;
+  return jsonSizeAtLeast(input.bit_body, LIMITS.inlineConvertChars);
+}
+
+function tooCostly(reason: string, details: Record<string, unknown>): WaymarkError {
+  return new WaymarkError('BODY_TOO_LARGE', `bit_body ${reason}; split the content over several bits`, { max_bytes: LIMITS.bodyBytes, ...details });
+}
+
+/**
+ * convertBody, off the event loop when the input is large and a pool runs. A conversion over its time or
+ * memory limit is BODY_TOO_LARGE (the worker is replaced).
+ */
+export async function convertBodyOffThread(
+  input: BodyInput,
+  /** The stored body, or its JSON text as the store gave it (then the worker parses it, not this thread). */
+  previous: SlateBody | string | undefined,
+): Promise<ConvertResult & { format: 'slate' | 'markdown' }> {
+  const arrayAsMarkdown = Array.isArray(input.bit_body) && input.content_format === 'markdown';
+  if (!pool || arrayAsMarkdown || inputSize(input) <= LIMITS.inlineConvertChars) {
+    return convertBody(input, typeof previous === 'string' ? (JSON.parse(previous) as SlateBody) : previous, randomUUID);
+  }
+  const { piscina, timeoutMs, memoryMb } = pool;
+  const task: ConvertTask = {
+    input: typeof input.bit_body === 'string' ? input : { ...input, bit_body: JSON.stringify(input.bit_body) as unknown as string, content_format: 'slate' },
+    previousJson: previous === undefined ? null : typeof previous === 'string' ? previous : JSON.stringify(previous),
+  };
+  let reply: ConvertReply;
+  try {
+    reply = await piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    if (isAbort(error)) throw tooCostly(`took longer than ${timeoutMs} ms to convert`, { max_ms: timeoutMs });
+    if (isOutOfMemory(error)) throw tooCostly(`needs more than ${memoryMb} MB to convert`, { max_memory_mb: memoryMb });
+    throw error;
+  }
+  if (!reply.ok) throw new WaymarkError(reply.code, reply.message, reply.details);
+  return { body: JSON.parse(reply.bodyJson) as SlateBody, minted: reply.minted, format: reply.format };
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError' || /abort/i.test(error.message));
+}
+
+function isOutOfMemory(error: unknown): boolean {
+  return error instanceof Error && ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|exited/i.test(error.message));
+}

@@ -1,0 +1,136 @@
+/**
+ * Issue 16, finding 6 (conversion): bodies under or near 8 MB that are pathological. Each is sent to a real
+ * `waymark serve` while /healthz is probed: the answer is the contract's code (never INTERNAL_ERROR), no probe
+ * waits longer than HEALTH_BOUND_MS, and the process adds at most MEMORY_FACTOR × the request on top of idle.
+ * Bounded sizes in `npm test`, the full sizes of the finding with WAYMARK_HOSTILE_LONG=1 (`npm run test:hostile`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../engines.js';
+import { callTool, HEALTH_BOUND_MS, LONG, MEMORY_FACTOR, startHostileServer, underAttack, type AttackMeasure, type HostileServer, type ToolAnswer } from './harness.js';
+
+const MB = 1024 * 1024;
+/** The finding's size (7.9 MB) in the long form; an eighth of it otherwise, still far past every budget. */
+const SIZE = LONG ? 7.9 * MB : 1 * MB;
+
+function code(answer: ToolAnswer): string {
+  if (answer.envelope?.success) return 'OK';
+  return answer.envelope?.error?.code ?? `rpc ${answer.rpcError?.code ?? answer.status}`;
+}
+
+/**
+ * One attack, measured; on a machine shared with other work a probe can wait on the scheduler rather than on
+ * us, so an attack whose probe bound fails is measured once more and both runs must agree to fail.
+ */
+async function attack(server: HostileServer, send: () => Promise<ToolAnswer>): Promise<AttackMeasure<ToolAnswer>> {
+  const first = await underAttack(server, send);
+  if (first.maxHealthMs <= HEALTH_BOUND_MS) return first;
+  const second = await underAttack(server, send);
+  return second.maxHealthMs < first.maxHealthMs ? second : first;
+}
+
+function repeatTo(unit: string, bytes: number): string {
+  return unit.repeat(Math.floor(bytes / unit.length));
+}
+
+function expectBounded(m: AttackMeasure<ToolAnswer>, requestBytes: number): void {
+  expect(m.maxHealthMs, `a /healthz probe waited ${Math.round(m.maxHealthMs)} ms`).toBeLessThanOrEqual(HEALTH_BOUND_MS);
+  expect(m.addedRss, `added ${Math.round(m.addedRss / MB)} MB for a ${Math.round(requestBytes / MB)} MB request`).toBeLessThanOrEqual(MEMORY_FACTOR * requestBytes);
+}
+
+describe.each(ENGINES)('conversion attacks (%s)', (engine) => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer(engine);
+    // Warm the server (first-call compilation) and the conversion workers.
+    await callTool(server, 'add_bit', { bit_title: 'warm', bit_body: 'warm' });
+    await callTool(server, 'add_bit', { bit_title: 'warm', bit_body: repeatTo('warm text\n\n', 200_000) });
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  const headings = () => repeatTo('#\n', SIZE);
+  const attacks: Array<[string, () => string, string[]]> = [
+    ['a heading per two bytes (`#\\n`)', headings, ['BODY_TOO_LARGE']],
+    ['a list item per four bytes (`- a\\n`)', () => repeatTo('- a\n', SIZE), ['BODY_TOO_LARGE']],
+    // Unclosed image brackets cost markdown-it time per nesting level: stored as text, or over the time limit.
+    ['unclosed image brackets (`![`)', () => repeatTo('![', LONG ? 5 * MB : SIZE), ['OK', 'BODY_TOO_LARGE']],
+    ['one long link definition used by every link (`[a][r]`)', () => `[r]: https://example.com/${'x'.repeat(64 * 1024)}\n\n${repeatTo('[a][r] ', SIZE)}`, ['BODY_TOO_LARGE']],
+  ];
+
+  it.each(attacks)('%s: its code, /healthz answered', async (_label, make, codes) => {
+    const body = make();
+    const m = await attack(server, () => callTool(server, 'add_bit', { bit_title: 'attack', bit_body: body, content_format: 'markdown' }));
+    expect(codes).toContain(code(m.result));
+    expect(m.maxHealthMs, `a /healthz probe waited ${Math.round(m.maxHealthMs)} ms`).toBeLessThanOrEqual(HEALTH_BOUND_MS);
+    if (make !== headings) expectBounded(m, body.length);
+  }, 300_000);
+
+  // Known gap: markdown-it keeps five arrays per line and every block token of the part it has read before the
+  // budget stops it (about 8 MB of output's worth): over 100 MB for a 1 MB body of headings. Passes once fixed.
+  it.fails('a heading per two bytes (`#\\n`): memory within the bound', async () => {
+    const body = headings();
+    const m = await underAttack(server, () => callTool(server, 'add_bit', { bit_title: 'attack', bit_body: body, content_format: 'markdown' }));
+    expect(code(m.result)).toBe('BODY_TOO_LARGE');
+    expect(m.addedRss).toBeLessThanOrEqual(MEMORY_FACTOR * body.length);
+  }, 300_000);
+
+  it('Slate JSON text longer than any body is refused before it is parsed', async () => {
+    const node = '{"type":"p","children":[{"text":"a"}]}';
+    const text = `[${`${node},`.repeat(Math.ceil((LONG ? 38 * MB : 17 * MB) / (node.length + 1)))}${node}]`;
+    const m = await underAttack(server, () => callTool(server, 'add_bit', { bit_title: 'slate', bit_body: text, content_format: 'slate' }));
+    expect(code(m.result)).toBe('BODY_TOO_LARGE');
+    expect(m.addedRss).toBeLessThanOrEqual(MEMORY_FACTOR * text.length);
+    // Not asserted here: /healthz while the JSON-RPC request itself is read (express.json, the tool's input
+    // copy), which is finding 3's, before conversion starts.
+  }, 300_000);
+
+  it('a Slate node array past the node budget stops early with BODY_TOO_LARGE', async () => {
+    const node = '{"type":"hr"}';
+    const args = `{"bit_title":"slate","content_format":"slate","bit_body":[${`${node},`.repeat(Math.floor((LONG ? 7.9 * MB : 4 * MB) / (node.length + 1)))}${node}]}`;
+    const m = await underAttack(server, () => callTool(server, 'add_bit', args));
+    expect(code(m.result)).toBe('BODY_TOO_LARGE');
+    expect(m.addedRss).toBeLessThanOrEqual(MEMORY_FACTOR * args.length);
+  }, 300_000);
+
+  it('update_bit converts a large body off the event loop and keeps it', async () => {
+    const body = repeatTo('A paragraph of **ordinary** prose with a [link](https://example.com/x).\n\n', LONG ? 3 * MB : 1 * MB);
+    // A fresh bit each attempt: written once, the body's links have ids that a second write must name.
+    const m = await attack(server, async () => {
+      const added = await callTool(server, 'add_bit', { bit_title: 'big', bit_body: 'start' });
+      return callTool(server, 'update_bit', { bit_id: added.envelope?.data?.bit_id as string, bit_body: body, content_format: 'markdown' });
+    });
+    expect(code(m.result)).toBe('OK');
+    expect(m.maxHealthMs).toBeLessThanOrEqual(HEALTH_BOUND_MS);
+  }, 300_000);
+});
+
+describe('the conversion worker over its limits', () => {
+  it('over its heap limit: BODY_TOO_LARGE, and the pool converts again afterwards', async () => {
+    const server = await startHostileServer('sqlite', { WAYMARK_CONVERT_MEMORY_MB: '48' });
+    try {
+      const big = await callTool(server, 'add_bit', { bit_title: 'oom', bit_body: repeatTo('word word word\n\n', 2 * MB) });
+      expect(code(big)).toBe('BODY_TOO_LARGE');
+      expect(big.envelope?.error?.details).toMatchObject({ max_memory_mb: 48 });
+      // A body still for the worker (over LIMITS.inlineConvertChars) but small enough for its heap.
+      const after = await callTool(server, 'add_bit', { bit_title: 'after', bit_body: repeatTo('word\n\n', 140 * 1024) });
+      expect(code(after)).toBe('OK');
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it('over its time limit: BODY_TOO_LARGE, the worker is replaced, and small bodies still convert', async () => {
+    const server = await startHostileServer('sqlite', { WAYMARK_CONVERT_TIMEOUT_MS: '1500' });
+    try {
+      const slow = await callTool(server, 'add_bit', { bit_title: 'slow', bit_body: repeatTo('![', 6 * MB) });
+      expect(code(slow)).toBe('BODY_TOO_LARGE');
+      expect(slow.envelope?.error?.details).toMatchObject({ max_ms: 1500 });
+      expect(code(await callTool(server, 'add_bit', { bit_title: 'small', bit_body: 'still here' }))).toBe('OK');
+      // The replaced worker starts (loading its modules) within a few tries of the limit.
+      let recovered = 'none';
+      for (let i = 0; i < 20 && recovered !== 'OK'; i++) recovered = code(await callTool(server, 'add_bit', { bit_title: 'after', bit_body: repeatTo('word\n\n', 140 * 1024) }));
+      expect(recovered).toBe('OK');
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});

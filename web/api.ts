@@ -1,0 +1,198 @@
+/**
+ * The app's one door to the server: REST under /api/v1 (APP-API: the tools' envelope and error codes),
+ * the session cookie sent by the browser, and the CSRF token /me hands out on every state-changing call.
+ */
+import type { AnswerInput, StepError, StepPayload } from './step-form/payload.js';
+import type { SlateBody, BlockNode } from '../src/content/slate.js';
+
+export class ApiError extends Error implements StepError {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export interface Me {
+  principal_id: string;
+  name: string | null;
+  kind: string;
+  permission: string;
+  account_name?: string;
+  capabilities: string[];
+  csrf_token: string | null;
+}
+
+let csrfToken: string | null = null;
+let onSignedOut: () => void = () => {};
+
+/** What to do when the server says the session is gone (401). */
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+function withQuery(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '') params.set(k, String(v));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, retried = false): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  const res = await fetch(`/api/v1${path}`, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = (await res.json().catch(() => null)) as { success?: boolean; data?: T; error?: { code: string; message: string; status: number; details?: Record<string, unknown> } } | null;
+  if (res.status === 401) {
+    onSignedOut();
+    throw new ApiError('UNAUTHENTICATED', 'You are signed out.', 401);
+  }
+  const error = json?.error;
+  // A CSRF token goes stale when the session changes: fetch a fresh one once and try again.
+  if (res.status === 403 && error?.details?.reason === 'csrf' && !retried) {
+    await me();
+    return call(method, path, body, true);
+  }
+  if (!json || json.success !== true) {
+    throw new ApiError(error?.code ?? 'INTERNAL_ERROR', error?.message ?? `The server answered ${res.status}.`, res.status, error?.details);
+  }
+  return json.data as T;
+}
+
+export async function me(): Promise<Me> {
+  const data = await call<Me>('GET', '/me');
+  csrfToken = data.csrf_token;
+  return data;
+}
+
+export const signOut = () => call<{ signed_out: true }>('POST', '/signout', {});
+
+export interface InboxItem {
+  trail_id: string;
+  trail_title: string | null;
+  flow_id: string;
+  flow_title: string;
+  status: 'running' | 'waiting_for_person';
+  step_id: string;
+  bit_id: string;
+  bit_title: string;
+  human_required: boolean;
+  reasons: Array<'started_by_me' | 'transferred' | 'human_required'>;
+  transfer: { reason: string; transferred_by: string | null; transferred_date_time_utc: string } | null;
+  started_by: string;
+  started_date_time_utc: string;
+  entered_date_time_utc: string;
+  last_modified_date_time_utc: string;
+}
+
+export interface InboxPage {
+  items: InboxItem[];
+  counts: { total: number; started_by_me: number; transferred: number; human_required: number };
+  next_cursor: string | null;
+}
+
+export const inbox = (q: { flow_id?: string; status?: string; limit?: number; cursor?: string }) => call<InboxPage>('GET', withQuery('/inbox', q));
+
+export interface AnswerRecord {
+  element_id: string;
+  element_type: string;
+  value: unknown;
+  answered_by: string;
+  answered_date_time_utc: string;
+}
+
+export interface HistoryEntry {
+  step_id: string;
+  seq: number;
+  bit_id: string;
+  bit_title: string;
+  entered_date_time_utc: string;
+  left_date_time_utc: string | null;
+  left_by: string | null;
+  left_by_connection_id: string | null;
+  transfers: Array<{ reason: string; transferred_by: string | null; transferred_date_time_utc: string }>;
+  cancellation: { reason: string | null; cancelled_by: string | null; cancelled_date_time_utc: string } | null;
+  answers: AnswerRecord[];
+}
+
+export interface TrailView {
+  trail_id: string;
+  flow_id: string;
+  trail_title: string | null;
+  status: 'running' | 'waiting_for_person' | 'completed' | 'cancelled';
+  trail_context: Record<string, unknown>;
+  started_by: string;
+  started_date_time_utc: string;
+  current_step: { step_id: string; bit_id: string; bit_title: string } | null;
+  history: HistoryEntry[];
+}
+
+export const trail = (id: string) => call<TrailView>('GET', `/trails/${encodeURIComponent(id)}`);
+export const trailPeople = (id: string) => call<{ people: Array<{ principal_id: string; name: string; kind: 'agent' | 'person' }> }>('GET', `/trails/${encodeURIComponent(id)}/people`);
+export const step = (trailId: string) => call<StepPayload>('GET', `/trails/${encodeURIComponent(trailId)}/step`);
+export const submitAnswers = (trailId: string, data: AnswerInput[]) =>
+  call<TrailView>('POST', `/trails/${encodeURIComponent(trailId)}/answers`, { data: data.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } })) });
+export const advance = (trailId: string, connectionId?: string) => call<TrailView>('POST', `/trails/${encodeURIComponent(trailId)}/advance`, connectionId ? { connection_id: connectionId } : {});
+export const transfer = (trailId: string, reason: string) => call<TrailView>('POST', `/trails/${encodeURIComponent(trailId)}/transfer`, { reason });
+export const cancel = (trailId: string, reason?: string) => call<TrailView>('POST', `/trails/${encodeURIComponent(trailId)}/cancel`, reason ? { reason } : {});
+export const startTrail = (flowId: string, trailContext: Record<string, unknown>, trailTitle?: string) =>
+  call<TrailView>('POST', '/trails', { flow_id: flowId, trail_context: trailContext, ...(trailTitle ? { trail_title: trailTitle } : {}) });
+
+export interface FlowView {
+  flow_id: string;
+  flow_title: string;
+  flow_description: string | null;
+  flow_categories: string[];
+  priority: string;
+  start_bit_id: string;
+  trail_context_schema: Record<string, unknown> | null;
+  is_active: boolean;
+  review_status: 'pending' | 'approved' | 'changes_requested';
+  last_modified_date_time_utc: string;
+}
+
+export interface GraphBit {
+  bit_id: string;
+  bit_title: string;
+  status: 'active' | 'archived';
+  human_required: boolean;
+  depth: number | null;
+  connections: Array<{ connection_id: string; target_bit_id: string; target_bit_title: string | null; label: string | null }>;
+}
+
+export interface FlowWithGraph extends FlowView {
+  graph?: { bits: GraphBit[]; unreachable_bit_ids: string[]; mermaid?: string };
+}
+
+export const flows = (q: { cursor?: string; is_active?: boolean } = {}) => call<{ flows: FlowView[]; next_cursor: string | null }>('GET', withQuery('/flows', { limit: 100, ...q }));
+export const flow = (id: string) => call<FlowWithGraph>('GET', withQuery(`/flows/${encodeURIComponent(id)}`, { include_graph: true, format: 'mermaid' }));
+
+export interface BitView {
+  bit_id: string;
+  bit_title: string;
+  bit_abstract: string | null;
+  bit_body: SlateBody | BlockNode[];
+  status: string;
+  human_required: boolean;
+  complexity: string;
+  elements: Array<{ id: string; type: string; props: Record<string, unknown>; items?: Array<{ id: string; [k: string]: unknown }> }>;
+  references: Array<{ reference_id: string; label: string; position: number }>;
+}
+
+export const bit = (id: string) => call<BitView>('GET', withQuery(`/bits/${encodeURIComponent(id)}`, { format: 'slate' }));
+
+export interface ReferenceHit {
+  reference_id: string;
+  reference_title: string;
+  reference_abstract: string | null;
+  reference_categories: string[];
+  snippet: string;
+}
+
+export const searchReferences = (query: string, cursor?: string) => call<{ results: ReferenceHit[]; next_cursor: string | null }>('GET', withQuery('/references/search', { query, cursor, limit: 20 }));

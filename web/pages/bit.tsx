@@ -1,0 +1,56 @@
+/** A bit, read-only: its body rendered as a step shows it, each element described rather than answerable. */
+import * as api from '../api.js';
+import { Show, useLoad } from '../components/loaded.js';
+import { type Params } from '../router.js';
+import { SlateView } from '../step-form/body.js';
+import { bodyOf } from '../step-form/payload.js';
+import type { ElementNode } from '../../src/content/slate.js';
+
+function describe(node: ElementNode) {
+  const label = typeof node.props.label === 'string' ? node.props.label : typeof node.props.url === 'string' ? node.props.url : '';
+  return (
+    <div class="element-summary">
+      <span class="badge">{node.type}</span> {label}
+      {node.props.required === true && <span class="muted"> (required)</span>}
+      {node.items && node.items.length > 0 && (
+        <ul>
+          {node.items.map((i) => (
+            <li key={i.id}>
+              {String(i.text ?? i.name ?? i.id)}
+              {i.required === true && <span class="muted"> (required)</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function BitPage({ params }: { params: Params }) {
+  const [loaded] = useLoad(() => api.bit(params.bit_id), [params.bit_id]);
+  return (
+    <Show loaded={loaded} title="Bit">
+      {(bit) => (
+        <>
+          <h1>{bit.bit_title}</h1>
+          <p>
+            <span class="badge">{bit.status}</span> <span class="badge">{bit.complexity}</span>
+            {bit.human_required && <span class="badge">Needs a person</span>}
+          </p>
+          {bit.bit_abstract && <p class="abstract">{bit.bit_abstract}</p>}
+          <SlateView
+            body={bodyOf({ body: bit.bit_body })}
+            hooks={{
+              element: (node) => (node.type === 'link-inline' ? <span class="link-inline">{(node.children as Array<{ text?: string }>).map((c) => c.text ?? '').join('')}</span> : describe(node)),
+              connection: (node) => (
+                <p class="muted">
+                  → {node.label ?? 'next'} (bit {node.target_bit_id})
+                </p>
+              ),
+            }}
+          />
+        </>
+      )}
+    </Show>
+  );
+}

@@ -1,0 +1,110 @@
+/** Where a trail stands: the flow's picture with the trail's path, and its history. */
+import * as api from '../api.js';
+import { FlowPicture } from '../components/flow-picture.js';
+import { Show, useLoad, when } from '../components/loaded.js';
+import { href, type Params } from '../router.js';
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'checked' : 'unchecked';
+  if (Array.isArray(value)) return value.join(', ');
+  if (value && typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    if ('played' in v) return v.played ? 'watched' : 'not watched';
+    if ('clicked' in v) return v.clicked ? `opened ${String(v.url ?? '')}` : 'not opened';
+  }
+  return JSON.stringify(value);
+}
+
+const STATUS: Record<api.TrailView['status'], string> = {
+  running: 'Running',
+  waiting_for_person: 'Waiting for a person',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+export function TrailPage({ params }: { params: Params }) {
+  const trailId = params.trail_id;
+  const [loaded] = useLoad(async () => {
+    const trail = await api.trail(trailId);
+    const [flow, people] = await Promise.all([api.flow(trail.flow_id).catch(() => null), api.trailPeople(trailId).catch(() => ({ people: [] }))]);
+    const names = new Map(people.people.map((p) => [p.principal_id, p.kind === 'agent' ? `${p.name} (agent)` : p.name]));
+    // Who did something, by name where the server knows it (a principal of another account stays an id).
+    const who = (id: string | null) => (id === null ? 'someone' : (names.get(id) ?? id));
+    return { trail, flow, who };
+  }, [trailId]);
+  return (
+    <Show loaded={loaded} title="Trail">
+      {({ trail, flow, who }) => {
+        const path = trail.history.map((h) => h.bit_id);
+        const current = trail.current_step?.bit_id ?? null;
+        return (
+          <>
+            <h1>{trail.trail_title ?? 'Untitled trail'}</h1>
+            <p>
+              <span class={`badge status-${trail.status}`}>{STATUS[trail.status]}</span> {flow && <a href={href(`/flows/${encodeURIComponent(flow.flow_id)}`)}>{flow.flow_title}</a>} · started by {who(trail.started_by)} {when(trail.started_date_time_utc)}
+            </p>
+            {trail.current_step && (
+              <p>
+                Current step: <a href={href(`/trails/${encodeURIComponent(trail.trail_id)}/step`)}>{trail.current_step.bit_title}</a>
+              </p>
+            )}
+            <section aria-labelledby="map-title">
+              <h2 id="map-title">Where the trail is</h2>
+              {flow?.graph?.mermaid ? (
+                <FlowPicture
+                  mermaid={flow.graph.mermaid}
+                  bits={flow.graph.bits}
+                  unreachableIds={flow.graph.unreachable_bit_ids}
+                  path={path}
+                  current={current}
+                  label={`The flow ${flow.flow_title}; the trail went through ${trail.history.map((h) => h.bit_title).join(', ')}${trail.current_step ? ` and is on ${trail.current_step.bit_title}` : ''}.`}
+                />
+              ) : (
+                <p>The flow's picture is not available.</p>
+              )}
+              <p class="legend">
+                <span class="swatch visited" aria-hidden="true" /> passed · <span class="swatch current" aria-hidden="true" /> current step
+              </p>
+            </section>
+            <section aria-labelledby="history-title">
+              <h2 id="history-title">History</h2>
+              <ol class="history">
+                {trail.history.map((h) => (
+                  <li key={h.step_id}>
+                    <h3>
+                      {h.seq}. {h.bit_title}
+                    </h3>
+                    <p class="muted">
+                      Entered {when(h.entered_date_time_utc)}
+                      {h.left_date_time_utc && ` · left ${when(h.left_date_time_utc)} by ${who(h.left_by)}`}
+                    </p>
+                    {h.answers.length > 0 && (
+                      <ul class="answers">
+                        {h.answers.map((a, i) => (
+                          <li key={i}>
+                            <strong>{who(a.answered_by)}</strong> answered <span title={`element ${a.element_id}`}>{a.element_type}</span>: {shown(a.value)} <span class="muted">{when(a.answered_date_time_utc)}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                    {h.transfers.map((t, i) => (
+                      <p key={i} class="event transfer">
+                        Handed to a person by {who(t.transferred_by)} ({when(t.transferred_date_time_utc)}): {t.reason}
+                      </p>
+                    ))}
+                    {h.cancellation && (
+                      <p class="event cancellation">
+                        Trail cancelled by {who(h.cancellation.cancelled_by)} ({when(h.cancellation.cancelled_date_time_utc)}){h.cancellation.reason ? `: ${h.cancellation.reason}` : ''}
+                      </p>
+                    )}
+                  </li>
+                ))}
+              </ol>
+            </section>
+          </>
+        );
+      }}
+    </Show>
+  );
+}

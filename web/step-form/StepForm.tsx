@@ -1,0 +1,263 @@
+/**
+ * The step form: one step payload in, a page out: the bit's body with its elements as controls, the rules
+ * of each field, Save, and the choice of where to go next. Self-contained: it knows the payload and the two
+ * actions its host gives it (save, advance), nothing of routes, sessions or this app.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { ElementNode } from '../../src/content/slate.js';
+import { SlateView } from './body.js';
+import { ElementControl, LinkInline, type FormState } from './fields.js';
+import { controlId } from './notes.js';
+import { bodyOf, type StepActions, type StepError, type StepPayload, type StepView } from './payload.js';
+import { answersToSend, checkField, errorsFromRefusal, fieldsOf, initialValues, savedValues, type FieldCheck } from './rules.js';
+
+export interface StepFormProps {
+  payload: StepPayload;
+  actions: StepActions;
+}
+
+function isStepError(e: unknown): e is StepError {
+  return typeof e === 'object' && e !== null && typeof (e as StepError).code === 'string';
+}
+
+export function StepForm({ payload, actions }: StepFormProps) {
+  const step = payload.step;
+  if (!step) {
+    return (
+      <div class="step-form">
+        <h1 id="step-title">{payload.trail.trail_title ?? payload.trail.flow_title}</h1>
+        <p>This trail is {payload.trail.status.replace(/_/g, ' ')}: no step is waiting.</p>
+      </div>
+    );
+  }
+  return <StepFields key={step.step_id} initial={step} may={payload.may} actions={actions} />;
+}
+
+function StepFields({ initial, may, actions }: { initial: StepView; may: StepPayload['may']; actions: StepActions }) {
+  const [step, setStep] = useState(initial);
+  const canAnswer = may.answer;
+  const [values, setValues] = useState(() => initialValues(initial));
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [general, setGeneral] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [choice, setChoice] = useState<string | undefined>(undefined);
+  const [attempted, setAttempted] = useState(false);
+  const summary = useRef<HTMLDivElement>(null);
+  // The host may hand over a newer payload of the same step (after a transfer): start from it.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    setStep(initial);
+    setValues(initialValues(initial));
+  }, [initial]);
+
+  const fields = useMemo(() => fieldsOf(step), [step]);
+  const byId = useMemo(() => new Map(fields.map((f) => [f.id, f])), [fields]);
+  const elements = useMemo(() => new Map(step.elements.map((e) => [e.element_id, e])), [step]);
+  const saved = savedValues(step);
+
+  // A field's errors: what the server said about it, and once a save was tried, what the element's own
+  // check says of the value as it stands; warnings: the check's now, else those kept with the saved answer.
+  const checks: Record<string, FieldCheck> = {};
+  for (const f of fields) {
+    const local = checkField(f, values[f.id]);
+    const errors = [...(fieldErrors[f.id] ?? []), ...(attempted ? local.errors : [])];
+    checks[f.id] = { errors: [...new Set(errors)], warnings: local.warnings.length > 0 ? local.warnings : (saved.get(f.id)?.warnings ?? []) };
+  }
+  const pending = answersToSend(step, values);
+  const errorIds = fields.filter((f) => checks[f.id].errors.length > 0).map((f) => f.id);
+
+  const form: FormState = {
+    values,
+    checks,
+    disabled: busy || !canAnswer,
+    fields: byId,
+    set(id, value) {
+      setValues((v) => ({ ...v, [id]: value }));
+      // The server's word on a field goes once the field is changed; the element check goes on showing.
+      setFieldErrors((e) => (e[id] !== undefined ? { ...e, [id]: [] } : e));
+      setStatus('');
+    },
+  };
+
+  const showErrors = (byField: Record<string, string[]>, message: string | null) => {
+    setFieldErrors(byField);
+    setGeneral(message);
+    setTimeout(() => summary.current?.focus(), 0);
+  };
+
+  /** Checks locally with the element rules, then sends; the new payload on success, null when refused. */
+  const save = async (): Promise<StepView | null> => {
+    setAttempted(true);
+    const local: Record<string, string[]> = {};
+    for (const a of pending) {
+      const errors = checkField(byId.get(a.element_id)!, a.value).errors;
+      if (errors.length > 0) local[a.element_id] = errors;
+    }
+    if (Object.keys(local).length > 0) {
+      showErrors(local, null);
+      return null;
+    }
+    if (pending.length === 0) return step;
+    try {
+      const next = (await actions.save(pending)).step;
+      if (!next) return null;
+      setStep(next);
+      setValues(initialValues(next));
+      setFieldErrors({});
+      setGeneral(null);
+      setAttempted(false);
+      setStatus(`Saved ${pending.length} answer${pending.length === 1 ? '' : 's'}.`);
+      return next;
+    } catch (e) {
+      if (!isStepError(e)) throw e;
+      const r = errorsFromRefusal(e);
+      showErrors(r.byField, r.general);
+      return null;
+    }
+  };
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await work();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onSave = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      await save();
+    });
+  };
+
+  const onContinue = () =>
+    run(async () => {
+      const now = await save();
+      if (!now) return;
+      if (now.required_missing.length > 0) {
+        showErrors(Object.fromEntries(now.required_missing.map((id) => [id, ['Required: answer this before continuing']])), null);
+        return;
+      }
+      const available = now.connections_available;
+      const picked = available.length === 1 ? available[0].connection_id : available.find((c) => c.connection_id === choice)?.connection_id;
+      if (available.length > 1 && !picked) {
+        setGeneral('Choose where to go next.');
+        setTimeout(() => document.getElementById('next-choice')?.focus(), 0);
+        return;
+      }
+      try {
+        await actions.advance(picked);
+      } catch (err) {
+        if (!isStepError(err)) throw err;
+        const r = errorsFromRefusal(err);
+        showErrors(r.byField, r.general);
+      }
+    });
+
+  const hooks = {
+    element(node: ElementNode) {
+      const element = elements.get(node.id);
+      if (!element) return null;
+      if (node.type === 'link-inline') {
+        const field = byId.get(node.id);
+        const text = (node.children as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
+        return field ? <LinkInline field={field} form={form}>{text}</LinkInline> : text;
+      }
+      return <ElementControl element={element} form={form} />;
+    },
+    citationLabel(referenceId: string, fallback: string) {
+      return step.references.find((r) => r.reference_id === referenceId)?.label ?? fallback;
+    },
+  };
+
+  const available = step.connections_available;
+  const hasErrors = errorIds.length > 0 || general !== null;
+  return (
+    <form class="step-form" noValidate onSubmit={onSave} aria-labelledby="step-title">
+      <h1 id="step-title">{step.bit_title}</h1>
+      {step.bit_abstract && <p class="abstract">{step.bit_abstract}</p>}
+      {step.transfer_reason && (
+        <p class="notice">
+          <strong>Handed to a person:</strong> {step.transfer_reason}
+        </p>
+      )}
+      <div ref={summary} tabIndex={-1} class={hasErrors ? 'error-summary' : 'visually-hidden'} role={hasErrors ? 'alert' : undefined}>
+        {general && <p>{general}</p>}
+        {errorIds.length > 0 && (
+          <>
+            <p>
+              {errorIds.length} answer{errorIds.length === 1 ? ' needs' : 's need'} attention:
+            </p>
+            <ul>
+              {errorIds.map((id) => (
+                <li key={id}>
+                  <a href={`#${controlId(id)}`} onClick={(e) => (e.preventDefault(), document.getElementById(controlId(id))?.focus())}>
+                    {byId.get(id)?.label}: {checks[id].errors[0]}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+      <SlateView body={bodyOf(step)} hooks={hooks} />
+      {step.references.length > 0 && (
+        <section class="references" aria-labelledby="refs-title">
+          <h2 id="refs-title">References</h2>
+          <ol>
+            {step.references.map((r) => (
+              <li key={r.reference_id} id={`ref-${r.reference_id}`} tabIndex={-1}>
+                {r.label}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+      {canAnswer && fields.length > 0 && (
+        <div class="actions">
+          <button type="submit" disabled={busy || pending.length === 0}>
+            Save answers
+          </button>
+          <p class="status" role="status">
+            {status || (pending.length > 0 ? `${pending.length} unsaved answer${pending.length === 1 ? '' : 's'}` : '')}
+          </p>
+        </div>
+      )}
+      {may.advance && (
+        <section class="next" aria-labelledby="next-title">
+          <h2 id="next-title">Next</h2>
+          {available.length > 1 ? (
+            <fieldset id="next-choice" tabIndex={-1}>
+              <legend>Where next?</legend>
+              {available.map((c) => (
+                <div class="option" key={c.connection_id}>
+                  <input type="radio" name="next" id={`next-${c.connection_id}`} value={c.connection_id} checked={choice === c.connection_id} onChange={() => setChoice(c.connection_id)} />
+                  <label for={`next-${c.connection_id}`}>
+                    {c.target_bit_title}
+                    {c.label && <span class="muted"> — {c.label}</span>}
+                  </label>
+                </div>
+              ))}
+            </fieldset>
+          ) : available.length === 1 ? (
+            <p>
+              Next step: <strong>{available[0].target_bit_title}</strong>
+            </p>
+          ) : (
+            <p>No way on is open with the answers saved so far: continuing completes the trail.</p>
+          )}
+          <button type="button" class="primary" disabled={busy} onClick={() => void onContinue()}>
+            {pending.length > 0 ? 'Save and continue' : available.length === 0 ? 'Complete the trail' : 'Continue'}
+          </button>
+        </section>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,292 @@
+/**
+ * Each interactive element of a step as real, labelled form controls. The values are the answers'
+ * inner values (CONTRACT.md, "Answer values"); the rules under each field come from rules.ts.
+ */
+import type { ComponentChildren } from 'preact';
+import { numberProp } from '../../src/content/elements/types.js';
+import { frameUrl, linkUrl, shownUrl, videoSource } from './embed.js';
+import { controlId, describedBy, Notes, RequiredMark } from './notes.js';
+import { rulesFor, type Field, type FieldCheck } from './rules.js';
+import { SearchableField } from './searchable.js';
+import type { StepElementPayload } from './payload.js';
+
+export interface FormState {
+  values: Record<string, unknown>;
+  checks: Record<string, FieldCheck>;
+  disabled: boolean;
+  fields: Map<string, Field>;
+  set(id: string, value: unknown): void;
+}
+
+const NO_CHECK: FieldCheck = { errors: [], warnings: [] };
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+function CheckList({ element, form }: { element: StepElementPayload; form: FormState }) {
+  const label = str(element.config.label) ?? 'Check-list';
+  return (
+    <fieldset class="field group check-list">
+      <legend>{label}</legend>
+      {(element.items ?? []).map((item) => {
+        const field = form.fields.get(item.id);
+        if (!field) return null;
+        const check = form.checks[item.id] ?? NO_CHECK;
+        const rules = rulesFor(field);
+        return (
+          <div class="option" key={item.id}>
+            <input
+              type="checkbox"
+              id={controlId(item.id)}
+              checked={form.values[item.id] === true}
+              disabled={form.disabled}
+              aria-required={field.required ? 'true' : undefined}
+              onChange={(e) => form.set(item.id, (e.currentTarget as HTMLInputElement).checked)}
+              {...describedBy(item.id, rules, check)}
+            />
+            <label for={controlId(item.id)}>
+              {field.label}
+              <RequiredMark required={field.required} />
+            </label>
+            <Notes id={item.id} rules={rules} check={check} />
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+function Radio({ field, form }: { field: Field; form: FormState }) {
+  const check = form.checks[field.id] ?? NO_CHECK;
+  const rules = rulesFor(field);
+  return (
+    <fieldset class="field group radio" role="radiogroup" aria-required={field.required ? 'true' : undefined} {...describedBy(field.id, rules, check)}>
+      <legend>
+        {field.label}
+        <RequiredMark required={field.required} />
+      </legend>
+      {(field.element.items ?? []).map((item, i) => (
+        <div class="option" key={item.id}>
+          <input
+            type="radio"
+            id={i === 0 ? controlId(field.id) : `${controlId(field.id)}-${item.id}`}
+            name={field.id}
+            value={item.id}
+            checked={form.values[field.id] === item.id}
+            disabled={form.disabled}
+            onChange={() => form.set(field.id, item.id)}
+          />
+          <label for={i === 0 ? controlId(field.id) : `${controlId(field.id)}-${item.id}`}>{String(item.text ?? item.id)}</label>
+        </div>
+      ))}
+      <Notes id={field.id} rules={rules} check={check} />
+    </fieldset>
+  );
+}
+
+function Dropdown({ field, form }: { field: Field; form: FormState }) {
+  const check = form.checks[field.id] ?? NO_CHECK;
+  const rules = rulesFor(field);
+  const value = str(form.values[field.id]) ?? '';
+  return (
+    <div class="field">
+      <label for={controlId(field.id)}>
+        {field.label}
+        <RequiredMark required={field.required} />
+      </label>
+      <select
+        id={controlId(field.id)}
+        value={value}
+        disabled={form.disabled}
+        aria-required={field.required ? 'true' : undefined}
+        onChange={(e) => form.set(field.id, (e.currentTarget as HTMLSelectElement).value || undefined)}
+        {...describedBy(field.id, rules, check)}
+      >
+        <option value="">Choose…</option>
+        {(field.element.items ?? []).map((item) => (
+          <option key={item.id} value={item.id}>
+            {String(item.name ?? item.id)}
+          </option>
+        ))}
+      </select>
+      <Notes id={field.id} rules={rules} check={check} />
+    </div>
+  );
+}
+
+function DatePicker({ field, form }: { field: Field; form: FormState }) {
+  const check = form.checks[field.id] ?? NO_CHECK;
+  const rules = rulesFor(field);
+  const config = field.element.config;
+  const type = str(config.picker_type) ?? 'date';
+  return (
+    <div class="field">
+      <label for={controlId(field.id)}>
+        {field.label}
+        <RequiredMark required={field.required} />
+      </label>
+      <input
+        id={controlId(field.id)}
+        type={type}
+        step={config.seconds_precision === true ? 1 : undefined}
+        value={str(form.values[field.id]) ?? ''}
+        disabled={form.disabled}
+        aria-required={field.required ? 'true' : undefined}
+        onInput={(e) => form.set(field.id, (e.currentTarget as HTMLInputElement).value || undefined)}
+        {...describedBy(field.id, rules, check)}
+      />
+      <Notes id={field.id} rules={rules} check={check} />
+    </div>
+  );
+}
+
+function TextArea({ field, form }: { field: Field; form: FormState }) {
+  const check = form.checks[field.id] ?? NO_CHECK;
+  const rules = rulesFor(field);
+  const config = field.element.config;
+  const value = str(form.values[field.id]) ?? '';
+  // Counted in code points, as the server counts (an emoji is one character).
+  const count = [...value].length;
+  const max = numberProp(config, 'maxLength');
+  return (
+    <div class="field">
+      <label for={controlId(field.id)}>
+        {field.label}
+        <RequiredMark required={field.required} />
+      </label>
+      <textarea
+        id={controlId(field.id)}
+        rows={numberProp(config, 'lines') ?? 4}
+        placeholder={str(config.placeholder)}
+        spellcheck={typeof config.spellCheck === 'boolean' ? config.spellCheck : undefined}
+        autoComplete={str(config.autoComplete)}
+        wrap={str(config.wrap)}
+        value={value}
+        disabled={form.disabled}
+        aria-required={field.required ? 'true' : undefined}
+        onInput={(e) => form.set(field.id, (e.currentTarget as HTMLTextAreaElement).value)}
+        {...describedBy(field.id, rules, check)}
+      />
+      <p class="counter" aria-hidden="true">
+        {count}
+        {max !== undefined ? ` / ${max}` : ''} characters
+      </p>
+      <Notes id={field.id} rules={rules} check={check} />
+    </div>
+  );
+}
+
+function opened(form: FormState, id: string): boolean {
+  const v = form.values[id] as { clicked?: boolean } | undefined;
+  return v?.clicked === true;
+}
+
+function LinkBlock({ field, form }: { field: Field; form: FormState }) {
+  const config = field.element.config;
+  const url = linkUrl(config.url);
+  const title = str(config.custom_title) ?? str(config.url) ?? 'Link';
+  const description = config.is_no_description === true ? undefined : str(config.custom_description);
+  const body = (
+    <>
+      <span class="card-title">{title}</span>
+      {description && <span class="card-description">{description}</span>}
+      {url && <span class="card-url">{new URL(url).hostname}</span>}
+    </>
+  );
+  return (
+    <div class="field link-block">
+      {url && config.is_no_link !== true ? (
+        <a class="card" href={url} target="_blank" rel="noopener noreferrer" id={controlId(field.id)} onClick={() => form.set(field.id, { clicked: true, url: str(config.url) ?? '' })}>
+          {body}
+          <span class="visually-hidden"> (opens in a new tab)</span>
+        </a>
+      ) : (
+        <div class="card">{body}</div>
+      )}
+      {opened(form, field.id) && <p class="opened">Opened</p>}
+    </div>
+  );
+}
+
+export function LinkInline({ field, form, children }: { field: Field; form: FormState; children: ComponentChildren }) {
+  const url = linkUrl(field.element.config.url);
+  if (!url) return <span>{children}</span>;
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer" id={controlId(field.id)} class={opened(form, field.id) ? 'link-inline opened' : 'link-inline'} onClick={() => form.set(field.id, { clicked: true, url: str(field.element.config.url) ?? '' })}>
+      {children}
+      {opened(form, field.id) && <span class="visually-hidden"> (opened)</span>}
+    </a>
+  );
+}
+
+function Video({ field, form }: { field: Field; form: FormState }) {
+  const config = field.element.config;
+  const source = videoSource(config.url);
+  const alt = str(config.altText) ?? 'Video';
+  const played = (form.values[field.id] as { played?: boolean } | undefined)?.played === true;
+  const check = form.checks[field.id] ?? NO_CHECK;
+  const url = str(config.url);
+  const shown = source && url ? shownUrl(url, config.urlDisplayOption) : null;
+  return (
+    <div class="field video">
+      {!source && <p class="blocked">This video's address is not allowed here.</p>}
+      {source?.kind === 'file' && <video controls preload="metadata" src={source.src} aria-label={alt} onPlay={() => form.set(field.id, { played: true })} />}
+      {source?.kind === 'frame' && (
+        <div class="frame-wrap">
+          <iframe src={source.src} title={alt} allow="fullscreen; picture-in-picture" sandbox="allow-scripts allow-same-origin allow-presentation" loading="lazy" />
+        </div>
+      )}
+      {source?.kind === 'link' && (
+        <p>
+          <a href={source.href} target="_blank" rel="noopener noreferrer">
+            Watch: {alt}
+          </a>
+        </p>
+      )}
+      {shown && <p class="url-shown">{shown}</p>}
+      <div class="option">
+        <input type="checkbox" id={controlId(field.id)} checked={played} disabled={form.disabled} onChange={(e) => form.set(field.id, (e.currentTarget as HTMLInputElement).checked ? { played: true } : { played: false })} />
+        <label for={controlId(field.id)}>I watched “{alt}”</label>
+      </div>
+      <Notes id={field.id} rules={[]} check={check} />
+    </div>
+  );
+}
+
+export function IframeEmbed({ element }: { element: StepElementPayload }) {
+  const url = frameUrl(element.config.url);
+  if (!url) return <p class="blocked">This embedded page's address is not allowed here.</p>;
+  const height = numberProp(element.config, 'height');
+  const shown = shownUrl(url, element.config.urlDisplayOption);
+  return (
+    <div class="iframe">
+      <iframe src={url} title={`Embedded page from ${new URL(url).hostname}`} height={height} sandbox="allow-scripts allow-same-origin allow-forms allow-popups" loading="lazy" />
+      {shown && <p class="url-shown">{shown}</p>}
+    </div>
+  );
+}
+
+/** The control of one block element of the step (link-inline is rendered inline by the body). */
+export function ElementControl({ element, form }: { element: StepElementPayload; form: FormState }) {
+  if (element.type === 'iframe') return <IframeEmbed element={element} />;
+  if (element.type === 'check-list') return <CheckList element={element} form={form} />;
+  const field = form.fields.get(element.element_id);
+  if (!field) return null;
+  const check = form.checks[field.id] ?? NO_CHECK;
+  switch (element.type) {
+    case 'radio-button':
+      return <Radio field={field} form={form} />;
+    case 'dropdown':
+      return <Dropdown field={field} form={form} />;
+    case 'date-picker':
+      return <DatePicker field={field} form={form} />;
+    case 'text-area':
+      return <TextArea field={field} form={form} />;
+    case 'searchable-field':
+      return <SearchableField field={field} value={form.values[field.id]} check={check} rules={rulesFor(field)} disabled={form.disabled} onChange={(v) => form.set(field.id, v)} />;
+    case 'link-block':
+      return <LinkBlock field={field} form={form} />;
+    case 'video-external':
+      return <Video field={field} form={form} />;
+    default:
+      return null;
+  }
+}
