@@ -75,7 +75,7 @@ export class TrailsService {
   }
 
   /** Enters a bit as the trail's next step: the bit as it is now, with its links and connections, is kept. */
-  private async enterStep(tx: Tx, trail: { id: string; account_id: string }, bitId: string, seq: number, at: string): Promise<string> {
+  private async enterStep(tx: Tx, trail: { id: string; account_id: string }, bitId: string, seq: number, at: string): Promise<{ id: string; snapshot: BitSnapshot }> {
     const bit = await findBit(tx, bitId);
     if (!bit || bit.account_id !== trail.account_id || bit.status !== 'active') {
       throw new WaymarkError('BIT_ARCHIVED', `Bit ${bitId} is no longer active, so the trail cannot enter it; ask an author to repoint the flow or restore the bit.`, { bit_id: bitId });
@@ -97,11 +97,12 @@ export class TrailsService {
       snapshot_step_id: holder ?? null,
       entered_at: at,
     });
-    return id;
+    return { id, snapshot };
   }
 
   /** The trail with its current step payload and history, read in one go. */
-  private async view(q: Q, trail: TrailTable): Promise<TrailView> {
+  /** `entered`: the current step's snapshot when the caller has just taken it, so it is not read back. */
+  private async view(q: Q, trail: TrailTable, entered?: BitSnapshot): Promise<TrailView> {
     const steps = await repo.stepsOf(q, trail.id);
     const answers = await repo.answersOf(q, trail.id);
     const eventsByStep = new Map<string | null, repo.TrailEvent[]>();
@@ -118,7 +119,7 @@ export class TrailsService {
       const stepAnswers = byStep.get(step.id) ?? [];
       const stepEvents = eventsByStep.get(step.id) ?? [];
       // Only the current step's snapshot is read: the history names each bit by the title kept on its step.
-      const snapshot = step.id === trail.current_step_id ? this.parse<BitSnapshot>(await repo.stepSnapshot(q, step)) : null;
+      const snapshot = step.id === trail.current_step_id ? (entered ?? this.parse<BitSnapshot>(await repo.stepSnapshot(q, step))) : null;
       history.push(historyEntry(step, step.bit_title ?? snapshot?.title ?? '', stepAnswers, stepEvents));
       if (snapshot) {
         const targets = await findBitHeads(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
@@ -181,9 +182,10 @@ export class TrailsService {
         updated_at: now,
       };
       await repo.insertTrail(tx, trail);
-      trail.current_step_id = await this.enterStep(tx, trail, flow.start_bit_id, 1, now);
+      const entered = await this.enterStep(tx, trail, flow.start_bit_id, 1, now);
+      trail.current_step_id = entered.id;
       await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id });
-      return this.view(tx, trail);
+      return this.view(tx, trail, entered.snapshot);
     });
   }
 
@@ -342,8 +344,10 @@ export class TrailsService {
       }
       const now = nextModified(trail.updated_at);
       await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: follow?.connection_id ?? null });
+      let entered: { id: string; snapshot: BitSnapshot } | undefined;
       if (follow) {
-        trail.current_step_id = await this.enterStep(tx, trail, follow.target_bit_id, step.seq + 1, now);
+        entered = await this.enterStep(tx, trail, follow.target_bit_id, step.seq + 1, now);
+        trail.current_step_id = entered.id;
         trail.status = 'running';
       } else {
         // No connection is available: the trail has reached its end.
@@ -356,7 +360,7 @@ export class TrailsService {
       if (!(await repo.moveTrail(tx, trail.id, step.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now }))) {
         throw validationError([{ path: 'trail_id', message: 'the trail moved on while this call ran' }], `Trail ${trail.id} was advanced by another call meanwhile; nothing was advanced. Read it with get_trail.`);
       }
-      return this.view(tx, trail);
+      return this.view(tx, trail, entered?.snapshot);
     });
   }
 

@@ -10,7 +10,7 @@ import { LIMITS } from '../../src/content/limits.js';
 import { ENGINES } from '../engines.js';
 import { insertTestBit, insertTestConnection } from '../graph-fixtures.js';
 import { p, textArea } from '../trail-fixtures.js';
-import { callTool, HEALTH_BOUND_MS, LONG, memoryBound, ok, repeatJson, startHostileServer, underAttack, type HostileServer } from './harness.js';
+import { callTool, HEALTH_BOUND_MS, LONG, memoryBound, ok, repeatJson, startHostileServer, underAttack, type HostileServer, type ToolAnswer } from './harness.js';
 
 const MB = 1024 * 1024;
 /**
@@ -41,6 +41,22 @@ function bodyOf(bytes: number, word: string): unknown[] {
   return Array.from({ length: Math.ceil(bytes / (JSON.stringify(block).length + 1)) }, () => block);
 }
 
+/**
+ * The answer to a request too large for a trail tool: within the HTTP layer's request bounds (LIMITS.mcpRequestBytes
+ * and the JSON shape bounds) the tool's VALIDATION_ERROR with these details; beyond them (the long form's sizes)
+ * the transport's 413, before any tool runs. Either way a small answer.
+ */
+function expectRefused(answer: ToolAnswer, details: Record<string, unknown>, byTransport: boolean): void {
+  if (byTransport) {
+    expect(answer.status).toBe(413);
+    expect(answer.rpcError).toBeDefined();
+  } else {
+    expect(answer.envelope?.error?.code).toBe('VALIDATION_ERROR');
+    expect(answer.envelope?.error?.details).toMatchObject(details);
+  }
+  expect(answer.bytes).toBeLessThan(8 * 1024);
+}
+
 function report(what: string, m: { maxHealthMs: number; addedRss: number; elapsedMs: number; probes: number }, extra = ''): void {
   console.log(`[hostile trails] ${what}: /healthz max ${m.maxHealthMs.toFixed(0)} ms over ${m.probes} probes, +${(m.addedRss / MB).toFixed(1)} MB RSS, ${m.elapsedMs.toFixed(0)} ms${extra}`);
 }
@@ -69,9 +85,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     const args = `{"flow_id":"${enumFlow}","trail_context":{"tags":${repeatJson('"purple"', items)}}}`;
     const m = await underAttack(server, () => callTool(server, 'start_trail', args));
     report(`enum context ${(args.length / MB).toFixed(1)} MB`, m, `, answer ${m.result.bytes} B`);
-    expect(m.result.envelope?.error?.code).toBe('VALIDATION_ERROR');
-    expect(m.result.envelope?.error?.details).toMatchObject({ limit: 'arrayItems', max: LIMITS.trailContextArrayItems });
-    expect(m.result.bytes).toBeLessThan(8 * 1024);
+    expectRefused(m.result, { limit: 'arrayItems', max: LIMITS.trailContextArrayItems }, LONG);
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
@@ -81,9 +95,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     const args = `{"flow_id":"${closedFlow}","trail_context":${context}}`;
     const m = await underAttack(server, () => callTool(server, 'start_trail', args));
     report(`extra keys ${(args.length / MB).toFixed(1)} MB`, m);
-    expect(m.result.envelope?.error?.code).toBe('VALIDATION_ERROR');
-    expect(m.result.envelope?.error?.details).toMatchObject({ limit: 'keys', max: LIMITS.trailContextKeys });
-    expect(m.result.bytes).toBeLessThan(8 * 1024);
+    expectRefused(m.result, { limit: 'keys', max: LIMITS.trailContextKeys }, LONG);
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
@@ -154,7 +166,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     const args = `{"flow_id":"${plainFlow}","trail_context":{"blob":"${'z'.repeat(SIZE.hugeContext)}"}}`;
     const m = await underAttack(server, () => callTool(server, 'start_trail', args));
     report(`context ${(args.length / MB).toFixed(0)} MB`, m);
-    expect(m.result.envelope?.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { limit: 'bytes', max: LIMITS.trailContextBytes } });
+    expectRefused(m.result, { limit: 'bytes', max: LIMITS.trailContextBytes }, LONG);
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
