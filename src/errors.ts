@@ -1,3 +1,5 @@
+import { LIMITS } from './content/limits.js';
+
 /**
  * The error catalogue: one home for every code a tool can answer with (CONTRACT.md, "Error codes").
  * Services throw `WaymarkError`; the MCP envelope and the REST routes turn it into an answer.
@@ -70,4 +72,30 @@ export class WaymarkError extends Error {
 export function validationError(issues: ValidationIssue[], message?: string, extra?: Record<string, unknown>): WaymarkError {
   const text = message ?? issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
   return new WaymarkError('VALIDATION_ERROR', text, { issues, ...extra });
+}
+
+/** hostile-trails: an error's issues kept few and its message short (issue 16, "Errors are bounded"). */
+
+/**
+ * An error listing issues, bounded however many there are: at most LIMITS.issuesPerError issues in
+ * details.issues (the first, in the order given), their total in details.issue_count, and a message of at
+ * most LIMITS.errorMessageLength characters: `lead`, the shown issues (`path: message` each, or as `show`
+ * writes them), then `tail`.
+ */
+export function issuesError(
+  code: ErrorCode,
+  issues: ValidationIssue[],
+  text: { lead: string; tail?: string; show?: (issue: ValidationIssue) => string },
+  extra?: Record<string, unknown>,
+): WaymarkError {
+  const shown = issues.slice(0, LIMITS.issuesPerError).map((i) => ({ ...i, path: clip(i.path, 300), message: clip(i.message, 500) }));
+  const show = text.show ?? ((i: ValidationIssue) => (i.path ? `${i.path}: ${i.message}` : i.message));
+  const more = issues.length > shown.length ? ` (and ${issues.length - shown.length} more; details.issue_count has the total)` : '';
+  const tail = text.tail ?? '';
+  const message = `${clip(`${text.lead}${shown.map(show).join('; ')}${more}`, LIMITS.errorMessageLength - tail.length)}${tail}`;
+  return new WaymarkError(code, message, { ...extra, issues: shown, issue_count: issues.length });
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -47,6 +47,8 @@ const DOCUMENTED: Record<string, ErrorCode | 'filter'> = {
 const DOCUMENTED_BY_TOOL: Record<string, ErrorCode | 'filter'> = {
   // advance_trail names a connection of the current step; anything else is not one to follow (422).
   'advance_trail.connection_id': 'VALIDATION_ERROR',
+  // Another trail's step is not this trail's current step: refused the same as an id that does not exist.
+  'advance_trail.expected_step_id': 'VALIDATION_ERROR',
   // remove_node_ids lists nodes of the bit being written; an id that is not one of them removes nothing, and
   // the body that drops the caller's own node is refused for that node.
   'update_bit.remove_node_ids': 'BIT_CONTENT_LOSS',
@@ -54,7 +56,7 @@ const DOCUMENTED_BY_TOOL: Record<string, ErrorCode | 'filter'> = {
 
 /** A world of placeholder ids: what the base inputs look like, at collection time. */
 const PLACEHOLDER_WORLD: World = {
-  principalId: 'p', scopeId: 's', bitId: 'b', targetBitId: 't', elementId: 'e', checkListId: 'cl', itemId: 'i', connectionId: 'c', flowId: 'f', referenceId: 'r', bitReferenceId: 'l', trailId: 'tr',
+  principalId: 'p', scopeId: 's', bitId: 'b', targetBitId: 't', elementId: 'e', checkListId: 'cl', itemId: 'i', connectionId: 'c', flowId: 'f', referenceId: 'r', bitReferenceId: 'l', trailId: 'tr', stepId: 'st',
 };
 
 /** The tool's capability that a token must lack, and the capabilities such a token has. */

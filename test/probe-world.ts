@@ -25,6 +25,8 @@ export interface World {
   referenceId: string;
   bitReferenceId: string;
   trailId: string;
+  /** The trail's current step (advance_trail's expected_step_id). */
+  stepId: string;
 }
 
 /** Builds a world through the tools, in `scopeId` (null = account level), as the client's principal. */
@@ -48,7 +50,7 @@ export async function buildWorld(client: ToolClient, principalId: string, scopeI
     ...scope,
   });
   const link = await client.ok<{ bit_reference_id: string }>('link_reference', { bit_id: bit.bit_id, reference_id: reference.reference_id });
-  const trail = await client.ok<{ trail_id: string }>('start_trail', { flow_id: flow.flow_id });
+  const trail = await client.ok<{ trail_id: string; current_step: { step_id: string } }>('start_trail', { flow_id: flow.flow_id });
   return {
     principalId,
     scopeId,
@@ -62,6 +64,7 @@ export async function buildWorld(client: ToolClient, principalId: string, scopeI
     referenceId: reference.reference_id,
     bitReferenceId: link.bit_reference_id,
     trailId: trail.trail_id,
+    stepId: trail.current_step.step_id,
   };
 }
 
@@ -98,6 +101,8 @@ export function worldId(world: World, tool: string, field: string): string | nul
       return world.referenceId;
     case 'trail_id':
       return world.trailId;
+    case 'expected_step_id':
+      return world.stepId;
     case 'scope_id':
       return world.scopeId;
     case 'principal_id':

@@ -3,9 +3,10 @@
  * mirror rows, each with its outgoing connections in sort_order and their conditions, which live in
  * the source bit's body (the `bit-connection` void node whose id is the connection id).
  */
-import { collectConnections, type ConnectionCondition, type SlateBody } from '../content/index.js';
+import { collectConnections, type ConnectionCondition, type ConnectionNode, type SlateBody } from '../content/index.js';
 import * as flowsRepo from '../store/repositories/flows.repo.js';
-import { findBits } from '../store/repositories/bits.repo.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { connectionNodesOf, findBitHeads } from '../store/repositories/bits.repo.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import type { Db, Tx } from '../store/store.js';
 
@@ -53,8 +54,13 @@ export interface StoredConnection {
 
 /** Every connection node of a body (content's collectConnections), by its id (the connection_id). */
 export function connectionNodes(body: SlateBody): Map<string, StoredConnection> {
+  return nodesById(collectConnections(body));
+}
+
+/** Connection nodes by their id; nodes without one (not stored yet) are left out. */
+function nodesById(nodes: ConnectionNode[]): Map<string, StoredConnection> {
   const found = new Map<string, StoredConnection>();
-  for (const node of collectConnections(body)) {
+  for (const node of nodes) {
     if (node.id === null) continue;
     const params: Record<string, boolean> = {};
     for (const [key, value] of Object.entries(node.params)) if (typeof value === 'boolean') params[key] = value;
@@ -119,12 +125,20 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
     outgoing.set(row.source_bit_id, list);
   }
 
-  const rows = (await findBits(q, [...component])).filter((b) => b.account_id === accountId);
+  const rows = (await findBitHeads(q, [...component])).filter((b) => b.account_id === accountId);
   const byId = new Map(rows.map((b) => [b.id, b]));
+  // Only the connection nodes of a body are read, and only where connections leave the bit, the event loop
+  // given back between two bits: a graph of 150 bits of 2 MB read whole held 300 MB and blocked 4.5 s.
+  const nodesOf = new Map<string, Map<string, StoredConnection>>();
+  for (const id of byId.keys()) {
+    if ((outgoing.get(id) ?? []).length === 0) continue;
+    nodesOf.set(id, nodesById((await connectionNodesOf(q, dialect, id)) as ConnectionNode[]));
+    await yieldToEventLoop();
+  }
   const describe = (id: string): GraphBit | null => {
     const bit = byId.get(id);
     if (!bit) return null;
-    const nodes = connectionNodes(dialect.parseJson<SlateBody>(bit.body));
+    const nodes = nodesOf.get(id) ?? new Map<string, StoredConnection>();
     return {
       bit_id: bit.id,
       bit_title: bit.title,

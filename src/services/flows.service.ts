@@ -13,7 +13,7 @@ import { resolveScope } from './scopes.js';
 import { nextModified, nowIso } from './clock.js';
 import { buildFlowGraph, type GraphBit } from './flow-graph.js';
 import { flowGraphMermaid } from './flow-mermaid.js';
-import { assertTrailContextSchema, type TrailContextSchema } from './trail-context-schema.js';
+import { assertTrailContextSchema, sameSchema, type TrailContextSchema } from './trail-context-schema.js';
 
 export type Priority = FlowTable['priority'];
 export type ReviewStatus = FlowTable['review_status'];
@@ -142,11 +142,12 @@ export class FlowsService {
 
   async create(actor: Actor, input: CreateFlowInput): Promise<FlowWritten> {
     const scopeId = input.scope_id ?? null;
-    const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : null;
     return this.store.transaction(async (tx) => {
       if (scopeId !== null) await resolveScope(tx, actor, scopeId);
       assertCanWriteIn(actor, scopeId);
       await this.assertStartBit(tx, actor, input.start_bit_id, scopeId);
+      // Compiled only once the caller may write here (issue 16, finding 5).
+      const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : null;
       const id = randomUUID();
       const now = nowIso();
       await repo.insertFlow(tx, {
@@ -178,10 +179,11 @@ export class FlowsService {
         reason: 'null',
       });
     }
-    const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : input.trail_context_schema;
     return this.store.transaction(async (tx) => {
       const flow = this.visibleFlow(actor, await repo.lockFlow(tx, this.store.dialect, input.flow_id), input.flow_id);
       assertCanWriteIn(actor, flow.scope_id);
+      // Compiled only for a flow the caller may write (issue 16, finding 5: a flow id that does not exist compiled too).
+      const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : input.trail_context_schema;
       const changes: Partial<FlowTable> = {};
       if (input.flow_title !== undefined) changes.title = input.flow_title;
       if (input.flow_description !== undefined) changes.description = input.flow_description || null;
@@ -192,6 +194,16 @@ export class FlowsService {
       if (newStartBitId !== undefined) {
         startBit = await this.assertStartBit(tx, actor, newStartBitId, flow.scope_id);
         changes.start_bit_id = newStartBitId;
+      }
+      // What was approved is what a trail runs: where it starts and what it is started with. Changing either on an
+      // approved flow sends it back to 'pending', so that the precondition of inactive → active (States and
+      // transitions: review_status 'approved') holds for the flow as it now is, not as it was reviewed.
+      const reviewed = flow.review_status === 'approved';
+      const startMoved = changes.start_bit_id !== undefined && changes.start_bit_id !== flow.start_bit_id;
+      const schemaChanged = schema !== undefined && !sameSchema(schema, flow.trail_context_schema === null ? null : this.parse<TrailContextSchema>(flow.trail_context_schema));
+      if (reviewed && (startMoved || schemaChanged)) {
+        changes.review_status = 'pending';
+        flow.review_status = 'pending';
       }
       if (input.is_active === false) changes.is_active = 0;
       if (input.is_active === true && flow.is_active === 0) {

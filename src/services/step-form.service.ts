@@ -8,7 +8,7 @@
 import { capabilityName } from '../config.js';
 import { ELEMENTS, isElementType, type SlateBody } from '../content/index.js';
 import { findFlow } from '../store/repositories/flows.repo.js';
-import { findStep } from '../store/repositories/trails.repo.js';
+import { findStep, stepSnapshot } from '../store/repositories/trails.repo.js';
 import type { Store } from '../store/store.js';
 import type { Actor } from './actor.js';
 import type { TrailsService } from './trails.service.js';
@@ -33,7 +33,7 @@ export class StepFormService {
     const current = view.current_step;
     // A step's snapshot never changes once entered, so reading it after the view is consistent with it.
     const row = current ? await findStep(this.store.db, current.step_id) : undefined;
-    const snapshot = row ? this.store.dialect.parseJson<BitSnapshot>(row.bit_snapshot) : null;
+    const snapshot = row ? this.store.dialect.parseJson<BitSnapshot>(await stepSnapshot(this.store.db, row)) : null;
     const running = view.status === 'running' || view.status === 'waiting_for_person';
     const runs = actor.capabilities.includes(capabilityName('run'));
     // The rule of TrailsService.assertMayAct: agents do not act on human_required steps nor on steps handed to a person.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WaymarkError } from '../errors.js';
-import { assertTrailContextSchema, trailContextIssues } from './trail-context-schema.js';
+import { LIMITS } from '../content/limits.js';
+import { assertTrailContextSchema, compiledSchemaCount, trailContextIssues } from './trail-context-schema.js';
 
 function issuesOf(schema: unknown): Array<{ path: string; message: string }> {
   try {
@@ -150,5 +151,53 @@ describe('trail_context against its schema', () => {
 
   it('refuses a context that is not an object', () => {
     expect(trailContextIssues({ type: 'object' }, 'text').map((i) => i.path)).toEqual(['trail_context']);
+  });
+});
+
+describe('trail_context_schema bounds (issue 16, finding 5)', () => {
+  const props = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string' }]));
+
+  it('refuses more properties, more choices or more bytes than the bounds, before compiling', () => {
+    expect(issuesOf({ type: 'object', properties: props(LIMITS.contextSchemaProperties) })).toEqual([]);
+    expect(issuesOf({ type: 'object', properties: props(LIMITS.contextSchemaProperties + 1) })).toEqual([
+      { path: 'trail_context_schema.properties', message: `at most ${LIMITS.contextSchemaProperties} properties` },
+    ]);
+    const choices = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`);
+    expect(issuesOf({ type: 'object', properties: { c: { type: 'string', enum: choices(LIMITS.contextSchemaChoices) } } })).toEqual([]);
+    expect(issuesOf({ type: 'object', properties: { c: { type: 'string', enum: choices(LIMITS.contextSchemaChoices + 1) } } })).toEqual([
+      { path: 'trail_context_schema.properties.c.enum', message: `at most ${LIMITS.contextSchemaChoices} choices` },
+    ]);
+    const options = choices(LIMITS.contextSchemaChoices + 1).map((c) => ({ const: c, title: c }));
+    expect(issuesOf({ type: 'object', properties: { m: { type: 'array', items: { anyOf: options } } } })).toEqual([
+      { path: 'trail_context_schema.properties.m.items.anyOf', message: `at most ${LIMITS.contextSchemaChoices} choices` },
+    ]);
+    const [big] = issuesOf({ type: 'object', properties: { a: { type: 'string', description: 'x'.repeat(LIMITS.contextSchemaBytes) } } });
+    expect(big).toEqual({ path: 'trail_context_schema', message: `too large: trail_context_schema is over ${LIMITS.contextSchemaBytes} bytes as JSON; the profile is flat and small` });
+  });
+
+  it('lists at most 50 issues and counts them all; the message stays bounded', () => {
+    const schema = { type: 'object', properties: Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`p${i}`, { type: 'object' }])) };
+    try {
+      assertTrailContextSchema(schema);
+      expect.unreachable();
+    } catch (error) {
+      const e = error as WaymarkError;
+      expect(e.details?.issues).toHaveLength(LIMITS.issuesPerError);
+      expect(e.details?.issue_count).toBe(80);
+      expect(e.message.length).toBeLessThanOrEqual(LIMITS.errorMessageLength);
+      expect(e.message.endsWith('required: [...]}.')).toBe(true);
+    }
+  });
+
+  it('keeps a bounded number of compiled validators, one per distinct schema whatever its key order', () => {
+    for (let i = 0; i < 150; i++) {
+      assertTrailContextSchema({ type: 'object', properties: { [`f${i}`]: { type: 'integer' } } });
+      expect(compiledSchemaCount()).toBeLessThanOrEqual(64);
+    }
+    const before = compiledSchemaCount();
+    const a = { type: 'object', properties: { x: { type: 'integer', minimum: 1 } }, required: ['x'] };
+    const b = { required: ['x'], properties: { x: { minimum: 1, type: 'integer' } }, type: 'object' };
+    expect(trailContextIssues(a, { x: 0 })).toEqual(trailContextIssues(b, { x: 0 }));
+    expect(compiledSchemaCount()).toBe(before + 1);
   });
 });

@@ -4,9 +4,13 @@
  * for a missing context with the schema as it is. Anything outside the profile is refused when a flow is
  * saved (INVALID_TRAIL_CONTEXT_SCHEMA); inside it, ajv enforces the schema on `trail_context`.
  */
+import { createHash } from 'node:crypto';
+import v8 from 'node:v8';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
-import { WaymarkError, type ValidationIssue } from '../errors.js';
+import { LIMITS } from '../content/limits.js';
+import { issuesError, type ValidationIssue } from '../errors.js';
+import { describeOverrun, overBudget } from './json-budget.js';
 
 export type TrailContextSchema = Record<string, unknown>;
 
@@ -55,6 +59,11 @@ class ProfileCheck {
   choices(node: Record<string, unknown>, path: string, combinator: 'oneOf' | 'anyOf'): string[] | null {
     if ('enum' in node && combinator in node) {
       this.add(path, `give a choice either as enum or as ${combinator}, not both`);
+      return null;
+    }
+    const given = node['enum' in node ? 'enum' : combinator];
+    if (Array.isArray(given) && given.length > LIMITS.contextSchemaChoices) {
+      this.add(`${path}.${'enum' in node ? 'enum' : combinator}`, `at most ${LIMITS.contextSchemaChoices} choices`);
       return null;
     }
     if ('enum' in node) {
@@ -157,6 +166,9 @@ class ProfileCheck {
     }
     const properties = schema.properties ?? {};
     if (!isObject(properties)) return this.add(`${path}.properties`, 'properties must be an object of property schemas');
+    if (Object.keys(properties).length > LIMITS.contextSchemaProperties) {
+      return this.add(`${path}.properties`, `at most ${LIMITS.contextSchemaProperties} properties`);
+    }
     for (const [name, property] of Object.entries(properties)) {
       if (name.length === 0) this.add(`${path}.properties`, 'property names must not be empty');
       this.property(property, `${path}.properties.${name}`);
@@ -175,30 +187,93 @@ class ProfileCheck {
   }
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
-// ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `default` is the plugin.
-ajvFormats.default(ajv, [...FORMATS]);
-
-/** Compiled validators by the schema's JSON text: a flow's schema is compiled once per process. */
-const compiled = new Map<string, ValidateFunction>();
-const CACHE_SIZE = 500;
-
-function compile(schema: TrailContextSchema): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value as string);
-    compiled.set(key, validate);
+/** The schema's JSON with every object's keys sorted: one text per schema, whatever order an engine stored it in. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
   }
-  return validate;
+  return JSON.stringify(value);
+}
+
+/** Whether two schemas are the same document (key order aside: PostgreSQL's jsonb re-sorts keys). */
+export function sameSchema(a: TrailContextSchema | null, b: TrailContextSchema | null): boolean {
+  if (a === null || b === null) return a === b;
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 /**
- * Checks a schema against the profile and that ajv compiles it; refuses with every problem found.
- * `path` prefixes each issue's path (the input field's name).
+ * Ajv compiles each schema to a function with `new Function`, and V8 keeps the source of every such function
+ * in its compilation cache for as long as the process lives, used again or not (measured on Node 20: 80 KB per
+ * distinct 100-property schema, never released however often the heap is collected). Schemas come from
+ * callers, so that cache would grow with every distinct one sent; it only helps code compiled twice from the
+ * same text, which Waymark does not do (validators are kept below), so it is turned off for the process.
+ */
+v8.setFlagsFromString('--no-compilation-cache');
+
+function newAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+  // ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `default` is the plugin.
+  ajvFormats.default(ajv, [...FORMATS]);
+  return ajv;
+}
+
+/**
+ * Compiled validators by the sha256 of the schema's canonical JSON. An Ajv instance keeps something of
+ * every schema it ever compiled (its cache, and the values of its code scope, which removeSchema does not
+ * clear): one instance for the process made 2000 distinct schemas hold 800 MB (issue 16, finding 5). So an
+ * instance compiles at most GENERATION schemas; then it is dropped with every validator it made, and a new
+ * one starts. What stays is bounded by one instance and GENERATION validators, whatever callers send; a
+ * schema in use is compiled again when next needed (a few ms). A new instance per schema would cost 35 ms
+ * (it compiles the 2020-12 meta-schemas) on each.
+ */
+const GENERATION = 64;
+let ajv = newAjv();
+let compiledByAjv = 0;
+const compiled = new Map<string, ValidateFunction>();
+
+function compile(schema: TrailContextSchema): ValidateFunction {
+  const key = createHash('sha256').update(canonicalJson(schema)).digest('hex');
+  let validate = compiled.get(key);
+  if (validate) return validate;
+  if (compiledByAjv >= GENERATION) {
+    ajv = newAjv();
+    compiledByAjv = 0;
+    compiled.clear();
+  }
+  compiledByAjv++;
+  try {
+    validate = ajv.compile(schema);
+  } finally {
+    ajv.removeSchema(schema);
+  }
+  compiled.set(key, validate);
+  return validate;
+}
+
+/** How many validators are compiled and kept (for tests of the cache's bound). */
+export function compiledSchemaCount(): number {
+  return compiled.size;
+}
+
+const SCHEMA_TEXT = {
+  lead: 'trail_context_schema is outside the accepted profile: ',
+  tail: '. Use {type: "object", properties: {name: {type: "string"|"number"|"integer"|"boolean", ...}}, required: [...]}.',
+};
+
+/**
+ * Checks a schema against the profile and that ajv compiles it; refuses with its problems (at most
+ * LIMITS.issuesPerError listed, details.issue_count has them all). Its size is checked first, so that no
+ * work grows with a schema beyond LIMITS.contextSchemaBytes. `path` prefixes each issue's path (the input field's name).
  */
 export function assertTrailContextSchema(schema: unknown, path = 'trail_context_schema'): TrailContextSchema {
+  const overrun = overBudget(schema, { bytes: LIMITS.contextSchemaBytes, depth: 6 });
+  if (overrun) {
+    throw issuesError('INVALID_TRAIL_CONTEXT_SCHEMA', [{ path, message: `too large: ${describeOverrun(path, overrun)}; the profile is flat and small` }], SCHEMA_TEXT);
+  }
   const check = new ProfileCheck();
   check.schema(schema, path);
   if (check.issues.length === 0) {
@@ -209,11 +284,7 @@ export function assertTrailContextSchema(schema: unknown, path = 'trail_context_
     }
   }
   if (check.issues.length > 0) {
-    throw new WaymarkError(
-      'INVALID_TRAIL_CONTEXT_SCHEMA',
-      `trail_context_schema is outside the accepted profile: ${check.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}. Use {type: "object", properties: {name: {type: "string"|"number"|"integer"|"boolean", ...}}, required: [...]}.`,
-      { issues: check.issues },
-    );
+    throw issuesError('INVALID_TRAIL_CONTEXT_SCHEMA', check.issues, SCHEMA_TEXT);
   }
   return schema as TrailContextSchema;
 }

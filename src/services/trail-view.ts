@@ -4,11 +4,11 @@
  * human_required, linked references, the answers so far and the connections available now) and its history.
  */
 import type { Selectable } from 'kysely';
-import type { TrailAnswerTable, TrailStepTable, TrailTable } from '../store/schema.js';
+import type { TrailAnswerTable, TrailTable } from '../store/schema.js';
 import type { BitReferenceLinkView } from '../store/repositories/links.repo.js';
 import type { ConnectionCondition } from '../content/slate.js';
 import { stepBodyMarkdown } from './step-body.js';
-import type { TrailEvent } from '../store/repositories/trails.repo.js';
+import type { StepRow, TrailEvent } from '../store/repositories/trails.repo.js';
 import { conditionHolds, missingRequired, stepElements, type BitSnapshot, type LatestAnswer, type StepElement } from './trail-step.js';
 
 export interface AnswerView {
@@ -140,7 +140,7 @@ export function availableConnections(snapshot: BitSnapshot, latest: Map<string, 
 }
 
 export interface StepState {
-  step: TrailStepTable;
+  step: StepRow;
   snapshot: BitSnapshot;
   answers: AnswerView[];
 }
@@ -176,13 +176,13 @@ function transfersOf(events: TrailEvent[]): TransferView[] {
 }
 
 /** A step's history: `events` are the step's own (transfers, a cancellation), oldest first. */
-export function historyEntry(step: TrailStepTable, snapshot: BitSnapshot, answers: AnswerView[], events: TrailEvent[]): HistoryEntry {
+export function historyEntry(step: StepRow, bitTitle: string, answers: AnswerView[], events: TrailEvent[]): HistoryEntry {
   const cancel = events.find((e) => e.kind === 'cancel');
   return {
     step_id: step.id,
     seq: step.seq,
     bit_id: step.bit_id,
-    bit_title: snapshot.title,
+    bit_title: bitTitle,
     entered_date_time_utc: step.entered_at,
     left_date_time_utc: step.left_at,
     left_by: step.left_by,

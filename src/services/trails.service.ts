@@ -3,9 +3,11 @@
  * list_trails, submit_step_data, advance_trail, transfer_step, cancel_trail). Each write locks the trail's row, so two
  * callers moving the same trail take turns; every step keeps the bit as it was entered.
  */
-import { randomUUID } from 'node:crypto';
-import { validationError, WaymarkError } from '../errors.js';
-import { findBit, findBits } from '../store/repositories/bits.repo.js';
+import { createHash, randomUUID } from 'node:crypto';
+import { issuesError, validationError, WaymarkError } from '../errors.js';
+import { LIMITS } from '../content/limits.js';
+import { assertAnswerSizes, assertContextSize } from './trail-bounds.js';
+import { findBit, findBitHeads } from '../store/repositories/bits.repo.js';
 import { findFlow } from '../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
 import * as repo from '../store/repositories/trails.repo.js';
@@ -73,19 +75,34 @@ export class TrailsService {
   }
 
   /** Enters a bit as the trail's next step: the bit as it is now, with its links and connections, is kept. */
-  private async enterStep(tx: Tx, trail: { id: string; account_id: string }, bitId: string, seq: number, at: string): Promise<string> {
+  private async enterStep(tx: Tx, trail: { id: string; account_id: string }, bitId: string, seq: number, at: string): Promise<{ id: string; snapshot: BitSnapshot }> {
     const bit = await findBit(tx, bitId);
     if (!bit || bit.account_id !== trail.account_id || bit.status !== 'active') {
       throw new WaymarkError('BIT_ARCHIVED', `Bit ${bitId} is no longer active, so the trail cannot enter it; ask an author to repoint the flow or restore the bit.`, { bit_id: bitId });
     }
     const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await repo.connectionsOf(tx, trail.account_id, bitId));
     const id = randomUUID();
-    await repo.insertStep(tx, { id, trail_id: trail.id, seq, bit_id: bitId, bit_snapshot: this.store.dialect.json(snapshot), entered_at: at });
-    return id;
+    // A bit entered again unchanged (a loop in the flow) shares the snapshot its first entry stored (migration 008).
+    const json = this.store.dialect.json(snapshot);
+    const hash = createHash('sha256').update(json).digest('hex');
+    const holder = await repo.stepHoldingSnapshot(tx, trail.id, hash);
+    await repo.insertStep(tx, {
+      id,
+      trail_id: trail.id,
+      seq,
+      bit_id: bitId,
+      bit_title: snapshot.title,
+      bit_snapshot: holder ? this.store.dialect.json(null) : json,
+      snapshot_hash: hash,
+      snapshot_step_id: holder ?? null,
+      entered_at: at,
+    });
+    return { id, snapshot };
   }
 
   /** The trail with its current step payload and history, read in one go. */
-  private async view(q: Q, trail: TrailTable): Promise<TrailView> {
+  /** `entered`: the current step's snapshot when the caller has just taken it, so it is not read back. */
+  private async view(q: Q, trail: TrailTable, entered?: BitSnapshot): Promise<TrailView> {
     const steps = await repo.stepsOf(q, trail.id);
     const answers = await repo.answersOf(q, trail.id);
     const eventsByStep = new Map<string | null, repo.TrailEvent[]>();
@@ -99,12 +116,13 @@ export class TrailsService {
     const history = [];
     let current = null;
     for (const step of steps) {
-      const snapshot = this.parse<BitSnapshot>(step.bit_snapshot);
       const stepAnswers = byStep.get(step.id) ?? [];
       const stepEvents = eventsByStep.get(step.id) ?? [];
-      history.push(historyEntry(step, snapshot, stepAnswers, stepEvents));
-      if (step.id === trail.current_step_id) {
-        const targets = await findBits(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
+      // Only the current step's snapshot is read: the history names each bit by the title kept on its step.
+      const snapshot = step.id === trail.current_step_id ? (entered ?? this.parse<BitSnapshot>(await repo.stepSnapshot(q, step))) : null;
+      history.push(historyEntry(step, step.bit_title ?? snapshot?.title ?? '', stepAnswers, stepEvents));
+      if (snapshot) {
+        const targets = await findBitHeads(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
         const live = new Map(targets.filter((b) => b.account_id === trail.account_id).map((b) => [b.id, { title: b.title, status: b.status }]));
         current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents);
       }
@@ -129,12 +147,13 @@ export class TrailsService {
     this.assertRunning(trail);
     const step = trail.current_step_id ? await repo.findStep(tx, trail.current_step_id) : undefined;
     if (!step) throw new Error(`trail ${trail.id} is ${trail.status} without a current step`);
-    const snapshot = this.parse<BitSnapshot>(step.bit_snapshot);
+    const snapshot = this.parse<BitSnapshot>(await repo.stepSnapshot(tx, step));
     const answers = (await repo.answersOfStep(tx, step.id)).map((row) => answerView(row, (raw) => this.parse(raw)));
     return { trail, step, snapshot, answers };
   }
 
   async start(actor: Actor, input: StartTrailInput): Promise<TrailView> {
+    assertContextSize(input.trail_context);
     return this.store.transaction(async (tx) => {
       const flow = await findFlow(tx, input.flow_id);
       if (!flow || !canSee(actor, flow)) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can run.`);
@@ -145,11 +164,7 @@ export class TrailsService {
       if (flow.trail_context_schema !== null) {
         const issues = trailContextIssues(this.parse<TrailContextSchema>(flow.trail_context_schema), context);
         if (issues.length > 0) {
-          throw new WaymarkError(
-            'TRAIL_CONTEXT_INVALID',
-            `trail_context does not fit the flow's trail_context_schema (get_flow shows it): ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
-            { issues },
-          );
+          throw issuesError('TRAIL_CONTEXT_INVALID', issues, { lead: "trail_context does not fit the flow's trail_context_schema (get_flow shows it): ", show: (i) => `${i.path} ${i.message}` });
         }
       }
       const now = nowIso();
@@ -167,9 +182,10 @@ export class TrailsService {
         updated_at: now,
       };
       await repo.insertTrail(tx, trail);
-      trail.current_step_id = await this.enterStep(tx, trail, flow.start_bit_id, 1, now);
+      const entered = await this.enterStep(tx, trail, flow.start_bit_id, 1, now);
+      trail.current_step_id = entered.id;
       await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id });
-      return this.view(tx, trail);
+      return this.view(tx, trail, entered.snapshot);
     });
   }
 
@@ -212,6 +228,7 @@ export class TrailsService {
   }
 
   async submit(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<TrailView & { warnings: Array<{ element_id: string; warnings: string[] }> }> {
+    assertAnswerSizes(input.data);
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
       this.assertMayAct(actor, trail, snapshot);
@@ -227,21 +244,24 @@ export class TrailsService {
         throw new WaymarkError('ANSWER_INVALID', `Nothing was recorded; fix every answer: ${check.issues.map((i) => `${i.path} (${i.element_id}): ${i.message}`).join('; ')}`, { issues: check.issues });
       }
       const now = nowIso();
-      await repo.insertAnswers(
-        tx,
-        check.accepted.map((a) => ({
+      const rows = check.accepted.map((a) => {
+        // Stored as submitted, `{value: <inner>}`: always an object, because the pg dialect's parseJson
+        // would parse a top-level JSON string (already decoded by pg) a second time.
+        const value = this.store.dialect.json({ value: a.value });
+        return {
           trail_id: trail.id,
           step_id: step.id,
           element_id: a.element_id,
           element_type: a.element_type,
-          // Stored as submitted, `{value: <inner>}`: always an object, because the pg dialect's parseJson
-          // would parse a top-level JSON string (already decoded by pg) a second time.
-          value: this.store.dialect.json({ value: a.value }),
+          value,
+          value_bytes: Buffer.byteLength(value),
           warnings: a.warnings.length > 0 ? this.store.dialect.json(a.warnings) : null,
           answered_by: actor.principalId,
           answered_at: now,
-        })),
-      );
+        };
+      });
+      await this.assertRoomForAnswers(tx, trail.id, step.id, rows.reduce((sum, r) => sum + r.value_bytes, 0));
+      await repo.insertAnswers(tx, rows);
       trail.updated_at = nextModified(trail.updated_at);
       await repo.updateTrail(tx, trail.id, { updated_at: trail.updated_at });
       const warnings = check.accepted.filter((a) => a.warnings.length > 0).map((a) => ({ element_id: a.element_id, warnings: a.warnings }));
@@ -249,9 +269,41 @@ export class TrailsService {
     });
   }
 
-  async advance(actor: Actor, input: { trail_id: string; connection_id?: string }): Promise<TrailView> {
+  /**
+   * `expected_step_id` (our extension, issue 16): the step the caller means to leave. A retried or doubled call
+   * whose step was already left is refused instead of leaving the next step too.
+   */
+  /**
+   * Every answer given is kept (the history shows replaced ones too) and answered by get_trail, so a step's
+   * answers and a trail's are bounded in bytes (LIMITS.answersPerStepBytes, answersPerTrailBytes).
+   */
+  private async assertRoomForAnswers(tx: Tx, trailId: string, stepId: string, adding: number): Promise<void> {
+    const stored = await repo.answerBytes(tx, trailId, stepId);
+    const over =
+      stored.step + adding > LIMITS.answersPerStepBytes
+        ? { limit: 'answersPerStepBytes', max: LIMITS.answersPerStepBytes, what: 'this step' }
+        : stored.trail + adding > LIMITS.answersPerTrailBytes
+          ? { limit: 'answersPerTrailBytes', max: LIMITS.answersPerTrailBytes, what: 'this trail' }
+          : null;
+    if (over) {
+      throw validationError(
+        [{ path: 'data', message: `the answers of ${over.what} would exceed ${over.max} bytes` }],
+        `Nothing was recorded: the answers kept for ${over.what} would exceed ${over.max} bytes (every answer given is kept, replaced ones too). Submit only what changed, and keep values short.`,
+        { limit: over.limit, max: over.max },
+      );
+    }
+  }
+
+  async advance(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }): Promise<TrailView> {
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot, answers } = await this.current(tx, actor, input.trail_id);
+      if (input.expected_step_id !== undefined && input.expected_step_id !== step.id) {
+        throw validationError(
+          [{ path: 'expected_step_id', message: 'is not the current step' }],
+          `Trail ${trail.id} is no longer at step ${input.expected_step_id.slice(0, 64)}: it is at step ${step.seq} "${snapshot.title}" (${step.id}), so nothing was advanced. Read it with get_trail before advancing again.`,
+          { current_step: { step_id: step.id, seq: step.seq, bit_id: step.bit_id, bit_title: snapshot.title } },
+        );
+      }
       this.assertMayAct(actor, trail, snapshot);
       const latest = latestAnswers(answers);
       const missing = missingRequired(stepElements(snapshot.body), latest);
@@ -262,7 +314,7 @@ export class TrailsService {
           { element_ids: missing },
         );
       }
-      const targets = await findBits(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
+      const targets = await findBitHeads(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
       const live = new Map(targets.filter((b) => b.account_id === trail.account_id).map((b) => [b.id, { title: b.title, status: b.status }]));
       const available = availableConnections(snapshot, latest, live);
       const choices = available.map((c) => ({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: c.target_bit_title, label: c.label }));
@@ -283,10 +335,19 @@ export class TrailsService {
         );
         throw new WaymarkError(error.code, error.message, { ...error.details, available_connections: choices });
       }
+      if (follow && step.seq >= LIMITS.stepsPerTrail) {
+        throw validationError(
+          [{ path: 'trail_id', message: `the trail has entered ${LIMITS.stepsPerTrail} steps, the most one trail may` }],
+          `Trail ${trail.id} has entered ${LIMITS.stepsPerTrail} steps, the most one trail may; cancel it (cancel_trail) and start a new one to go on.`,
+          { limit: 'stepsPerTrail', max: LIMITS.stepsPerTrail },
+        );
+      }
       const now = nextModified(trail.updated_at);
       await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: follow?.connection_id ?? null });
+      let entered: { id: string; snapshot: BitSnapshot } | undefined;
       if (follow) {
-        trail.current_step_id = await this.enterStep(tx, trail, follow.target_bit_id, step.seq + 1, now);
+        entered = await this.enterStep(tx, trail, follow.target_bit_id, step.seq + 1, now);
+        trail.current_step_id = entered.id;
         trail.status = 'running';
       } else {
         // No connection is available: the trail has reached its end.
@@ -294,8 +355,12 @@ export class TrailsService {
         trail.status = 'completed';
       }
       trail.updated_at = now;
-      await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now });
-      return this.view(tx, trail);
+      // Only from the step this call read: the row lock already orders advances, and the condition makes sure
+      // on every engine that no advance ever leaves a step another one has left.
+      if (!(await repo.moveTrail(tx, trail.id, step.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now }))) {
+        throw validationError([{ path: 'trail_id', message: 'the trail moved on while this call ran' }], `Trail ${trail.id} was advanced by another call meanwhile; nothing was advanced. Read it with get_trail.`);
+      }
+      return this.view(tx, trail, entered?.snapshot);
     });
   }
 

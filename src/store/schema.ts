@@ -128,6 +128,13 @@ export interface TrailStepTable {
   transferred_by: string | null;
   transferred_at: string | null;
   left_by: string | null;
+  /**
+   * Migration 008: sha256 of the stored snapshot; the step that holds it when this one shares an earlier
+   * step's (bit_snapshot is then the JSON null); the bit's title as entered (null only on rows older than 008).
+   */
+  snapshot_hash: string | null;
+  snapshot_step_id: string | null;
+  bit_title: string | null;
 }
 export interface TrailAnswerTable {
   id: Generated<number>;
@@ -139,6 +146,8 @@ export interface TrailAnswerTable {
   warnings: Json | null;
   answered_by: string;
   answered_at: string;
+  /** Migration 008: bytes of the stored value JSON. */
+  value_bytes: Generated<number>;
 }
 
 export type TrailEventKind = 'transfer' | 'cancel';

@@ -145,6 +145,19 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
     ]);
   });
 
+  it('a schema is checked only once the flow and the right to write it are established', async () => {
+    const bad = { type: 'object', properties: { a: { type: 'object' } } };
+    const missing = await h.owner.client.fail('update_flow', { flow_id: '00000000-0000-4000-8000-000000000000', trail_context_schema: bad });
+    expect(missing.code).toBe('FLOW_NOT_FOUND');
+    const otherAccount = await h.services.auth.createAccount('schema-probe');
+    const stranger = await h.principal({ accountId: otherAccount });
+    const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Mine', start_bit_id: bit });
+    expect((await stranger.client.fail('update_flow', { flow_id, trail_context_schema: bad })).code).toBe('FLOW_NOT_FOUND');
+    const scoped = await h.principal({ scopeId, permission: 'edit', capabilities: ['author'] });
+    expect((await scoped.client.fail('create_flow', { flow_title: 'x', start_bit_id: bit, trail_context_schema: bad })).code).toBe('FORBIDDEN');
+    expect((await h.owner.client.fail('update_flow', { flow_id, trail_context_schema: bad })).code).toBe('INVALID_TRAIL_CONTEXT_SCHEMA');
+  });
+
   it('needs author capability and Edit permission: FORBIDDEN', async () => {
     const reader = await h.principal({ permission: 'admin', capabilities: ['read'] });
     expect((await reader.client.fail('create_flow', { flow_title: 'x', start_bit_id: bit })).details).toEqual({ required_capability: 'waymark.author' });
@@ -254,15 +267,56 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
     expect(await get(flow_id)).toMatchObject({ is_active: true, review_status: 'pending' });
   });
 
-  it('re-activation with a new active start bit in the same call succeeds', async () => {
+  it('a new start bit needs review again: re-activation in the same call is refused, and succeeds once approved', async () => {
     const start = await insertTestBit(h.store.store, { accountId: h.accountId });
     const next = await insertTestBit(h.store.store, { accountId: h.accountId });
     const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Repoint', start_bit_id: start });
     await h.owner.client.ok('update_flow', { flow_id, is_active: false });
     await setBitStatus(h.store.store, start, 'archived');
     await h.owner.client.ok('review_flow', { flow_id, review_status: 'approved' });
-    await h.owner.client.ok('update_flow', { flow_id, is_active: true, start_bit_id: next });
-    expect(await get(flow_id)).toMatchObject({ is_active: true, start_bit_id: next });
+    // The new start bit clears the archived-start reason, but what was approved started elsewhere.
+    const refused = await h.owner.client.fail('update_flow', { flow_id, is_active: true, start_bit_id: next });
+    expect((refused.details?.reasons as Array<{ reason: string }>).map((r) => r.reason)).toEqual(['review_status_not_approved']);
+    expect(await get(flow_id)).toMatchObject({ is_active: false, start_bit_id: start, review_status: 'approved' });
+    await h.owner.client.ok('update_flow', { flow_id, start_bit_id: next });
+    expect(await get(flow_id)).toMatchObject({ is_active: false, start_bit_id: next, review_status: 'pending' });
+    await h.owner.client.ok('review_flow', { flow_id, review_status: 'approved' });
+    await h.owner.client.ok('update_flow', { flow_id, is_active: true });
+    expect(await get(flow_id)).toMatchObject({ is_active: true, start_bit_id: next, review_status: 'approved' });
+  });
+
+  it('an editor cannot repoint or re-schema an approved flow and re-activate it without review', async () => {
+    const start = await insertTestBit(h.store.store, { accountId: h.accountId });
+    const other = await insertTestBit(h.store.store, { accountId: h.accountId });
+    const schema = { type: 'object', properties: { n: { type: 'integer' }, name: { type: 'string' } } };
+    const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Reviewed', start_bit_id: start, trail_context_schema: schema });
+    const editor = await h.principal({ permission: 'edit', capabilities: ['author'] });
+    await h.owner.client.ok('review_flow', { flow_id, review_status: 'approved' });
+
+    // Unchanged values (the same start bit, the same schema with its keys in another order) keep the approval.
+    await editor.client.ok('update_flow', { flow_id, start_bit_id: start, trail_context_schema: { properties: { name: { type: 'string' }, n: { type: 'integer' } }, type: 'object' }, flow_title: 'Renamed' });
+    expect(await get(flow_id)).toMatchObject({ review_status: 'approved', is_active: true });
+
+    // A new start bit on an active approved flow: it stays active, and goes back to review.
+    await editor.client.ok('update_flow', { flow_id, start_bit_id: other });
+    expect(await get(flow_id)).toMatchObject({ review_status: 'pending', is_active: true, start_bit_id: other });
+    await editor.client.ok('update_flow', { flow_id, is_active: false });
+    expect((await editor.client.fail('update_flow', { flow_id, is_active: true })).code).toBe('FLOW_ACTIVATION_REFUSED');
+
+    // A changed schema, the same.
+    await h.owner.client.ok('review_flow', { flow_id, review_status: 'approved' });
+    await editor.client.ok('update_flow', { flow_id, trail_context_schema: { type: 'object', properties: { n: { type: 'number' } } } });
+    expect(await get(flow_id)).toMatchObject({ review_status: 'pending' });
+    const refused = await editor.client.fail('update_flow', { flow_id, is_active: true });
+    expect((refused.details?.reasons as Array<{ reason: string }>).map((r) => r.reason)).toEqual(['review_status_not_approved']);
+
+    // Removing the schema is a change too; changes_requested is left as it is.
+    await h.owner.client.ok('review_flow', { flow_id, review_status: 'approved' });
+    await editor.client.ok('update_flow', { flow_id, trail_context_schema: null });
+    expect(await get(flow_id)).toMatchObject({ review_status: 'pending', trail_context_schema: null });
+    await h.owner.client.ok('review_flow', { flow_id, review_status: 'changes_requested' });
+    await editor.client.ok('update_flow', { flow_id, start_bit_id: start });
+    expect(await get(flow_id)).toMatchObject({ review_status: 'changes_requested' });
   });
 
   it('review_flow needs Admin and author, and a known status', async () => {

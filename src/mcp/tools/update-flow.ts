@@ -11,6 +11,7 @@ export const updateFlowTool = defineTool({
     'flow_categories replaces the whole list; start_bit_id must be an active bit in the flow\'s scope and cannot be null (FLOW_START_BIT_INVALID);',
     'is_active false deactivates; is_active true re-activates an inactive flow only when review_status is "approved" (an Admin sets it with review_flow)',
     'and its start bit is active, else FLOW_ACTIVATION_REFUSED with details.reasons. trail_context_schema null removes the schema.',
+    'Changing start_bit_id or trail_context_schema of an approved flow sets review_status back to "pending": it needs review_flow again before a re-activation.',
     'Errors: VALIDATION_ERROR, FLOW_NOT_FOUND, FORBIDDEN, FLOW_START_BIT_INVALID, FLOW_ACTIVATION_REFUSED, INVALID_TRAIL_CONTEXT_SCHEMA.',
   ].join(' '),
   flags: { W: true, D: true, I: false },

@@ -58,6 +58,12 @@ export interface StoreDialect {
   jsonTrue(column: string, key: string): RawBuilder<SqlBool>;
   /** Full-text search of the References Library (see SearchDialect below). */
   readonly search: SearchDialect;
+  /**
+   * The `bit-connection` nodes of one bit's body, one row each, found by the engine (SQLite: json_tree;
+   * PostgreSQL: a jsonpath), so that a reader that needs only a body's connections (get_flow's graph)
+   * never loads the body: 150 bodies of 2 MB read whole blocked 4.5 s (issue 16, finding 7).
+   */
+  connectionNodesOf(bitId: string): RawBuilder<{ node: unknown }>;
 }
 
 /**

@@ -97,5 +97,7 @@ export function postgresDialect(url: string, options: PostgresOptions = {}): Sto
     jsonText: (column, key) => sql<string | null>`(${sql.ref(column)} ->> ${jsonKey(key)})`,
     jsonTrue: (column, key) => sql<SqlBool>`((${sql.ref(column)} -> ${jsonKey(key)}) = 'true'::jsonb)`,
     search: postgresSearch,
+    // strict: lax mode's `.**` also unwraps arrays, and would find each node more than once.
+    connectionNodesOf: (bitId) => sql<{ node: unknown }>`SELECT jsonb_path_query(body, 'strict $.**?(@.type == "bit-connection")') AS node FROM bits WHERE id = ${bitId}`,
   };
 }

@@ -126,5 +126,8 @@ export function sqliteDialect(file: string): StoreDialect {
     jsonText: (column, key) => sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${jsonKey(key)}`})`,
     jsonTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${`$.${jsonKey(key)}`}) = 'true')`,
     search: sqliteSearch,
+    // The row of each node's `type` key names the node's own path: the node is read alone from there.
+    connectionNodesOf: (bitId) =>
+      sql<{ node: unknown }>`SELECT json_extract(b.body, t.path) AS node FROM bits b, json_tree(b.body) t WHERE b.id = ${bitId} AND t.key = 'type' AND t.atom = 'bit-connection'`,
   };
 }

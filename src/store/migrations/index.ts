@@ -7,6 +7,7 @@ import { trailEvents } from './004-trail-events.js';
 import { searchFoldDiacritics } from './005-search-fold-diacritics.js';
 import { lowerTextFunction } from './006-lower-text.js';
 import { searchWindow } from './007-search-window.js';
+import { trailBounds } from './008-trail-bounds.js';
 import { tokenRevocation } from './009-token-revocation.js';
 import { signinSessions } from './010-signin-sessions.js';
 import { oauthRecords } from './011-oauth.js';
@@ -21,6 +22,7 @@ export function migrations(dialect: StoreDialect): Record<string, Migration> {
     '005-search-fold-diacritics': searchFoldDiacritics(dialect),
     '006-lower-text': lowerTextFunction(dialect),
     '007-search-window': searchWindow(dialect),
+    '008-trail-bounds': trailBounds(dialect),
     '009-token-revocation': tokenRevocation(),
     '010-signin-sessions': signinSessions(),
     '011-oauth': oauthRecords(dialect),

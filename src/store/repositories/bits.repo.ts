@@ -26,3 +26,15 @@ export async function insertBit(q: Q, row: Insertable<BitTable>): Promise<void> 
 export async function updateBit(q: Q, id: string, changes: Updateable<BitTable>): Promise<void> {
   await q.updateTable('bits').set(changes).where('id', '=', id).execute();
 }
+
+/** These bits without their bodies (a body can be 8 MB): for lists, graphs and a step's connection targets. */
+export async function findBitHeads(q: Q, ids: string[]) {
+  if (ids.length === 0) return [];
+  return q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'title', 'status', 'human_required']).where('id', 'in', ids).execute();
+}
+
+/** The `bit-connection` nodes of a bit's body, without reading the body (StoreDialect.connectionNodesOf). */
+export async function connectionNodesOf(q: Q, dialect: StoreDialect, id: string): Promise<unknown[]> {
+  const result = await dialect.connectionNodesOf(id).execute(q);
+  return result.rows.map((row) => dialect.parseJson(row.node));
+}

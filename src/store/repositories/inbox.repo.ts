@@ -29,12 +29,14 @@ type Eb = ExpressionBuilder<DB, 'trails'>;
 
 /** Each reason as a condition on a trails row. */
 function reasonConditions(eb: Eb, dialect: StoreDialect, who: InboxWho): Record<InboxReason, Expression<SqlBool>> {
+  // A step that shares an earlier step's snapshot (migration 008) reads it from that step.
   const humanRequired = eb.exists(
     eb
       .selectFrom('trail_steps as s')
+      .innerJoin('trail_steps as h', (join) => join.on((j) => j('h.id', '=', j.fn.coalesce('s.snapshot_step_id', 's.id'))))
       .select('s.id')
       .whereRef('s.id', '=', 'trails.current_step_id')
-      .where(() => dialect.jsonTrue('s.bit_snapshot', 'human_required')),
+      .where(() => dialect.jsonTrue('h.bit_snapshot', 'human_required')),
   );
   const nothing = sql<SqlBool>`1 = 0`;
   return {
@@ -105,13 +107,15 @@ export async function currentSteps(db: Db, dialect: StoreDialect, stepIds: strin
   if (stepIds.length === 0) return [];
   return db
     .selectFrom('trail_steps as s')
+    // A step that shares an earlier step's snapshot (migration 008) reads it from that step.
+    .innerJoin('trail_steps as h', (join) => join.on((j) => j('h.id', '=', j.fn.coalesce('s.snapshot_step_id', 's.id'))))
     .select((eb) => [
       's.id',
       's.seq',
       's.bit_id',
       's.entered_at',
-      dialect.jsonText('s.bit_snapshot', 'title').as('bit_title'),
-      eb.case().when(dialect.jsonTrue('s.bit_snapshot', 'human_required')).then(1).else(0).end().as('human_required'),
+      dialect.jsonText('h.bit_snapshot', 'title').as('bit_title'),
+      eb.case().when(dialect.jsonTrue('h.bit_snapshot', 'human_required')).then(1).else(0).end().as('human_required'),
     ])
     .where('s.id', 'in', stepIds)
     .execute();

@@ -24,6 +24,12 @@ export async function updateTrail(q: Q, id: string, changes: Updateable<TrailTab
   await q.updateTable('trails').set(changes).where('id', '=', id).execute();
 }
 
+/** Moves a trail on from `fromStepId` only if that is still its current step; whether it moved. */
+export async function moveTrail(q: Q, id: string, fromStepId: string, changes: Updateable<TrailTable>): Promise<boolean> {
+  const result = await q.updateTable('trails').set(changes).where('id', '=', id).where('current_step_id', '=', fromStepId).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function insertStep(q: Q, row: Insertable<TrailStepTable>): Promise<void> {
   await q.insertInto('trail_steps').values(row).execute();
 }
@@ -32,8 +38,52 @@ export async function updateStep(q: Q, id: string, changes: Updateable<TrailStep
   await q.updateTable('trail_steps').set(changes).where('id', '=', id).execute();
 }
 
-export async function findStep(q: Q, id: string) {
-  return q.selectFrom('trail_steps').selectAll().where('id', '=', id).executeTakeFirst();
+/** A step's row without its snapshot (a snapshot can be megabytes): what history and moves need. */
+const STEP_COLUMNS = [
+  'id',
+  'trail_id',
+  'seq',
+  'bit_id',
+  'bit_title',
+  'entered_at',
+  'left_at',
+  'left_by_connection_id',
+  'transfer_reason',
+  'transferred_by',
+  'transferred_at',
+  'left_by',
+  'snapshot_hash',
+  'snapshot_step_id',
+] as const;
+
+export type StepRow = Omit<TrailStepTable, 'bit_snapshot'>;
+
+export async function findStep(q: Q, id: string): Promise<StepRow | undefined> {
+  return q.selectFrom('trail_steps').select(STEP_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** The snapshot a step entered, read from the step that holds it (itself, or the earlier one it shares). */
+export async function stepSnapshot(q: Q, step: Pick<StepRow, 'id' | 'snapshot_step_id'>): Promise<unknown> {
+  const row = await q
+    .selectFrom('trail_steps')
+    .select('bit_snapshot')
+    .where('id', '=', step.snapshot_step_id ?? step.id)
+    .executeTakeFirstOrThrow();
+  return row.bit_snapshot;
+}
+
+/** The step of this trail that holds a snapshot of this hash, if one does. */
+export async function stepHoldingSnapshot(q: Q, trailId: string, hash: string): Promise<string | undefined> {
+  const row = await q
+    .selectFrom('trail_steps')
+    .select('id')
+    .where('trail_id', '=', trailId)
+    .where('snapshot_hash', '=', hash)
+    .where('snapshot_step_id', 'is', null)
+    .orderBy('seq')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
 }
 
 /**
@@ -50,9 +100,9 @@ export async function stepBits(q: Q, stepIds: string[]) {
     .execute();
 }
 
-/** Every step of a trail in the order it ran. */
-export async function stepsOf(q: Q, trailId: string) {
-  return q.selectFrom('trail_steps').selectAll().where('trail_id', '=', trailId).orderBy('seq').execute();
+/** Every step of a trail in the order it ran, without snapshots. */
+export async function stepsOf(q: Q, trailId: string): Promise<StepRow[]> {
+  return q.selectFrom('trail_steps').select(STEP_COLUMNS).where('trail_id', '=', trailId).orderBy('seq').execute();
 }
 
 export async function insertAnswers(q: Q, rows: Array<Insertable<TrailAnswerTable>>): Promise<void> {
@@ -63,6 +113,19 @@ export async function insertAnswers(q: Q, rows: Array<Insertable<TrailAnswerTabl
 /** Every answer of a trail, oldest first (the last one per step and element counts). */
 export async function answersOf(q: Q, trailId: string) {
   return q.selectFrom('trail_answers').selectAll().where('trail_id', '=', trailId).orderBy('id').execute();
+}
+
+/** Bytes of the answers stored on a step, and on its whole trail (value_bytes, migration 008). */
+export async function answerBytes(q: Q, trailId: string, stepId: string): Promise<{ step: number; trail: number }> {
+  const row = await q
+    .selectFrom('trail_answers')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('step_id', '=', stepId).then(eb.ref('value_bytes')).else(0).end()), eb.lit(0)).as('step'),
+      eb.fn.coalesce(eb.fn.sum<number>('value_bytes'), eb.lit(0)).as('trail'),
+    ])
+    .where('trail_id', '=', trailId)
+    .executeTakeFirstOrThrow();
+  return { step: Number(row.step), trail: Number(row.trail) };
 }
 
 export async function answersOfStep(q: Q, stepId: string) {
