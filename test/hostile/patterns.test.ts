@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/content/limits.js';
 import { ENGINES } from '../engines.js';
-import { callTool, HEALTH_BOUND_MS, LONG, MEMORY_FACTOR, ok, startHostileServer, underAttack, type HostileServer } from './harness.js';
+import { callTool, HEALTH_BOUND_MS, MEMORY_FACTOR, ok, startHostileServer, underAttack, type HostileServer } from './harness.js';
 
 /** Resident memory moves by this much with no attack at all (GC, JIT): small requests are held to it. */
 const MEMORY_NOISE = 64 * 1024 * 1024;
@@ -60,7 +60,9 @@ describe.each(ENGINES)('catastrophic patterns on %s', { timeout: 180_000 }, (eng
   });
 
   it('an answer over the text limit is refused by its length, before the pattern', async () => {
-    const value = 'a'.repeat(LONG ? 8_000_000 : 1_000_000);
+    // Under the byte bound of one answer (LIMITS.answerValueBytes, a VALIDATION_ERROR before any element rule
+    // runs), far over the text limit: the element's own length rule answers, and the pattern never runs.
+    const value = 'a'.repeat(LIMITS.answerValueBytes - 1024);
     const m = await underAttack(server, () => submit(value));
     expect(m.result.envelope?.error).toMatchObject({
       code: 'ANSWER_INVALID',

@@ -8,6 +8,7 @@ import { OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
+import { brand } from '../../config.js';
 import type { Services } from '../../services/index.js';
 import { consentRouter, type PersonSessions } from './consent.js';
 import { createProvider, OAUTH_ROUTES } from './provider.js';
@@ -26,6 +27,8 @@ export interface OAuthServer {
   router: Router;
   /** AuthInfo for an OAuth access token of this server, null when the token is not one. */
   verify(token: string): Promise<AuthInfo | null>;
+  /** Loads the library and its keys now, rather than on the first OAuth request (which it would hold up). */
+  start(): Promise<void>;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -72,7 +75,7 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
   const resource = options.resource.href;
 
   if (!enabled) {
-    return { router, verify: async () => null };
+    return { router, verify: async () => null, start: async () => undefined };
   }
 
   // oidc-provider reads its keys from the store, so it starts on first use; one start per process.
@@ -109,7 +112,12 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
 
   return {
     router,
+    async start() {
+      await provider();
+    },
     async verify(token: string): Promise<AuthInfo | null> {
+      // A Waymark API token the store did not know is not an OAuth token either: no need to ask the library.
+      if (token.startsWith(`${brand}_`)) return null;
       const p = await provider();
       const found = (await p.AccessToken.find(token, { ignoreExpiration: true })) as StoredAccessToken | undefined;
       if (!found?.accountId) return null;
