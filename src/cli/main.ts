@@ -114,9 +114,7 @@ async function serve(argv: string[]): Promise<void> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   // Loaded here, not at the top: `waymark stdio` and the short commands never pay for Express.
   const { createHttpApp } = await import('../http/app.js');
-  const app = createHttpApp(services, logger, { ...httpOptions(actualPort), startOAuthNow: true });
-  server.on('request', app);
-  await (app.locals.ready as Promise<void> | undefined);
+  server.on('request', createHttpApp(services, logger, httpOptions(actualPort)));
   if (isClusterWorker()) reportListening(actualPort);
   else await announce(actualPort, first);
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,

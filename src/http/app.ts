@@ -22,8 +22,6 @@ export interface HttpOptions {
   port: number;
   /** The URL clients reach the server at, when it differs from http://host:port (a proxy, TLS). */
   publicUrl?: string;
-  /** Start the OAuth server at once (serve does), so no request waits for its first start. */
-  startOAuthNow?: boolean;
 }
 
 const LOCALHOST = ['127.0.0.1', 'localhost', '::1'];
@@ -61,8 +59,6 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   // The authorization server for remote MCP clients (issue 12), where it may run (https, or this machine).
   const oauth = createOAuthServer(services, logger, { base, resource: mcpUrl, sessions: signedInPersons(services) });
   const bearer = bearerAuth(services, mcpUrl, oauth.verify);
-  // serve awaits it before it says it listens (app.locals.ready), so no request waits for the first start.
-  if (options.startOAuthNow) app.locals.ready = oauth.start().catch((err: unknown) => logger.error({ err }, 'oauth server could not start'));
 
   app.get('/healthz', (_req: Request, res: Response) => {
     res.json({ status: 'ok', brand, version, engine: services.store.dialect.engine });

@@ -8,7 +8,6 @@ import { OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
-import { brand } from '../../config.js';
 import type { Services } from '../../services/index.js';
 import { consentRouter, type PersonSessions } from './consent.js';
 import { createProvider, OAUTH_ROUTES } from './provider.js';
@@ -27,8 +26,6 @@ export interface OAuthServer {
   router: Router;
   /** AuthInfo for an OAuth access token of this server, null when the token is not one. */
   verify(token: string): Promise<AuthInfo | null>;
-  /** Loads the library and its keys now, rather than on the first OAuth request (which it would hold up). */
-  start(): Promise<void>;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -56,6 +53,8 @@ const PROVIDER_PATHS = [OAUTH_ROUTES.authorization, OAUTH_ROUTES.token, OAUTH_RO
 const AS_METADATA = '/.well-known/oauth-authorization-server';
 const OIDC_METADATA = '/.well-known/openid-configuration';
 
+const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
 function isProviderPath(path: string): boolean {
   return path === AS_METADATA || path === OIDC_METADATA || PROVIDER_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
 }
@@ -75,7 +74,7 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
   const resource = options.resource.href;
 
   if (!enabled) {
-    return { router, verify: async () => null, start: async () => undefined };
+    return { router, verify: async () => null };
   }
 
   // oidc-provider reads its keys from the store, so it starts on first use; one start per process.
@@ -112,12 +111,11 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
 
   return {
     router,
-    async start() {
-      await provider();
-    },
     async verify(token: string): Promise<AuthInfo | null> {
-      // A Waymark API token the store did not know is not an OAuth token either: no need to ask the library.
-      if (token.startsWith(`${brand}_`)) return null;
+      // Only a string shaped like the library's opaque tokens (256 random bits: 43 url-safe characters) is looked
+      // up: anything else (a wrong API token, junk) never starts the library, whose first start (loading it and
+      // its keys) holds the event loop a few hundred milliseconds, and then happens on a real sign-in instead.
+      if (!OPAQUE_TOKEN.test(token)) return null;
       const p = await provider();
       const found = (await p.AccessToken.find(token, { ignoreExpiration: true })) as StoredAccessToken | undefined;
       if (!found?.accountId) return null;
