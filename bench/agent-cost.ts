@@ -47,7 +47,7 @@ interface Added {
 }
 
 /** The responses of a five-step run: each call's text content, as the model reads it. */
-async function trailRunCost(h: Harness): Promise<{ calls: Array<{ tool: string; tokens: number; uuidTokens: number }> }> {
+export async function trailRunCost(h: Harness): Promise<{ calls: Array<{ tool: string; tokens: number; uuidTokens: number }> }> {
   const add = (args: Record<string, unknown>) => h.owner.client.ok<Added>('add_bit', args);
   const done = await add({ bit_title: 'Done', bit_body: 'All steps are complete.' });
   const review = await add({

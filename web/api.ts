@@ -133,14 +133,17 @@ export interface TrailView {
   history: HistoryEntry[];
 }
 
+/** What answering, advancing, handing over and cancelling answer: what changed (the history is `trail`'s). */
+export type TrailChange = Pick<TrailView, 'trail_id' | 'status' | 'current_step'>;
+
 export const trail = (id: string) => call<TrailView>('GET', `/trails/${encodeURIComponent(id)}`);
 export const trailPeople = (id: string) => call<{ people: Array<{ principal_id: string; name: string; kind: 'agent' | 'person' }> }>('GET', `/trails/${encodeURIComponent(id)}/people`);
 export const step = (trailId: string) => call<StepPayload>('GET', `/trails/${encodeURIComponent(trailId)}/step`);
 export const submitAnswers = (trailId: string, data: AnswerInput[]) =>
-  call<TrailView>('POST', `/trails/${encodeURIComponent(trailId)}/answers`, { data: data.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } })) });
-export const advance = (trailId: string, connectionId?: string) => call<TrailView>('POST', `/trails/${encodeURIComponent(trailId)}/advance`, connectionId ? { connection_id: connectionId } : {});
-export const transfer = (trailId: string, reason: string) => call<TrailView>('POST', `/trails/${encodeURIComponent(trailId)}/transfer`, { reason });
-export const cancel = (trailId: string, reason?: string) => call<TrailView>('POST', `/trails/${encodeURIComponent(trailId)}/cancel`, reason ? { reason } : {});
+  call<TrailChange>('POST', `/trails/${encodeURIComponent(trailId)}/answers`, { data: data.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } })) });
+export const advance = (trailId: string, connectionId?: string) => call<TrailChange>('POST', `/trails/${encodeURIComponent(trailId)}/advance`, connectionId ? { connection_id: connectionId } : {});
+export const transfer = (trailId: string, reason: string) => call<TrailChange>('POST', `/trails/${encodeURIComponent(trailId)}/transfer`, { reason });
+export const cancel = (trailId: string, reason?: string) => call<TrailChange>('POST', `/trails/${encodeURIComponent(trailId)}/cancel`, reason ? { reason } : {});
 export const startTrail = (flowId: string, trailContext: Record<string, unknown>, trailTitle?: string) =>
   call<TrailView>('POST', '/trails', { flow_id: flowId, trail_context: trailContext, ...(trailTitle ? { trail_title: trailTitle } : {}) });
 

@@ -26,6 +26,8 @@ const answer = (element_id: string, element_type: string, inner: unknown) => ({ 
 
 describe.each(ENGINES)('cancel_trail on %s', (engine) => {
   let h: Harness;
+  /** The writing tools answer what changed; the history is get_trail's. */
+  const historyOf = async (trailId: string) => (await h.owner.client.ok<Trail>('get_trail', { trail_id: trailId })).history;
   let person: Principal;
   let flowId: string;
   let first: string;
@@ -49,15 +51,15 @@ describe.each(ENGINES)('cancel_trail on %s', (engine) => {
     const cancelled = await h.owner.client.ok<Trail>('cancel_trail', { trail_id: trail.trail_id, reason: 'Customer withdrew' });
     expect(cancelled).toMatchObject({ trail_id: trail.trail_id, status: 'cancelled', current_step: null });
     expect(cancelled.last_modified_date_time_utc > trail.last_modified_date_time_utc).toBe(true);
-    expect(cancelled.history).toHaveLength(1);
-    expect(cancelled.history[0]).toMatchObject({
+    expect((await historyOf(cancelled.trail_id))).toHaveLength(1);
+    expect((await historyOf(cancelled.trail_id))[0]).toMatchObject({
       bit_id: first,
       left_by: h.owner.principalId,
       left_by_connection_id: null,
       left_date_time_utc: cancelled.last_modified_date_time_utc,
       cancellation: { reason: 'Customer withdrew', cancelled_by: h.owner.principalId, cancelled_date_time_utc: cancelled.last_modified_date_time_utc },
     });
-    expect(await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id })).toEqual(cancelled);
+    expect(await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id })).toMatchObject(cancelled);
     const listed = await h.owner.client.ok<{ trails: Array<{ trail_id: string; current_bit_id: string | null }> }>('list_trails', { status: 'cancelled' });
     expect(listed.trails).toEqual([expect.objectContaining({ trail_id: trail.trail_id, current_bit_id: null })]);
   });
@@ -65,7 +67,7 @@ describe.each(ENGINES)('cancel_trail on %s', (engine) => {
   it('a cancelled or completed trail is TRAIL_NOT_RUNNING, for cancel_trail too, and nothing changes', async () => {
     const trail = await start();
     const cancelled = await h.owner.client.ok<Trail>('cancel_trail', { trail_id: trail.trail_id });
-    expect(cancelled.history[0].cancellation).toMatchObject({ reason: null, cancelled_by: h.owner.principalId });
+    expect((await historyOf(cancelled.trail_id))[0].cancellation).toMatchObject({ reason: null, cancelled_by: h.owner.principalId });
     for (const [tool, args] of [
       ['cancel_trail', { reason: 'again' }],
       ['submit_step_data', { data: [answer('notes', 'TextArea', 'late')] }],
@@ -75,7 +77,7 @@ describe.each(ENGINES)('cancel_trail on %s', (engine) => {
       const error = await h.owner.client.fail(tool, { trail_id: trail.trail_id, ...args });
       expect(error).toMatchObject({ code: 'TRAIL_NOT_RUNNING', status: 409, details: { status: 'cancelled' } });
     }
-    expect(await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id })).toEqual(cancelled);
+    expect(await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id })).toMatchObject(cancelled);
 
     const done = await start();
     await h.owner.client.ok('advance_trail', { trail_id: done.trail_id });
@@ -90,8 +92,8 @@ describe.each(ENGINES)('cancel_trail on %s', (engine) => {
     await h.owner.client.ok('transfer_step', { trail_id: trail.trail_id, reason: 'Needs a signature' });
     const cancelled = await person.client.ok<Trail>('cancel_trail', { trail_id: trail.trail_id, reason: 'Signed on paper instead' });
     expect(cancelled.status).toBe('cancelled');
-    expect(cancelled.history[1]).toMatchObject({ bit_id: second, left_by: person.principalId, cancellation: { reason: 'Signed on paper instead', cancelled_by: person.principalId } });
-    expect(cancelled.history[0].cancellation).toBeNull();
+    expect((await historyOf(cancelled.trail_id))[1]).toMatchObject({ bit_id: second, left_by: person.principalId, cancellation: { reason: 'Signed on paper instead', cancelled_by: person.principalId } });
+    expect((await historyOf(cancelled.trail_id))[0].cancellation).toBeNull();
     // The canceller took part in the trail.
     const mine = await h.owner.client.ok<{ trails: Array<{ trail_id: string }> }>('list_trails', { principal_id: person.principalId });
     expect(mine.trails.map((t) => t.trail_id)).toContain(trail.trail_id);

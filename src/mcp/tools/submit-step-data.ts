@@ -4,7 +4,7 @@ import { MAX_ANSWERS_PER_CALL } from '../../services/trails.service.js';
 import { defineTool } from '../tool.js';
 import { answerInnerSchema } from './answer-schemas.js';
 import { nodeRef } from './common-schemas.js';
-import { STEP_PAYLOAD_TEXT, trailId, trailView } from './trail-schemas.js';
+import { PROGRESS_TEXT, progressOf, trailId, trailProgress } from './trail-schemas.js';
 
 /** Each step type with its answer rule, from the element definitions (one home for each rule). */
 const answerRules = ELEMENT_TYPES.filter((t) => ELEMENTS[t].stepType !== null)
@@ -19,7 +19,7 @@ export const submitStepDataTool = defineTool({
     `Inner values: ${answerRules}. An iframe records nothing.`,
     'Every answer of the call is checked before any is stored: one bad answer refuses the call, listing every problem. A later answer replaces an earlier one (history keeps both).',
     'On a human_required step, or one handed to a person, only a person\'s token may answer. Also answers warnings[] (text-area validationMode warning).',
-    STEP_PAYLOAD_TEXT,
+    PROGRESS_TEXT,
     'Errors: TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING, HUMAN_REQUIRED (use transfer_step), ELEMENT_NOT_FOUND, ANSWER_INVALID (details.issues), VALIDATION_ERROR.',
   ].join(' '),
   flags: { W: true, D: false, I: false },
@@ -38,7 +38,9 @@ export const submitStepDataTool = defineTool({
       .max(MAX_ANSWERS_PER_CALL)
       .describe(`1 to ${MAX_ANSWERS_PER_CALL} answers.`),
   }),
-  output: trailView.extend({ warnings: z.array(z.object({ element_id: z.string(), warnings: z.array(z.string()) })) }),
-  run: ({ actor, services }, input) =>
-    services.trails.submit(actor, { trail_id: input.trail_id, data: input.data.map((d) => ({ element_id: d.element_id, element_type: d.element_type, value: d.value.value })) }),
+  output: trailProgress.extend({ warnings: z.array(z.object({ element_id: z.string(), warnings: z.array(z.string()) })) }),
+  run: async ({ actor, services }, input) => {
+    const view = await services.trails.submit(actor, { trail_id: input.trail_id, data: input.data.map((d) => ({ element_id: d.element_id, element_type: d.element_type, value: d.value.value })) });
+    return { ...progressOf(view), warnings: view.warnings };
+  },
 });

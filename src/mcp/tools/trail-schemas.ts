@@ -87,5 +87,50 @@ export const trailView = z.object({
   ),
 });
 
+/**
+ * What the writing trail tools answer (issue "What an agent pays"): what changed, not the whole trail again.
+ * The caller already holds the step it acted on, and get_trail has the history.
+ */
+const trailHead = trailView.pick({ trail_id: true, status: true, last_modified_date_time_utc: true });
+
+/** advance_trail: the step now current, whole (null once the trail completed). */
+export const trailMoved = trailHead.extend({ current_step: step.nullable() });
+
+/** submit_step_data, transfer_step, cancel_trail: the same step's progress. */
+export const trailProgress = trailHead.extend({
+  current_step: step
+    .pick({ step_id: true, bit_id: true, bit_title: true, answers: true, required_missing: true, connections_available: true, waiting_for_person: true, transfer_reason: true })
+    .nullable(),
+});
+
+type TrailViewOut = z.infer<typeof trailView>;
+
+export function movedOf(view: TrailViewOut): z.infer<typeof trailMoved> {
+  return { trail_id: view.trail_id, status: view.status, last_modified_date_time_utc: view.last_modified_date_time_utc, current_step: view.current_step };
+}
+
+export function progressOf(view: TrailViewOut): z.infer<typeof trailProgress> {
+  const s = view.current_step;
+  return {
+    trail_id: view.trail_id,
+    status: view.status,
+    last_modified_date_time_utc: view.last_modified_date_time_utc,
+    current_step: s && {
+      step_id: s.step_id,
+      bit_id: s.bit_id,
+      bit_title: s.bit_title,
+      answers: s.answers,
+      required_missing: s.required_missing,
+      connections_available: s.connections_available,
+      waiting_for_person: s.waiting_for_person,
+      transfer_reason: s.transfer_reason,
+    },
+  };
+}
+
+/** What the writing tools say they answer. */
+export const PROGRESS_TEXT =
+  'Answers what changed: trail_id, status and the current step\'s progress (step_id, the answers that count, required_missing, connections_available now, waiting_for_person); get_trail has the whole trail and its history.';
+
 export const STEP_PAYLOAD_TEXT =
   'Answers the trail: status, trail_context, current_step (bit title, body as markdown with anchors, elements with element_id, element_type and config, complexity, human_required, references, the answers that count, required_missing, connections_available now with target titles; null once completed or cancelled) and history (every step with every answer, who gave it and when, every transfer, and a cancellation).';
