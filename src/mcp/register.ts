@@ -1,4 +1,4 @@
-import type { McpServer, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { McpServer, ServerContext, StandardSchemaWithJSON, Tool as ListedTool } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { WaymarkError } from '../errors.js';
@@ -55,6 +55,29 @@ function schemasOf(tool: Tool) {
   return schemas;
 }
 
+function annotationsOf(tool: Tool) {
+  return { title: tool.title, readOnlyHint: !tool.flags.W, destructiveHint: tool.flags.D, idempotentHint: tool.flags.I, openWorldHint: false };
+}
+
+/** The JSON Schema dialect the SDK converts to (its JSON_SCHEMA_CONVERSION_TARGET). */
+const TARGET = { target: 'draft-2020-12' } as const;
+
+/**
+ * A tool's tools/list entry, as the SDK would build it from the registration below (the snapshot test reads
+ * it through the SDK client): built once per process and served as it is, instead of per request.
+ */
+export function toolListing(tool: Tool): ListedTool {
+  const schemas = schemasOf(tool);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: { ...schemas.input['~standard'].jsonSchema.input(TARGET), type: 'object' },
+    annotations: annotationsOf(tool),
+    outputSchema: schemas.output['~standard'].jsonSchema.output(TARGET) as ListedTool['outputSchema'],
+  };
+}
+
 export function registerTool(server: McpServer, tool: Tool, services: Services, resolveActor: ActorResolver, logger: Logger): void {
   server.registerTool(
     tool.name,
@@ -63,13 +86,7 @@ export function registerTool(server: McpServer, tool: Tool, services: Services, 
       description: tool.description,
       inputSchema: schemasOf(tool).input,
       outputSchema: schemasOf(tool).output,
-      annotations: {
-        title: tool.title,
-        readOnlyHint: !tool.flags.W,
-        destructiveHint: tool.flags.D,
-        idempotentHint: tool.flags.I,
-        openWorldHint: false,
-      },
+      annotations: annotationsOf(tool),
     },
     async (args: Record<string, unknown>, ctx: ServerContext) => {
       const started = performance.now();

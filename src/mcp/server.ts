@@ -1,8 +1,8 @@
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, type Tool as ListedTool } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { brand, version } from '../config.js';
 import type { Services } from '../services/index.js';
-import { registerTool, type ActorResolver } from './register.js';
+import { registerTool, toolListing, type ActorResolver } from './register.js';
 import { allTools } from './tools/index.js';
 import { noopTool } from './tools/noop.js';
 
@@ -12,8 +12,14 @@ export function createMcpServer(services: Services, resolveActor: ActorResolver,
     { name: brand, version },
     { instructions: `Call describe_platform first: it lists what your token may do, the body syntax, limits and error codes.` },
   );
-  for (const tool of allTools()) registerTool(server, tool, services, resolveActor, logger);
   // The tool-call benchmark's baseline; never registered unless asked for.
-  if (process.env.WAYMARK_BENCH_NOOP === '1') registerTool(server, noopTool, services, resolveActor, logger);
+  const tools = process.env.WAYMARK_BENCH_NOOP === '1' ? [...allTools(), noopTool] : allTools();
+  for (const tool of tools) registerTool(server, tool, services, resolveActor, logger);
+  // Stateless HTTP builds a server per request; the list of tools is the same for every one of them.
+  listing ??= { tools: tools.map(toolListing) };
+  const served = listing;
+  server.server.setRequestHandler('tools/list', () => served);
   return server;
 }
+
+let listing: { tools: ListedTool[] } | undefined;
