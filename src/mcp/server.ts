@@ -16,10 +16,16 @@ export function createMcpServer(services: Services, resolveActor: ActorResolver,
   const tools = process.env.WAYMARK_BENCH_NOOP === '1' ? [...allTools(), noopTool] : allTools();
   for (const tool of tools) registerTool(server, tool, services, resolveActor, logger);
   // Stateless HTTP builds a server per request; the list of tools is the same for every one of them.
-  listing ??= { tools: tools.map(toolListing) };
-  const served = listing;
-  server.server.setRequestHandler('tools/list', () => served);
+  const key = tools.map((t) => t.name).join(',');
+  let served = listings.get(key);
+  if (!served) {
+    served = { tools: tools.map(toolListing) };
+    listings.set(key, served);
+  }
+  const answer = served;
+  server.server.setRequestHandler('tools/list', () => answer);
   return server;
 }
 
-let listing: { tools: ListedTool[] } | undefined;
+/** The tools/list answer per set of tools (the noop bench tool makes a second set). */
+const listings = new Map<string, { tools: ListedTool[] }>();
