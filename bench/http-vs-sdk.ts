@@ -10,6 +10,7 @@
  * get_bit ≥ 0.7× echo, tools/list ≥ 0.5×.
  *
  *   npx tsx bench/http-vs-sdk.ts [--quick]     writes bench/results/http-vs-sdk.json
+ *   BENCH_WORKERS=2 npx tsx bench/http-vs-sdk.ts    the same with `waymark serve --workers 2`
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -83,7 +84,8 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
     const body = sizedBody(2048, 2);
     await seedBodyDependencies(bs.store, owner, body);
     const added = await owner.services.bits.add(owner.actor, { bit_title: 'A 2 KB step', bit_body: slateInput(body), content_format: 'slate' });
-    const waymark = await start([BIN, 'serve', '--port', '0'], bs.env);
+    const workers = process.env.BENCH_WORKERS ?? '1';
+    const waymark = await start([BIN, 'serve', '--port', '0', '--workers', workers], bs.env);
     const minimal = await start(['--import', 'tsx', MINIMAL], {});
     children.push(waymark.child, minimal.child);
 
@@ -122,7 +124,7 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
         bars.push({ name: `${n} client${n > 1 ? 's' : ''}: ${pair.name}`, value: round(ratio), bar: `≥ ${pair.bar}×`, pass: ratio >= pair.bar });
       }
     }
-    return { name: 'http-vs-sdk', rows, bars, notes: [`Median of ${rounds} paired rounds of ${roundMs} ms; one waymark serve process on SQLite, one SDK minimal process.`] };
+    return { name: 'http-vs-sdk', rows, bars, notes: [`Median of ${rounds} paired rounds of ${roundMs} ms; waymark serve --workers ${workers} on SQLite, one SDK minimal process.`] };
   } finally {
     for (const c of all) await c.close().catch(() => undefined);
     for (const child of children) await stop(child);
