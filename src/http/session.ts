@@ -3,13 +3,14 @@
  * cookie, CSRF protection of every state-changing /api/v1 request made with it (csrf-csrf, double submit),
  * and sign-out. The secrets and their lifetimes are SigninService's; this file only speaks HTTP.
  */
-import { randomUUID } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import cookieParser from 'cookie-parser';
 import { doubleCsrf } from 'csrf-csrf';
 import { Router, type CookieOptions, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { brand } from '../config.js';
 import { LIMITS } from '../content/limits.js';
+import { WaymarkError } from '../errors.js';
+import { errorBody } from '../mcp/envelope.js';
 import type { Logger } from 'pino';
 import type { Services } from '../services/index.js';
 import type { RedeemRefusal, SessionActor } from '../services/signin.service.js';
@@ -31,8 +32,10 @@ export interface WebSession {
   signinRouter(): Router;
 }
 
-function refusal(res: Response, code: 'UNAUTHENTICATED' | 'FORBIDDEN', status: 401 | 403, message: string, details?: Record<string, unknown>): void {
-  res.status(status).json({ success: false, error: { code, message, errorId: randomUUID(), status, ...(details ? { details } : {}) } });
+/** A refusal in the tools' envelope, its status from the error catalogue (errorBody). */
+function refusal(res: Response, code: 'UNAUTHENTICATED' | 'FORBIDDEN', message: string, details?: Record<string, unknown>): void {
+  const body = errorBody(new WaymarkError(code, message, details));
+  res.status(body.status).json({ success: false, error: body });
 }
 
 const REFUSAL_STATUS: Record<RedeemRefusal, 400 | 410> = { unknown: 400, used: 410, expired: 410 };
@@ -76,14 +79,14 @@ export function webSession(services: Services, options: WebSessionOptions): WebS
     const challenge = `Bearer error="invalid_token", error_description="No token or session", resource_metadata="${options.resourceMetadataUrl}"`;
     if (typeof secret !== 'string' || secret === '') {
       res.set('WWW-Authenticate', challenge);
-      refusal(res, 'UNAUTHENTICATED', 401, 'Sign in: open a sign-in link (waymark signin-link create), or pass a token as Authorization: Bearer.');
+      refusal(res, 'UNAUTHENTICATED', 'Sign in: open a sign-in link (waymark signin-link create), or pass a token as Authorization: Bearer.');
       return;
     }
     const session = await services.signin.actorOf(secret);
     if (!session) {
       clearCookies(res);
       res.set('WWW-Authenticate', challenge);
-      refusal(res, 'UNAUTHENTICATED', 401, 'Your session has ended (signed out, expired or revoked): open a new sign-in link.');
+      refusal(res, 'UNAUTHENTICATED', 'Your session has ended (signed out, expired or revoked): open a new sign-in link.');
       return;
     }
     sessions.set(req, session);
@@ -92,7 +95,7 @@ export function webSession(services: Services, options: WebSessionOptions): WebS
     req.auth = auth;
     doubleCsrfProtection(req, res, (error?: unknown) => {
       if (error) {
-        refusal(res, 'FORBIDDEN', 403, `A request made with the session cookie needs the header X-CSRF-Token: read csrf_token from GET /api/v1/me and send it.`, { reason: 'csrf' });
+        refusal(res, 'FORBIDDEN', `A request made with the session cookie needs the header X-CSRF-Token: read csrf_token from GET /api/v1/me and send it.`, { reason: 'csrf' });
         return;
       }
       next();
