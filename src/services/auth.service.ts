@@ -56,6 +56,29 @@ export interface IssuedToken {
 /** The name `waymark init` gives the account's owner. */
 const OWNER_NAME = 'owner';
 
+/** The columns a credential's row (a token, a web session) carries about the principal it acts as. */
+export interface ActorRow {
+  account_id: string;
+  principal_id: string;
+  kind: Actor['kind'];
+  permission: Actor['permission'];
+  scope_id: string | null;
+  /** JSON: a text column, or already parsed by the driver (jsonb). */
+  capabilities: unknown;
+}
+
+/** The Actor of a credential's row: one reading for tokens and sessions. */
+export function actorOfRow(store: Store, row: ActorRow): Actor {
+  return {
+    accountId: row.account_id,
+    principalId: row.principal_id,
+    kind: row.kind,
+    permission: row.permission,
+    scopeId: row.scope_id,
+    capabilities: store.dialect.parseJson<string[]>(row.capabilities),
+  };
+}
+
 export class AuthService {
   constructor(private readonly store: Store) {}
 
@@ -185,15 +208,7 @@ export class AuthService {
     const row = await repo.findTokenByHash(this.store.db, hashToken(token));
     if (!row || row.revoked_at !== null) return null;
     if (row.expires_at !== null && Date.parse(row.expires_at) <= Date.now()) return null;
-    return {
-      accountId: row.account_id,
-      principalId: row.principal_id,
-      kind: row.kind,
-      permission: row.permission,
-      scopeId: row.scope_id,
-      capabilities: this.store.dialect.parseJson<string[]>(row.capabilities),
-      expiresAt: row.expires_at,
-    };
+    return { ...actorOfRow(this.store, row), expiresAt: row.expires_at };
   }
 
   /** A principal's name and kind, for showing who is signed in. */

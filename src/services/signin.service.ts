@@ -13,7 +13,7 @@ import { findPrincipal } from '../store/repositories/auth.repo.js';
 import * as repo from '../store/repositories/signin.repo.js';
 import type { Store } from '../store/store.js';
 import type { Actor } from './actor.js';
-import { hashToken } from './auth.service.js';
+import { actorOfRow, hashToken } from './auth.service.js';
 import { nowIso } from './clock.js';
 
 /** What a session carries besides its Actor: its id, the key its CSRF tokens are signed with, the person's name. */
@@ -110,12 +110,7 @@ export class SigninService {
     if (Date.parse(row.expires_at) <= now || lastSeen + LIMITS.sessionIdleMs <= now) return null;
     if (now - lastSeen >= TOUCH_EVERY_MS) await repo.touchSession(this.store.db, row.session_id, new Date(now).toISOString());
     return {
-      accountId: row.account_id,
-      principalId: row.principal_id,
-      kind: row.kind,
-      permission: row.permission,
-      scopeId: row.scope_id,
-      capabilities: JSON.parse(row.capabilities) as string[],
+      ...actorOfRow(this.store, row),
       sessionId: row.session_id,
       csrfSecret: row.csrf_secret,
       name: row.name,
