@@ -12,36 +12,15 @@
  *   npx tsx bench/http-vs-sdk.ts [--quick]     writes bench/results/http-vs-sdk.json
  *   BENCH_WORKERS=2 npx tsx bench/http-vs-sdk.ts    the same with `waymark serve --workers 2`
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startListening, stopChild } from './processes.js';
 import { initOwner, openBenchStore, seedBodyDependencies, sizedBody, slateInput } from './bodies.js';
 import { isEntry, median, round, runAsScript, writeResult, type BenchOptions, type BenchResult } from './result.js';
 
 const BIN = fileURLToPath(new URL('../bin/waymark.js', import.meta.url));
 const MINIMAL = fileURLToPath(new URL('./servers/minimal-sdk.ts', import.meta.url));
-
-async function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, WAYMARK_LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+\/mcp)/.exec(out);
-      if (match) resolve(match[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
-  });
-  return { child, url };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
-}
 
 async function clients(url: string, token: string | undefined, n: number): Promise<Client[]> {
   const list: Client[] = [];
@@ -85,8 +64,8 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
     await seedBodyDependencies(bs.store, owner, body);
     const added = await owner.services.bits.add(owner.actor, { bit_title: 'A 2 KB step', bit_body: slateInput(body), content_format: 'slate' });
     const workers = process.env.BENCH_WORKERS ?? '1';
-    const waymark = await start([BIN, 'serve', '--port', '0', '--workers', workers], bs.env);
-    const minimal = await start(['--import', 'tsx', MINIMAL], {});
+    const waymark = await startListening([BIN, 'serve', '--port', '0', '--workers', workers], bs.env);
+    const minimal = await startListening(['--import', 'tsx', MINIMAL], {});
     children.push(waymark.child, minimal.child);
 
     const getBit: Op = async (c) => {
@@ -127,7 +106,7 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
     return { name: 'http-vs-sdk', rows, bars, notes: [`Median of ${rounds} paired rounds of ${roundMs} ms; waymark serve --workers ${workers} on SQLite, one SDK minimal process.`] };
   } finally {
     for (const c of all) await c.close().catch(() => undefined);
-    for (const child of children) await stop(child);
+    for (const child of children) await stopChild(child);
     await bs.dispose();
   }
 }

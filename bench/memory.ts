@@ -13,12 +13,13 @@
  *
  *   npx tsx bench/memory.ts [--quick]          Linux only (/proc); writes bench/results/memory.json
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bodyByteLength, type SlateBody } from '../src/content/index.js';
 import { LIMITS } from '../src/content/limits.js';
+import { startListening } from './processes.js';
 import { initOwner, kb, openBenchStore, seedBodyDependencies, sizedBody, slateInput, type Owner } from './bodies.js';
 import { isEntry, round, runAsScript, writeResult, type BenchOptions, type BenchResult } from './result.js';
 
@@ -29,22 +30,6 @@ function status(pid: number): { rssKb: number; hwmKb: number } {
   const text = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(text)?.[1] ?? Number.NaN);
   return { rssKb: field('VmRSS'), hwmKb: field('VmHWM') };
-}
-
-async function startServe(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const childEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) childEnv[k] = v;
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...childEnv, ...env, WAYMARK_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+\/mcp)/.exec(out);
-      if (match) resolve(match[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-  });
-  return { child, url };
 }
 
 /** One tools/call as a plain POST (the server is stateless); answers the envelope's data, throws on a refusal. */
@@ -122,7 +107,7 @@ interface Measured {
 
 /** A fresh server: warm it with a small body, take its idle RSS, reset its peak, make the call, read the peak. */
 async function measureCall(env: Record<string, string>, owner: Owner, warm: { bitId: string; markdown: string; slate: unknown[] }, name: string, args: Record<string, unknown>): Promise<Measured> {
-  const { child, url } = await startServe(env);
+  const { child, url } = await startListening([BIN, 'serve', '--port', '0'], env);
   try {
     const pid = child.pid as number;
     for (let i = 0; i < 3; i++) {

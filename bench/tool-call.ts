@@ -13,14 +13,14 @@
  *
  *   npx tsx bench/tool-call.ts [--quick]      writes bench/results/tool-call.json
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { bodyByteLength } from '../src/content/index.js';
+import { startListening, stopChild } from './processes.js';
 import { initOwner, openBenchStore, seedBodyDependencies, sizedBody, slateInput } from './bodies.js';
 import { isEntry, median, quantile, round, runAsScript, writeResult, type BenchOptions, type BenchResult } from './result.js';
 
@@ -61,27 +61,6 @@ function childEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   return { ...env, WAYMARK_LOG_LEVEL: 'silent', WAYMARK_BENCH_NOOP: '1', ...extra };
-}
-
-async function startServe(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: childEnv(env), stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+\/mcp)/.exec(out);
-      if (match) resolve(match[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-  });
-  return { child, url };
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
 }
 
 async function call(client: Client, target: Target): Promise<void> {
@@ -192,7 +171,7 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
     ];
     const rows: Array<Record<string, string | number>> = [];
 
-    const serve = await startServe(bs.env);
+    const serve = await startListening([BIN, 'serve', '--port', '0'], childEnv(bs.env));
     children.push(serve.child);
     for (const concurrency of [1, 8]) {
       const workers = await httpClients(serve.url, owner.token, concurrency);
@@ -228,7 +207,7 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
     const failed = bars.filter((b) => !b.pass);
     if (failed.length > 0) {
       notes.push(
-        `Below the bar: ${failed.map((b) => `${b.name} (${b.value}×)`).join('; ')}. Why: the noop costs only the transport. Over stdio that is a fraction of a millisecond of CPU, so the tool's own work dominates the call. get_bit runs four queries (token, row, connection targets, reference links; Kysely's SQLite driver prepares every statement anew), renders the markdown, lists the elements and has its output checked against its schema, and sends back a payload several times the noop's: its server CPU per call is in the table. add_bit is bound by the disk, not the CPU: the embedded store commits with synchronous=FULL (an acknowledged write survives a crash, which the fault test requires), so each add waits for an fsync, and with 8 calls in flight on one process the commits queue behind each other. Over HTTP every call first pays several ms of server CPU for a fresh McpServer with every tool registered (the server is stateless), express and the bearer check, so the tool's share is smaller and the ratio nearer or above the bar. The machine has 2 CPUs shared by client, server and other work (load average ${loadavg()[0]?.toFixed(1)} at the end of this run), so single ratios move by ±0.1–0.2 between runs.`,
+        `Below the bar: ${failed.map((b) => `${b.name} (${b.value}×)`).join('; ')}. Why: the noop costs only the transport. Over stdio that is a fraction of a millisecond of CPU, so the tool's own work dominates the call. get_bit runs four queries (token, row, connection targets, reference links; Kysely's SQLite driver prepares every statement anew), renders the markdown, lists the elements, and sends back a payload several times the noop's: its server CPU per call is in the table. add_bit is bound by the disk, not the CPU: the embedded store commits with synchronous=FULL (an acknowledged write survives a crash, which the fault test requires), so each add waits for an fsync, and with 8 calls in flight on one process the commits queue behind each other. Over HTTP every call first pays several ms of server CPU for a fresh McpServer with every tool registered (the server is stateless), express and the bearer check, so the tool's share is smaller and the ratio nearer or above the bar. The machine has 2 CPUs shared by client, server and other work (load average ${loadavg()[0]?.toFixed(1)} at the end of this run), so single ratios move by ±0.1–0.2 between runs.`,
       );
     }
     const result: BenchResult = { name: 'tool-call', rows, bars, notes };
