@@ -25,17 +25,23 @@ function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function node(schema: JsonObject): JsonObject {
+/** For an output schema: leave out the closing rules too (see outputJsonSchema). */
+interface Walk {
+  output: boolean;
+}
+
+function node(schema: JsonObject, w: Walk): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$schema') continue;
+    if (w.output && ((key === 'required' && Array.isArray(value)) || (key === 'additionalProperties' && value === false))) continue;
     if ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE)) continue;
     if (key === 'propertyNames' && isObject(value) && Object.keys(value).length === 1 && value.type === 'string') continue;
     if (key === 'additionalProperties' && isObject(value) && Object.keys(value).length === 0) {
       out[key] = true;
       continue;
     }
-    out[key] = MAPS.has(key) && isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, walk(sub)])) : walk(value);
+    out[key] = MAPS.has(key) && isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, walk(sub, w)])) : walk(value, w);
   }
   // zod writes a uuid as its format and the same rule again as a 40-token pattern; the format says it.
   if (out.format === 'uuid' && typeof out.pattern === 'string') delete out.pattern;
@@ -54,14 +60,14 @@ function node(schema: JsonObject): JsonObject {
   return out;
 }
 
-function walk(value: Json): Json {
-  if (Array.isArray(value)) return value.map(walk);
-  if (isObject(value)) return node(value);
+function walk(value: Json, w: Walk): Json {
+  if (Array.isArray(value)) return value.map((item) => walk(item, w));
+  if (isObject(value)) return node(value, w);
   return value;
 }
 
 export function portableJsonSchema<T extends object>(schema: T): T {
-  return walk(schema as unknown as Json) as unknown as T;
+  return walk(schema as unknown as Json, { output: false }) as unknown as T;
 }
 
 /**
@@ -70,16 +76,5 @@ export function portableJsonSchema<T extends object>(schema: T): T {
  * Still true of every answer; a tool's output schema is read by every agent on every tools/list.
  */
 export function outputJsonSchema<T extends object>(schema: T): T {
-  const strip = (value: Json): Json => {
-    if (Array.isArray(value)) return value.map(strip);
-    if (!isObject(value)) return value;
-    const out: JsonObject = {};
-    for (const [key, sub] of Object.entries(value)) {
-      if (key === 'required' && Array.isArray(sub)) continue;
-      if (key === 'additionalProperties' && sub === false) continue;
-      out[key] = MAPS.has(key) && isObject(sub) ? Object.fromEntries(Object.entries(sub).map(([name, s]) => [name, strip(s)])) : strip(sub);
-    }
-    return out;
-  };
-  return strip(portableJsonSchema(schema) as unknown as Json) as unknown as T;
+  return walk(schema as unknown as Json, { output: true }) as unknown as T;
 }
