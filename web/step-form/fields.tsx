@@ -82,95 +82,101 @@ function Radio({ field, form }: { field: Field; form: FormState }) {
   );
 }
 
-function Dropdown({ field, form }: { field: Field; form: FormState }) {
+/** What every single-control field gives its control: the id its label names, and its state for assistive tech. */
+type ControlProps = Record<string, string | boolean | undefined> & { id: string };
+
+/** A field of one control: its label with the required mark, the control, then its rules and checks. */
+function OneControl({ field, form, control, after }: { field: Field; form: FormState; control: (props: ControlProps) => ComponentChildren; after?: ComponentChildren }) {
   const check = form.checks[field.id] ?? NO_CHECK;
   const rules = rulesFor(field);
-  const value = str(form.values[field.id]) ?? '';
+  const props: ControlProps = {
+    id: controlId(field.id),
+    disabled: form.disabled,
+    'aria-required': field.required ? 'true' : undefined,
+    ...describedBy(field.id, rules, check),
+  };
   return (
     <div class="field">
-      <label for={controlId(field.id)}>
+      <label for={props.id}>
         {field.label}
         <RequiredMark required={field.required} />
       </label>
-      <select
-        id={controlId(field.id)}
-        value={value}
-        disabled={form.disabled}
-        aria-required={field.required ? 'true' : undefined}
-        onChange={(e) => form.set(field.id, (e.currentTarget as HTMLSelectElement).value || undefined)}
-        {...describedBy(field.id, rules, check)}
-      >
-        <option value="">Choose…</option>
-        {(field.element.items ?? []).map((item) => (
-          <option key={item.id} value={item.id}>
-            {String(item.name ?? item.id)}
-          </option>
-        ))}
-      </select>
+      {control(props)}
+      {after}
       <Notes id={field.id} rules={rules} check={check} />
     </div>
+  );
+}
+
+function Dropdown({ field, form }: { field: Field; form: FormState }) {
+  const value = str(form.values[field.id]) ?? '';
+  return (
+    <OneControl
+      field={field}
+      form={form}
+      control={(props) => (
+        <select {...props} value={value} onChange={(e) => form.set(field.id, (e.currentTarget as HTMLSelectElement).value || undefined)}>
+          <option value="">Choose…</option>
+          {(field.element.items ?? []).map((item) => (
+            <option key={item.id} value={item.id}>
+              {String(item.name ?? item.id)}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
 function DatePicker({ field, form }: { field: Field; form: FormState }) {
-  const check = form.checks[field.id] ?? NO_CHECK;
-  const rules = rulesFor(field);
   const config = field.element.config;
   const type = str(config.picker_type) ?? 'date';
   return (
-    <div class="field">
-      <label for={controlId(field.id)}>
-        {field.label}
-        <RequiredMark required={field.required} />
-      </label>
-      <input
-        id={controlId(field.id)}
-        type={type}
-        step={config.seconds_precision === true ? 1 : undefined}
-        value={str(form.values[field.id]) ?? ''}
-        disabled={form.disabled}
-        aria-required={field.required ? 'true' : undefined}
-        onInput={(e) => form.set(field.id, (e.currentTarget as HTMLInputElement).value || undefined)}
-        {...describedBy(field.id, rules, check)}
-      />
-      <Notes id={field.id} rules={rules} check={check} />
-    </div>
+    <OneControl
+      field={field}
+      form={form}
+      control={(props) => (
+        <input
+          {...props}
+          type={type}
+          step={config.seconds_precision === true ? 1 : undefined}
+          value={str(form.values[field.id]) ?? ''}
+          onInput={(e) => form.set(field.id, (e.currentTarget as HTMLInputElement).value || undefined)}
+        />
+      )}
+    />
   );
 }
 
 function TextArea({ field, form }: { field: Field; form: FormState }) {
-  const check = form.checks[field.id] ?? NO_CHECK;
-  const rules = rulesFor(field);
   const config = field.element.config;
   const value = str(form.values[field.id]) ?? '';
   // Counted in code points, as the server counts (an emoji is one character).
   const count = [...value].length;
   const max = numberProp(config, 'maxLength');
   return (
-    <div class="field">
-      <label for={controlId(field.id)}>
-        {field.label}
-        <RequiredMark required={field.required} />
-      </label>
-      <textarea
-        id={controlId(field.id)}
-        rows={numberProp(config, 'lines') ?? 4}
-        placeholder={str(config.placeholder)}
-        spellcheck={typeof config.spellCheck === 'boolean' ? config.spellCheck : undefined}
-        autoComplete={str(config.autoComplete)}
-        wrap={str(config.wrap)}
-        value={value}
-        disabled={form.disabled}
-        aria-required={field.required ? 'true' : undefined}
-        onInput={(e) => form.set(field.id, (e.currentTarget as HTMLTextAreaElement).value)}
-        {...describedBy(field.id, rules, check)}
-      />
-      <p class="counter" aria-hidden="true">
-        {count}
-        {max !== undefined ? ` / ${max}` : ''} characters
-      </p>
-      <Notes id={field.id} rules={rules} check={check} />
-    </div>
+    <OneControl
+      field={field}
+      form={form}
+      control={(props) => (
+        <textarea
+          {...props}
+          rows={numberProp(config, 'lines') ?? 4}
+          placeholder={str(config.placeholder)}
+          spellcheck={typeof config.spellCheck === 'boolean' ? config.spellCheck : undefined}
+          autoComplete={str(config.autoComplete)}
+          wrap={str(config.wrap)}
+          value={value}
+          onInput={(e) => form.set(field.id, (e.currentTarget as HTMLTextAreaElement).value)}
+        />
+      )}
+      after={
+        <p class="counter" aria-hidden="true">
+          {count}
+          {max !== undefined ? ` / ${max}` : ''} characters
+        </p>
+      }
+    />
   );
 }
 
