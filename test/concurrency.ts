@@ -5,7 +5,7 @@
  * (bench/connect.ts). Afterwards the caller checks the graph invariant (test/invariants.ts); the workload
  * itself records every answer that is neither a success nor a refusal the race can legitimately cause.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import type { Store } from '../src/store/store.js';
 import type { Engine } from './engines.js';
 import type { Envelope } from './harness.js';
+import { startServe } from './serve.js';
 
 export interface CallClient {
   call(name: string, args: Record<string, unknown>): Promise<Envelope>;
@@ -220,20 +221,6 @@ function asCallClient(client: Client): CallClient {
 }
 
 const BIN = new URL('../bin/waymark.js', import.meta.url).pathname;
-
-async function startServe(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, ...env, WAYMARK_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+\/mcp)/.exec(out);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-  });
-  return { child, url };
-}
 
 export interface ProcessClients {
   clients: CallClient[];

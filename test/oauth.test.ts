@@ -4,7 +4,6 @@
  * person in with a sign-in link and consents, the client exchanges the code and calls tools; then refresh,
  * revocation, a reduced grant, and the refusals of the protocol.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
@@ -12,25 +11,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../src/services/index.js';
 import { createTestStore, ENGINES, type TestStore } from './engines.js';
+import { startServe } from './serve.js';
 import { catchRedirect, launchBrowser, MemoryOAuthProvider, REDIRECT_URI } from './oauth-flow.js';
 
-const BIN = new URL('../bin/waymark.js', import.meta.url).pathname;
 const ACCESS_TTL = 3;
-
-async function startServe(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; out: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, ...env, WAYMARK_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+\/mcp)/.exec(out);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-  });
-  return { child, url, out: () => out };
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');

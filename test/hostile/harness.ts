@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServices, type Services } from '../../src/services/index.js';
 import { createTestStore, type Engine, type TestStore } from '../engines.js';
+import { startServe } from '../serve.js';
 
 const BIN = new URL('../../bin/waymark.js', import.meta.url).pathname;
 
@@ -227,25 +228,14 @@ export function repeatJson(item: string, count: number): string {
  */
 export async function serveStartOutput(engine: Engine): Promise<string> {
   const store = await createTestStore(engine);
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, ...store.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
+  // Logs as a user sees them (the default level), not silenced.
+  const served = await startServe({ ...store.env, WAYMARK_LOG_LEVEL: 'info' });
   try {
-    const mcp = await new Promise<string>((resolve, reject) => {
-      child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/\S+\/mcp)/.exec(output);
-        if (match) resolve(match[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-    });
-    await rawRequest(new URL('/healthz', mcp), { method: 'GET' });
-    return output;
+    await rawRequest(new URL('/healthz', served.url), { method: 'GET' });
+    return served.out();
   } finally {
-    child.kill('SIGKILL');
-    if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+    served.child.kill('SIGKILL');
+    if (served.child.exitCode === null && served.child.signalCode === null) await once(served.child, 'exit');
     await store.close();
   }
 }
