@@ -27,6 +27,8 @@ function readVersion(): string {
 }
 
 export const brand = readBrand();
+/** The brand as people read it on pages (`Waymark` by default); the lowercase word stays in names and schemes. */
+export const productName = brand.charAt(0).toUpperCase() + brand.slice(1);
 export const version = readVersion();
 
 /** `waymark-node:` by default: the scheme of element, item, link and media anchors in bodies. */

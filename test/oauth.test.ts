@@ -126,11 +126,11 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     await page.goto((provider.authorizationUrl as URL).href);
     const interaction = page.url();
     expect(new URL(interaction).pathname).toMatch(/^\/oauth\/interaction\//);
-    expect(await page.locator('h1').textContent()).toBe('Sign in to waymark first');
+    expect(await page.locator('h1').textContent()).toBe('Sign in to Waymark first');
     const link = await services.signin.createLink({ principalId: ownerId });
     await page.goto(new URL(`/app/signin?token=${link.token}`, serve.url).href);
     await page.goto(interaction);
-    expect(await page.locator('h1').textContent()).toBe('Allow VS Code test to use waymark as you?');
+    expect(await page.locator('h1').textContent()).toBe('Allow VS Code test to use Waymark as you?');
     expect(await page.getByText('127.0.0.1:8976').count()).toBe(1);
     expect(await page.getByRole('checkbox').count()).toBe(3);
     // axe-core is injected through the test browser (the page's CSP allows no script of its own).

@@ -3,7 +3,7 @@
  * forbids them), every value escaped, every control labelled. The consent page is the one a person reads
  * before a client may act as them, so it names the client, where the answer goes and what is asked.
  */
-import { brand, type CapabilityKind, CAPABILITY_KINDS, capabilityName } from '../../config.js';
+import { productName, type CapabilityKind, CAPABILITY_KINDS, capabilityName } from '../../config.js';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -31,7 +31,7 @@ table{border-collapse:collapse}th,td{text-align:left;padding:.25rem .5rem;border
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · ${escapeHtml(brand)}</title><style>${STYLE}</style></head>
+<title>${escapeHtml(title)} · ${escapeHtml(productName)}</title><style>${STYLE}</style></head>
 <body><main>
 ${body}
 </main></body></html>`;
@@ -55,7 +55,7 @@ export function renderConsentPage(view: ConsentView): string {
     .join('\n');
   return page(
     `Allow ${view.clientName}?`,
-    `<h1>Allow ${escapeHtml(view.clientName)} to use ${escapeHtml(brand)} as you?</h1>
+    `<h1>Allow ${escapeHtml(view.clientName)} to use ${escapeHtml(productName)} as you?</h1>
 <p>You are signed in as <strong>${escapeHtml(view.personName)}</strong>.</p>
 <p><strong>${escapeHtml(view.clientName)}</strong> (client <code>${escapeHtml(view.clientId)}</code>) asks for access.
 If you allow it, your answer goes back to <strong>${escapeHtml(view.redirectHost)}</strong>.</p>
@@ -73,9 +73,9 @@ ${boxes}
 export function renderSignInNeededPage(uid: string, clientName: string): string {
   return page(
     'Sign in first',
-    `<h1>Sign in to ${escapeHtml(brand)} first</h1>
-<p><strong>${escapeHtml(clientName)}</strong> asks to use ${escapeHtml(brand)} as you, and you are not signed in in this browser.</p>
-<p>Open the sign-in link you were given (ask your ${escapeHtml(brand)} administrator for one), then come back to this page:</p>
+    `<h1>Sign in to ${escapeHtml(productName)} first</h1>
+<p><strong>${escapeHtml(clientName)}</strong> asks to use ${escapeHtml(productName)} as you, and you are not signed in in this browser.</p>
+<p>Open the sign-in link you were given (ask your ${escapeHtml(productName)} administrator for one), then come back to this page:</p>
 <p><a href="/oauth/interaction/${escapeHtml(uid)}">Continue to ${escapeHtml(clientName)}'s request</a></p>`,
   );
 }
