@@ -198,6 +198,36 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     await context.close();
   }, 60_000);
 
+  it('a person lists and revokes their own API tokens on the connected-apps page and over REST; another person\'s token is not theirs', async () => {
+    const accountId = (await services.auth.authenticate(ownerToken))?.accountId ?? '';
+    const spare = await services.auth.createToken({ accountId, permission: 'admin', capabilities: ['waymark.read'], principalId: ownerId });
+    const spareId = (await services.auth.listTokens(accountId, ownerId)).at(-1)?.id ?? '';
+    const mcpWith = (token: string) => fetch(serve.url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect((await mcpWith(spare.token)).status).not.toBe(401);
+
+    const auth = { authorization: `Bearer ${ownerToken}` };
+    const listed = (await (await fetch(new URL('/api/v1/oauth/tokens', serve.url), { headers: auth })).json()) as { data: { tokens: { token_id: string; capabilities: string[] }[] } };
+    expect(listed.data.tokens.find((t) => t.token_id === spareId)?.capabilities).toEqual(['waymark.read']);
+    expect(JSON.stringify(listed)).not.toContain(spare.token);
+
+    const context = await signedInBrowser(ownerId);
+    const page = await context.newPage();
+    await page.goto(new URL('/oauth/grants', serve.url).href);
+    expect(await page.getByRole('table', { name: 'API tokens of owner' }).count()).toBe(1);
+    await page.getByRole('button', { name: `Revoke token ${spareId.slice(0, 8)}` }).click();
+    await page.waitForURL(new URL('/oauth/grants', serve.url).href);
+    expect(await page.getByRole('button', { name: `Revoke token ${spareId.slice(0, 8)}` }).count()).toBe(0);
+    expect((await mcpWith(spare.token)).status).toBe(401);
+    // The owner's own token still works, and the other account's person cannot revoke it.
+    expect((await mcpWith(ownerToken)).status).not.toBe(401);
+    const otherToken = await services.auth.createToken({ accountId: (await services.oauth.actorFor(otherPersonId, ''))?.accountId ?? '', permission: 'admin', capabilities: ['waymark.read'], principalId: otherPersonId });
+    const ownerTokenId = (await services.auth.listTokens(accountId, ownerId))[0]?.id ?? '';
+    const refused = await fetch(new URL(`/api/v1/oauth/tokens/${ownerTokenId}`, serve.url), { method: 'DELETE', headers: { authorization: `Bearer ${otherToken.token}` } });
+    expect(await refused.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+    expect((await mcpWith(ownerToken)).status).not.toBe(401);
+    await context.close();
+  }, 60_000);
+
   it("another account's person, through the same flow, does not find the owner's bit", async () => {
     const context = await signedInBrowser(otherPersonId);
     const { client } = await connectThroughBrowser('Other account test', context);

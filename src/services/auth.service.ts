@@ -47,6 +47,14 @@ export interface TokenInfo {
   revokedAt: string | null;
 }
 
+/** A person's own token as their connected-apps page and GET /api/v1/oauth/tokens show it (never the secret). */
+export interface OwnTokenView {
+  token_id: string;
+  capabilities: string[];
+  created_at: string;
+  expires_at: string | null;
+}
+
 export interface IssuedToken {
   token: string;
   principalId: string;
@@ -175,9 +183,9 @@ export class AuthService {
     });
   }
 
-  async listTokens(accountId: string): Promise<TokenInfo[]> {
+  async listTokens(accountId: string, principalId?: string): Promise<TokenInfo[]> {
     if (!(await repo.findAccount(this.store.db, accountId))) throw new WaymarkError('VALIDATION_ERROR', `No account ${quote(accountId)}`, { issues: [{ path: 'account', message: 'unknown account' }] });
-    const rows = await repo.listTokens(this.store.db, accountId);
+    const rows = await repo.listTokens(this.store.db, accountId, principalId);
     return rows.map((row) => ({
       id: row.id,
       principalId: row.principal_id,
@@ -189,11 +197,23 @@ export class AuthService {
     }));
   }
 
+  /** The tokens a person may still use as themselves (neither revoked nor expired), for their connected-apps page. */
+  async listOwnTokens(actor: Actor): Promise<OwnTokenView[]> {
+    const now = Date.now();
+    return (await this.listTokens(actor.accountId, actor.principalId))
+      .filter((t) => t.revokedAt === null && (t.expiresAt === null || Date.parse(t.expiresAt) > now))
+      .map((t) => ({ token_id: t.id, capabilities: t.capabilities, created_at: t.createdAt, expires_at: t.expiresAt }));
+  }
+
   /** Revokes a token by its id (from `token list`); revoking a revoked token changes nothing. */
-  async revokeToken(tokenId: string): Promise<{ revokedAt: string; already: boolean }> {
+  async revokeToken(tokenId: string, owner?: Actor): Promise<{ revokedAt: string; already: boolean }> {
     return this.store.transaction(async (tx) => {
       const row = await repo.findToken(tx, tokenId);
-      if (!row) throw new WaymarkError('VALIDATION_ERROR', `No token ${quote(tokenId)}; waymark token list --account ID shows the token ids`, { issues: [{ path: 'token', message: 'unknown token' }] });
+      // A person revoking from their page sees only their own tokens: another's is as unknown as a missing one.
+      if (!row || (owner !== undefined && row.principal_id !== owner.principalId)) {
+        const where = owner ? 'GET /api/v1/oauth/tokens lists yours' : 'waymark token list --account ID shows the token ids';
+        throw new WaymarkError('VALIDATION_ERROR', `No token ${quote(tokenId)}${owner ? ' of yours' : ''}; ${where}`, { issues: [{ path: 'token', message: 'unknown token' }] });
+      }
       if (row.revoked_at !== null) return { revokedAt: row.revoked_at, already: true };
       const now = nowIso();
       if (await repo.revokeToken(tx, tokenId, now)) return { revokedAt: now, already: false };

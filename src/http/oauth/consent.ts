@@ -53,7 +53,7 @@ function asList(value: unknown): string[] {
 
 export function consentRouter(services: Services, provider: () => Promise<Provider>, sessions: PersonSessions, resource: string): Router {
   const router = Router();
-  router.use(['/oauth/interaction', '/oauth/grants'], cookieParser());
+  router.use(['/oauth/interaction', '/oauth/grants', '/oauth/tokens'], cookieParser());
 
   const page = (handler: (req: Request, res: Response, p: Provider) => Promise<void>) => async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -151,7 +151,7 @@ export function consentRouter(services: Services, provider: () => Promise<Provid
         res.status(401).type('html').send(renderErrorPage('not_signed_in', 'Sign in to the web app with your sign-in link first, then come back to this page.'));
         return;
       }
-      res.status(200).type('html').send(renderGrantsPage(person.name, await services.oauth.listGrants(person.actor)));
+      res.status(200).type('html').send(renderGrantsPage(person.name, await services.oauth.listGrants(person.actor), await services.auth.listOwnTokens(person.actor)));
     }),
   );
 
@@ -166,6 +166,21 @@ export function consentRouter(services: Services, provider: () => Promise<Provid
         return;
       }
       await services.oauth.revokeGrant(person.actor, String(req.params.grant_id));
+      res.redirect(303, '/oauth/grants');
+    }),
+  );
+
+  router.post(
+    '/oauth/tokens/:token_id/revoke',
+    formBody,
+    page(async (req, res) => {
+      const person = await sessions.personOf(req);
+      if (!person) {
+        securityHeaders(res);
+        res.status(401).type('html').send(renderErrorPage('not_signed_in', 'Sign in to the web app with your sign-in link first.'));
+        return;
+      }
+      await services.auth.revokeToken(String(req.params.token_id), person.actor);
       res.redirect(303, '/oauth/grants');
     }),
   );

@@ -1,7 +1,7 @@
 /**
- * REST for a person's OAuth grants under /api/v1/oauth (issue 12): the apps they let act as them, and
- * revoking one (with every token issued under it). Answers in the /api/v1 envelope; the caller sees only
- * its own principal's grants.
+ * REST for a person's OAuth grants and tokens under /api/v1/oauth (issue 12): the apps they let act as them,
+ * and revoking one (with every token issued under it); their own `waymark token` API keys, and revoking one.
+ * Answers in the /api/v1 envelope; the caller sees only its own principal's grants and tokens.
  */
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -32,6 +32,18 @@ export function grantsRouter(services: Services, logger: Logger): Router {
   router
     .route('/grants/:grant_id')
     .delete(route((actor, req) => services.oauth.revokeGrant(actor, String(req.params.grant_id))))
+    .all(methodNotAllowed('DELETE'));
+  router
+    .route('/tokens')
+    .get(route(async (actor) => ({ tokens: await services.auth.listOwnTokens(actor) })))
+    .all(methodNotAllowed('GET'));
+  router
+    .route('/tokens/:token_id')
+    .delete(route(async (actor, req) => {
+      const tokenId = String(req.params.token_id);
+      const { revokedAt } = await services.auth.revokeToken(tokenId, actor);
+      return { token_id: tokenId, revoked_at: revokedAt };
+    }))
     .all(methodNotAllowed('DELETE'));
   return router;
 }

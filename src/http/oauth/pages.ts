@@ -4,6 +4,7 @@
  * before a client may act as them, so it names the client, where the answer goes and what is asked.
  */
 import { productName, type CapabilityKind, CAPABILITY_KINDS, capabilityName } from '../../config.js';
+import type { OwnTokenView } from '../../services/auth.service.js';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -93,10 +94,10 @@ export interface GrantRow {
   created_at: string;
 }
 
-export function renderGrantsPage(personName: string, grants: GrantRow[]): string {
+export function renderGrantsPage(personName: string, grants: GrantRow[], tokens: OwnTokenView[]): string {
   const rows = grants
     .map(
-      (g) => `<tr><td>${escapeHtml(g.client_name ?? g.client_id)}</td><td>${escapeHtml(g.redirect_hosts.join(', '))}</td><td>${g.capabilities.map((c) => `<code>${escapeHtml(c)}</code>`).join(' ')}</td><td>${escapeHtml(g.created_at.slice(0, 10))}</td>
+      (g) => `<tr><td>${escapeHtml(g.client_name ?? g.client_id)}</td><td>${escapeHtml(g.redirect_hosts.join(', '))}</td><td>${capabilityList(g.capabilities)}</td><td>${escapeHtml(g.created_at.slice(0, 10))}</td>
 <td><form method="post" action="/oauth/grants/${escapeHtml(g.grant_id)}/revoke"><button type="submit" aria-label="Revoke ${escapeHtml(g.client_name ?? g.client_id)}">Revoke</button></form></td></tr>`,
     )
     .join('\n');
@@ -105,5 +106,23 @@ export function renderGrantsPage(personName: string, grants: GrantRow[]): string
 ${rows}
 </tbody></table>`
     : '<p>No app is connected as you.</p>';
-  return page('Connected apps', `<h1>Connected apps</h1>\n${table}`);
+  const tokenRows = tokens
+    .map(
+      (t) => `<tr><td><code>${escapeHtml(t.token_id.slice(0, 8))}</code></td><td>${capabilityList(t.capabilities)}</td><td>${escapeHtml(t.created_at.slice(0, 10))}</td><td>${escapeHtml(t.expires_at?.slice(0, 10) ?? 'never')}</td>
+<td><form method="post" action="/oauth/tokens/${escapeHtml(t.token_id)}/revoke"><button type="submit" aria-label="Revoke token ${escapeHtml(t.token_id.slice(0, 8))}">Revoke</button></form></td></tr>`,
+    )
+    .join('\n');
+  const tokenTable = tokens.length
+    ? `<table><caption>API tokens of ${escapeHtml(personName)}</caption><thead><tr><th scope="col">Token</th><th scope="col">May</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Revoke</th></tr></thead><tbody>
+${tokenRows}
+</tbody></table>`
+    : '<p>You have no API tokens.</p>';
+  return page(
+    'Connected apps',
+    `<h1>Connected apps</h1>\n${table}\n<h2>API tokens</h2>\n<p>Tokens made with <code>waymark token create</code> act as you in MCP clients configured with one.</p>\n${tokenTable}`,
+  );
+}
+
+function capabilityList(capabilities: string[]): string {
+  return capabilities.map((c) => `<code>${escapeHtml(c)}</code>`).join(' ');
 }

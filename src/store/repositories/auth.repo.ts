@@ -77,20 +77,25 @@ export async function findPrincipalsOf(q: Q, accountId: string, ids: string[]) {
   return q.selectFrom('principals').select(['id', 'name', 'kind']).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('name').orderBy('id').execute();
 }
 
-/** Every token of an account's principals, oldest first: what `waymark token list` shows (never the hash). */
-export async function listTokens(q: Q, accountId: string) {
-  return q
+/**
+ * Every token of an account's principals (or of one of them), oldest first: what `waymark token list` and a
+ * person's connected-apps page show (never the hash).
+ */
+export async function listTokens(q: Q, accountId: string, principalId?: string) {
+  let query = q
     .selectFrom('tokens')
     .innerJoin('principals', 'principals.id', 'tokens.principal_id')
     .select(['tokens.id', 'tokens.capabilities', 'tokens.created_at', 'tokens.expires_at', 'tokens.revoked_at', 'principals.id as principal_id', 'principals.kind'])
-    .where('principals.account_id', '=', accountId)
+    .where('principals.account_id', '=', accountId);
+  if (principalId !== undefined) query = query.where('principals.id', '=', principalId);
+  return query
     .orderBy('tokens.created_at')
     .orderBy('tokens.id')
     .execute();
 }
 
 export async function findToken(q: Q, id: string) {
-  return q.selectFrom('tokens').select(['id', 'revoked_at']).where('id', '=', id).executeTakeFirst();
+  return q.selectFrom('tokens').select(['id', 'principal_id', 'revoked_at']).where('id', '=', id).executeTakeFirst();
 }
 
 /** Marks a token revoked unless it already is; whether this call revoked it. */
