@@ -84,6 +84,8 @@ export function App() {
         </nav>
         <div class="who">
           <span class="muted">{who.name ?? who.principal_id}</span>
+          {/* Server-rendered: the apps and tokens that act as this person, each revocable (issue 12). */}
+          <a href="/oauth/grants">Connected apps</a>
           <button
             type="button"
             class="link"
