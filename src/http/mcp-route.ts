@@ -29,7 +29,9 @@ export function mcpRouter(services: Services, logger: Logger, bearer: RequestHan
     .route('/mcp')
     .post(bearer, mcpJsonBody, async (req: Request, res: Response) => {
       const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger);
-      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      // One JSON answer, not an event stream: no Waymark call sends notifications or requests on the way (a
+      // stateless server could not take their answers back), and one write costs far less than SSE framing.
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
         void server.close();

@@ -39,8 +39,9 @@ function rpcError(res: RawResponse): { code: number; message: string } {
 
 /** The tool's envelope in an answer (Streamable HTTP answers a call as one server-sent event). */
 function envelopeOf(res: RawResponse): { success: boolean; error?: { code: string } } | undefined {
-  const data = res.text.split('\n').find((line) => line.startsWith('data:'));
-  return data ? (JSON.parse(data.slice(5)) as { result?: { structuredContent?: { success: boolean; error?: { code: string } } } }).result?.structuredContent : undefined;
+  // /mcp answers JSON (enableJsonResponse); an event stream's last data line is read the same way.
+  const data = String(res.headers['content-type']).includes('text/event-stream') ? res.text.split('\n').findLast((line) => line.startsWith('data:'))?.slice(5) : res.text;
+  return data ? (JSON.parse(data) as { result?: { structuredContent?: { success: boolean; error?: { code: string } } } }).result?.structuredContent : undefined;
 }
 
 function expectCleanJson(res: RawResponse): void {
