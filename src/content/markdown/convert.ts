@@ -13,7 +13,7 @@ import { assertBodySize } from '../size.js';
 import type { BlockNode, ConnectionCondition, ElementNode, LinkInlineNode, SlateBody } from '../slate.js';
 import { ParseContext, type PendingConnection } from './context.js';
 import { parseBlocks } from './parse.js';
-import { assertMarkdownDepth, assertMarkdownSize } from './prescan.js';
+import { assertMarkdownDepth, assertMarkdownOutputFloor, assertMarkdownSize } from './prescan.js';
 import { quote } from '../quote.js';
 
 export interface ConvertOptions {
@@ -31,6 +31,7 @@ export interface ConvertResult {
 export function markdownToBody(markdown: string, opts: ConvertOptions = {}): ConvertResult {
   assertMarkdownSize(markdown);
   assertMarkdownDepth(markdown);
+  assertMarkdownOutputFloor(markdown);
   const entries = validateElementEntries(opts.elements);
   const previous = indexBody(opts.previous);
   const resolver = new ElementResolver(entries, previous, opts.newId ?? defaultNewId);

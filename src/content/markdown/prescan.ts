@@ -1,6 +1,6 @@
 /**
- * Checks done on the raw text before parsing, so a hostile body costs one linear pass: its size
- * (BODY_TOO_LARGE) and its container nesting (VALIDATION_ERROR), never a deep recursion.
+ * Checks done on the raw text before parsing, so a hostile body costs one linear pass: its size and the
+ * least its lines must become (BODY_TOO_LARGE), and its container nesting (VALIDATION_ERROR), never a deep recursion.
  */
 import { WaymarkError, validationError } from '../../errors.js';
 import { LIMITS } from '../limits.js';
@@ -88,3 +88,98 @@ function countLines(src: string, upTo: number): number {
   return line;
 }
 
+
+// hostile-convert (issue 16, finding 6): what a line must become, at least, in the stored body. A heading is at
+// least `{"type":"h1","children":[{"text":""}]},` and a bullet item `{"type":"li","children":[{"type":"lic",
+// "children":[{"text":"x"}]}]},`; both can interrupt a paragraph (CommonMark 4.2, 5.2), so wherever such a line
+// stands outside a code fence it starts a node of its own. Inside a fence every line is a code line,
+// `{"type":"code_line","children":[{"text":""}]},`.
+const HEADING_FLOOR_BYTES = 40;
+const BULLET_ITEM_FLOOR_BYTES = 60;
+const CODE_LINE_FLOOR_BYTES = 44;
+const HASH = 0x23;
+const BACKTICK = 0x60;
+const TILDE = 0x7e;
+
+/**
+ * Refuses, before anything is built, a body whose lines alone make it larger than LIMITS.bodyBytes once
+ * converted: two bytes of `#\n` are 40 bytes of stored JSON, so 300 KB of them pass the size check yet cost
+ * markdown-it and the converter far more memory than their size. A lower bound: outside fences only lines with
+ * at most three leading spaces and no container prefix are counted (an indented line may be a paragraph's);
+ * inside a fence (opened by ``` or ~~~ under any prefix, closed as CommonMark closes it) every line is one.
+ */
+export function assertMarkdownOutputFloor(markdown: string): void {
+  const n = markdown.length;
+  // The densest line is an empty one in a fence (44 stored bytes a character): a shorter text cannot reach the limit.
+  if (n * CODE_LINE_FLOOR_BYTES <= LIMITS.bodyBytes) return;
+  let floor = 0;
+  let fence = 0; // the fence character while inside one, else 0
+  let fenceLength = 0;
+  let pos = 0;
+  while (pos < n) {
+    let end = markdown.indexOf('\n', pos);
+    if (end < 0) end = n;
+    let p = pos;
+    while (p < end && p - pos < 4 && markdown.charCodeAt(p) === SPACE) p++;
+    const indent = p - pos;
+    // Fences are found under any container prefix (`> `, `- `), so code in quotes and lists is never counted.
+    let q = p;
+    for (;;) {
+      while (q < end && (markdown.charCodeAt(q) === SPACE || markdown.charCodeAt(q) === TAB)) q++;
+      if (q < end && markdown.charCodeAt(q) === GT) q++;
+      else {
+        const width = isListMarkerAt(markdown, q, end);
+        if (width === 0) break;
+        q += width;
+      }
+    }
+    const c = markdown.charCodeAt(q);
+    let run = q;
+    if (c === BACKTICK || c === TILDE) while (run < end && markdown.charCodeAt(run) === c) run++;
+    const length = run - q;
+    if (fence === 0 && length >= 3) {
+      fence = c;
+      fenceLength = length;
+    } else if (fence !== 0 && c === fence && length >= fenceLength && markdown.slice(run, end).trim() === '') fence = 0;
+    else {
+      if (fence !== 0) floor += CODE_LINE_FLOOR_BYTES;
+      else if (indent < 4) floor += lineFloor(markdown, p, end);
+      if (floor > LIMITS.bodyBytes) {
+        throw new WaymarkError('BODY_TOO_LARGE', `bit_body would be over ${LIMITS.bodyBytes} bytes once converted (each heading, list item and code line is a node of its own); split the content over several bits`, {
+          max_bytes: LIMITS.bodyBytes,
+        });
+      }
+    }
+    pos = end + 1;
+  }
+}
+
+/** The stored bytes a line at `p` (after at most three spaces) starts, at least: a heading, a bullet item, or 0. */
+function lineFloor(src: string, p: number, end: number): number {
+  const c = src.charCodeAt(p);
+  if (c === HASH) {
+    let h = p;
+    while (h < end && h - p < 7 && src.charCodeAt(h) === HASH) h++;
+    const level = h - p;
+    const next = src.charCodeAt(h);
+    return level <= 6 && (h === end || next === SPACE || next === TAB || next === 0x0d) ? HEADING_FLOOR_BYTES : 0;
+  }
+  if (c === 0x2d || c === 0x2b || c === 0x2a) {
+    // `- x`: a bullet item with content (an empty one cannot interrupt a paragraph, and `-` alone may underline one).
+    const next = src.charCodeAt(p + 1);
+    if (p + 1 < end && (next === SPACE || next === TAB) && src.slice(p + 2, end).trim() !== '' && !isThematicBreak(src, p, end)) return BULLET_ITEM_FLOOR_BYTES;
+  }
+  return 0;
+}
+
+/** `* * *`, `- - -`: a thematic break, not a list item (CommonMark 4.1 takes precedence). */
+function isThematicBreak(src: string, p: number, end: number): boolean {
+  const c = src.charCodeAt(p);
+  let count = 0;
+  for (let i = p; i < end; i++) {
+    const d = src.charCodeAt(i);
+    if (d === c) count++;
+    else if (d !== SPACE && d !== TAB && d !== 0x0d) return false;
+  }
+  return count >= 3;
+}

@@ -241,6 +241,30 @@ describe('size and depth, checked before parsing', () => {
   it('accepts nesting up to the limit', () => {
     expect(() => convert(`${'> '.repeat(20)}fine\n`)).not.toThrow();
   });
+
+  // issue 16, finding 6: lines that each become a node are refused by what they must become, before markdown-it
+  // builds a token for each (a 1 MB body of `#\n` cost 142 MB).
+  it.each([
+    ['a heading per line', '#\n', 2],
+    ['a bullet item per line', '- a\n', 4],
+  ])('refuses %s whose nodes alone are over the limit, and reports it before parsing', (_label, line, bytes) => {
+    const count = Math.ceil((LIMITS.bodyBytes / (bytes === 2 ? 40 : 60)) * 1.01);
+    expectError(() => convert(line.repeat(count)), 'BODY_TOO_LARGE', { max_bytes: LIMITS.bodyBytes });
+  });
+
+  it('reads lines in a fence (at the top or in a list) as code lines, never as headings, and counts them as such', () => {
+    const many = '#\n'.repeat(100_000);
+    const fenced = convert(`\`\`\`\n${many}\`\`\`\n`).body.children;
+    expect(fenced).toHaveLength(1);
+    expect(fenced[0]).toMatchObject({ type: 'code_block' });
+    expect(convert(`- \`\`\`\n${many.replace(/^/gm, '  ')}`).body.children).toHaveLength(1);
+    // 200,000 code lines are over the limit once stored, and refused before they are built.
+    expectError(() => convert(`~~~~\n${'\n'.repeat(200_000)}~~~~\n`), 'BODY_TOO_LARGE', { max_bytes: LIMITS.bodyBytes });
+  });
+
+  it('converts headings and items whose nodes stay under the limit', () => {
+    expect(convert('# a\n- b\n'.repeat(20_000)).body.children.length).toBe(40_000);
+  });
 });
 
 describe('kept anchors (update_bit rules 2 and 3)', () => {
