@@ -174,9 +174,8 @@ async function benchEngine(name: Engine['name']): Promise<Record<string, unknown
     console.log(`[${name}] loaded ${REFERENCES} references (${Math.round(bytes / REFERENCES)} chars of text each) in ${loadSeconds.toFixed(1)} s`);
 
     const directQuery = (word: string, limit: number, after?: ReferenceSearchQuery['after']): ReferenceSearchQuery => ({
-      accountId,
+      seen: { accountId, scopeId: null },
       terms: parseSearchQuery(word),
-      visibleScopeId: null,
       includeArchived: false,
       limit,
       ...(after ? { after } : {}),

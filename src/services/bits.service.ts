@@ -21,7 +21,7 @@ import { activeFlowsStartingAt } from '../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
 import type { BitTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
-import { assertCanWriteIn, canSee, type Actor } from './actor.js';
+import { assertCanWriteIn, type Actor } from './actor.js';
 import type { BodyInput } from './bit-body.js';
 import { convertBodyOffThread } from './convert-pool.js';
 import { checkTitle, emptyToNull } from './bit-fields.js';
@@ -72,8 +72,8 @@ export class BitsService {
 
   /** The bit, visible to the actor, locked for the transaction; else BIT_NOT_FOUND. */
   private async lockVisible(tx: Tx, actor: Actor, bitId: string) {
-    const bit = await lockBitForWrite(tx, this.store.dialect, bitId);
-    if (!bit || !canSee(actor, bit)) throw notFound(bitId);
+    const bit = await lockBitForWrite(tx, this.store.dialect, bitId, actor);
+    if (!bit) throw notFound(bitId);
     return bit;
   }
 
@@ -136,7 +136,7 @@ export class BitsService {
     // that the bit changed in between.
     let early: { updatedAt: string; converted: Awaited<ReturnType<typeof convertBodyOffThread>> } | undefined;
     if (bodyInput !== undefined) {
-      const seen = await findBit(this.store.db, input.bit_id);
+      const seen = await findBit(this.store.db, input.bit_id, actor);
       if (seen) {
         checkWritable(actor, seen);
         early = { updatedAt: seen.updated_at, converted: await convertBodyOffThread(bodyInput, typeof seen.body === 'string' ? seen.body : this.parseBody(seen.body)) };
@@ -180,8 +180,8 @@ export class BitsService {
   }
 
   async get(actor: Actor, input: { bit_id: string; format?: 'markdown' | 'slate' }) {
-    const bit = await findBit(this.store.db, input.bit_id);
-    if (!bit || !canSee(actor, bit)) throw notFound(input.bit_id);
+    const bit = await findBit(this.store.db, input.bit_id, actor);
+    if (!bit) throw notFound(input.bit_id);
     const body = this.parseBody(bit.body);
     const connectionNodes = collectConnections(body);
     const targets = new Map((await findBits(this.store.db, [...new Set(connectionNodes.map((c) => c.target_bit_id))])).map((b) => [b.id, b]));
@@ -239,9 +239,8 @@ export class BitsService {
   }
 }
 
-/** update_bit's checks on the bit itself: visible, writable by the actor, active. */
-function checkWritable(actor: Actor, bit: { id: string; account_id: string; scope_id: string | null; status: string }): void {
-  if (!canSee(actor, bit)) throw notFound(bit.id);
+/** update_bit's checks on the bit itself, read as the actor may see it: writable by the actor, active. */
+function checkWritable(actor: Actor, bit: { id: string; scope_id: string | null; status: string }): void {
   assertCanWriteIn(actor, bit.scope_id);
   if (bit.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${bit.id} is archived; restore it (POST /api/v1/bits/${bit.id}/restore) before editing.`, { bit_id: bit.id });
 }

@@ -7,6 +7,7 @@ import { collectConnections, type ConnectionCondition, type ConnectionNode, type
 import * as flowsRepo from '../store/repositories/flows.repo.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { connectionNodesOf, findBitHeads } from '../store/repositories/bits.repo.js';
+import { accountWide } from '../store/visibility.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import type { Db, Tx } from '../store/store.js';
 
@@ -125,7 +126,7 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
     outgoing.set(row.source_bit_id, list);
   }
 
-  const rows = (await findBitHeads(q, [...component])).filter((b) => b.account_id === accountId);
+  const rows = await findBitHeads(q, [...component], accountWide(accountId));
   const byId = new Map(rows.map((b) => [b.id, b]));
   // Only the connection nodes of a body are read, and only where connections leave the bit, the event loop
   // given back between two bits: a graph of 150 bits of 2 MB read whole held 300 MB and blocked 4.5 s.

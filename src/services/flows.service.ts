@@ -8,7 +8,7 @@ import type { BitTable, FlowTable } from '../store/schema.js';
 import { lockBit } from '../store/repositories/bits.repo.js';
 import * as repo from '../store/repositories/flows.repo.js';
 import type { Db, Store, Tx } from '../store/store.js';
-import { assertCanWriteIn, canSee, type Actor } from './actor.js';
+import { assertCanWriteIn, type Actor } from './actor.js';
 import { resolveScope } from './scopes.js';
 import { nextModified, nowIso } from './clock.js';
 import { buildFlowGraph, type GraphBit } from './flow-graph.js';
@@ -123,9 +123,9 @@ export class FlowsService {
    * activeFlowsStartingAt) cannot slip between this check and the flow's commit.
    */
   private async assertStartBit(tx: Tx, actor: Actor, bitId: string, scopeId: string | null): Promise<BitTable> {
-    const bit = await lockBit(tx, this.store.dialect, bitId);
+    const bit = await lockBit(tx, this.store.dialect, bitId, actor);
     let problem: StartBitProblem | null = null;
-    if (!bit || !canSee(actor, bit)) problem = 'not_found';
+    if (!bit) problem = 'not_found';
     else if (bit.status !== 'active') problem = 'archived';
     else if (bit.scope_id !== scopeId) problem = 'scope_mismatch';
     if (problem) {
@@ -134,9 +134,9 @@ export class FlowsService {
     return bit as BitTable;
   }
 
-  /** The flow if the caller may see it; another account's or an invisible scope's flow is FLOW_NOT_FOUND. */
-  private visibleFlow(actor: Actor, row: FlowTable | undefined, flowId: string): FlowTable {
-    if (!row || !canSee(actor, row)) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${flowId} is visible to this token: list_flows shows the flows you can use.`);
+  /** The flow as read for the caller (visibleTo); another account's or an invisible scope's flow is FLOW_NOT_FOUND. */
+  private visibleFlow(row: FlowTable | undefined, flowId: string): FlowTable {
+    if (!row) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${flowId} is visible to this token: list_flows shows the flows you can use.`);
     return row;
   }
 
@@ -180,7 +180,7 @@ export class FlowsService {
       });
     }
     return this.store.transaction(async (tx) => {
-      const flow = this.visibleFlow(actor, await repo.lockFlow(tx, this.store.dialect, input.flow_id), input.flow_id);
+      const flow = this.visibleFlow(await repo.lockFlow(tx, this.store.dialect, input.flow_id, actor), input.flow_id);
       assertCanWriteIn(actor, flow.scope_id);
       // Compiled only for a flow the caller may write (issue 16, finding 5: a flow id that does not exist compiled too).
       const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : input.trail_context_schema;
@@ -229,7 +229,7 @@ export class FlowsService {
 
   async review(actor: Actor, input: { flow_id: string; review_status: ReviewStatus }): Promise<FlowWritten & { review_status: ReviewStatus; is_active: boolean }> {
     return this.store.transaction(async (tx) => {
-      const flow = this.visibleFlow(actor, await repo.lockFlow(tx, this.store.dialect, input.flow_id), input.flow_id);
+      const flow = this.visibleFlow(await repo.lockFlow(tx, this.store.dialect, input.flow_id, actor), input.flow_id);
       assertCanWriteIn(actor, flow.scope_id);
       const updated = nextModified(flow.updated_at);
       await repo.updateFlow(tx, flow.id, { review_status: input.review_status, updated_at: updated });
@@ -239,7 +239,7 @@ export class FlowsService {
 
   async get(actor: Actor, input: { flow_id: string; include_graph?: boolean; format?: 'json' | 'mermaid' }): Promise<FlowView & { graph?: FlowGraphView }> {
     const db = this.store.db;
-    const flow = this.visibleFlow(actor, await repo.findFlow(db, input.flow_id), input.flow_id);
+    const flow = this.visibleFlow(await repo.findFlow(db, input.flow_id, actor), input.flow_id);
     const view = this.view(flow);
     if (!input.include_graph && input.format !== 'mermaid') return view;
     const graph = await buildFlowGraph(db, this.store.dialect, actor.accountId, flow.start_bit_id);

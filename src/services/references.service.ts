@@ -10,7 +10,7 @@ import * as repo from '../store/repositories/references.repo.js';
 import type { Db, Store, Tx } from '../store/store.js';
 import { LIMITS } from '../content/limits.js';
 import { AccountGate } from './account-gate.js';
-import { assertAccess, assertCanWriteIn, canSee, type Access, type Actor } from './actor.js';
+import { assertAccess, assertCanWriteIn, type Access, type Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { resolveScope } from './scopes.js';
 import { searchTexts } from '../content/search-text.js';
@@ -129,8 +129,8 @@ export class ReferencesService {
   async update(actor: Actor, input: UpdateReferenceInput): Promise<WriteResult> {
     const content = input.reference_content === undefined ? undefined : checkReferenceContent(input.reference_content);
     return this.store.transaction(async (tx) => {
-      const row = await repo.lockReference(tx, this.store.dialect, input.reference_id);
-      if (!row || !canSee(actor, row)) throw notFound(input.reference_id);
+      const row = await repo.lockReference(tx, this.store.dialect, input.reference_id, actor);
+      if (!row) throw notFound(input.reference_id);
       assertCanWriteIn(actor, row.scope_id);
       if (input.is_active === true && row.is_active === 0) {
         throw new WaymarkError('REFERENCE_UNARCHIVE_UNSUPPORTED', `Reference ${row.id} is archived and cannot be un-archived; create a new reference with create_reference instead.`);
@@ -163,8 +163,8 @@ export class ReferencesService {
   }
 
   async get(actor: Actor, referenceId: string) {
-    const row = await repo.findReference(this.store.db, referenceId);
-    if (!row || !canSee(actor, row)) throw notFound(referenceId);
+    const row = await repo.findReference(this.store.db, referenceId, actor);
+    if (!row) throw notFound(referenceId);
     return this.view(row);
   }
 
@@ -179,9 +179,8 @@ export class ReferencesService {
     if (terms.length === 0) return { results: [], next_cursor: null };
     const hits = await this.searches.run(actor.accountId, () =>
       repo.searchReferences(this.store.db, this.store.dialect, {
-        accountId: actor.accountId,
+        seen: actor,
         terms,
-        visibleScopeId: actor.scopeId,
         scopeId: input.scope_id,
         categories,
         includeArchived,
@@ -275,10 +274,10 @@ export class ReferencesService {
    */
   async assertCitable(tx: Q, actor: Actor, referenceIds: string[], bitScopeId: string | null): Promise<void> {
     const ids = [...new Set(referenceIds)];
-    const rows = new Map((await repo.findReferenceStates(tx, ids)).map((r) => [r.id, r]));
+    const rows = new Map((await repo.findReferenceStates(tx, ids, actor)).map((r) => [r.id, r]));
     for (const id of ids) {
       const row = rows.get(id);
-      if (!row || !canSee(actor, row)) throw notFound(id);
+      if (!row) throw notFound(id);
       if (row.is_active === 0) {
         throw new WaymarkError('REFERENCE_ARCHIVED', `The body cites reference ${id}, which is archived; cite an active reference (search_references finds them) or remove the citation.`, { reference_id: id });
       }
@@ -291,11 +290,11 @@ export class ReferencesService {
    * Either one invisible is not-found; a visible bit the caller may not write is FORBIDDEN (CONTRACT.md).
    */
   private async linkTargets(tx: Tx, actor: Actor, input: { bit_id: string; reference_id: string }, options: { requireActiveBit: boolean }) {
-    const bit = await lockBit(tx, this.store.dialect, input.bit_id);
-    if (!bit || !canSee(actor, bit)) throw bitNotFound(input.bit_id);
+    const bit = await lockBit(tx, this.store.dialect, input.bit_id, actor);
+    if (!bit) throw bitNotFound(input.bit_id);
     // Locked against a concurrent archive (update_reference), which checks for links under the same lock.
-    const reference = await repo.lockReference(tx, this.store.dialect, input.reference_id);
-    if (!reference || !canSee(actor, reference)) throw notFound(input.reference_id);
+    const reference = await repo.lockReference(tx, this.store.dialect, input.reference_id, actor);
+    if (!reference) throw notFound(input.reference_id);
     assertAccess(actor, LINK_ACCESS);
     assertCanWriteIn(actor, bit.scope_id);
     if (options.requireActiveBit && bit.status !== 'active') {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_ACCESS } from '../../services/actor.js';
 import { ELEMENT_TYPES, ELEMENTS } from '../../content/elements/index.js';
 import { MAX_ANSWERS_PER_CALL } from '../../services/trails.service.js';
 import { defineTool } from '../tool.js';
@@ -23,7 +24,7 @@ export const submitStepDataTool = defineTool({
     'Errors: TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING, HUMAN_REQUIRED (use transfer_step), ELEMENT_NOT_FOUND, ANSWER_INVALID (details.issues), VALIDATION_ERROR.',
   ].join(' '),
   flags: { W: true, D: false, I: false },
-  access: { capability: 'run', permission: 'view' },
+  access: RUN_ACCESS,
   input: z.strictObject({
     trail_id: trailId,
     data: z

@@ -2,16 +2,18 @@ import type { Insertable, Updateable } from 'kysely';
 import type { BitTable } from '../schema.js';
 import type { StoreDialect } from '../dialects/dialect.js';
 import type { Db, Tx } from '../store.js';
+import { visibleTo, type Visibility } from '../visibility.js';
 
 type Q = Db | Tx;
 
-export async function findBit(q: Q, id: string) {
-  return q.selectFrom('bits').selectAll().where('id', '=', id).executeTakeFirst();
+/** The bit; with `seen`, only if that caller may see it (the services' own reads pass none). */
+export async function findBit(q: Q, id: string, seen?: Visibility) {
+  return q.selectFrom('bits').selectAll().where('id', '=', id).where(visibleTo(seen)).executeTakeFirst();
 }
 
-/** The bit's row, locked for the rest of the transaction (see StoreDialect.forUpdate). */
-export async function lockBit(q: Tx, dialect: StoreDialect, id: string) {
-  return dialect.forUpdate(q.selectFrom('bits').selectAll().where('id', '=', id)).executeTakeFirst();
+/** The bit's row, locked for the rest of the transaction (see StoreDialect.forUpdate); `seen` as in findBit. */
+export async function lockBit(q: Tx, dialect: StoreDialect, id: string, seen?: Visibility) {
+  return dialect.forUpdate(q.selectFrom('bits').selectAll().where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();
 }
 
 export async function findBits(q: Q, ids: string[]) {
@@ -27,10 +29,10 @@ export async function updateBit(q: Q, id: string, changes: Updateable<BitTable>)
   await q.updateTable('bits').set(changes).where('id', '=', id).execute();
 }
 
-/** These bits without their bodies (a body can be 8 MB): for lists, graphs and a step's connection targets. */
-export async function findBitHeads(q: Q, ids: string[]) {
+/** Those of these bits that `seen` may see, without their bodies (a body can be 8 MB): for graphs and a step's connection targets. */
+export async function findBitHeads(q: Q, ids: string[], seen: Visibility) {
   if (ids.length === 0) return [];
-  return q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'title', 'status', 'human_required']).where('id', 'in', ids).execute();
+  return q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'title', 'status', 'human_required']).where('id', 'in', ids).where(visibleTo(seen)).execute();
 }
 
 /** The `bit-connection` nodes of a bit's body, without reading the body (StoreDialect.connectionNodesOf). */

@@ -1,5 +1,6 @@
 import type { StoreDialect } from '../dialects/dialect.js';
 import type { Db, Tx } from '../store.js';
+import { visibleTo, type Visibility } from '../visibility.js';
 
 type Q = Db | Tx;
 
@@ -10,8 +11,8 @@ type Q = Db | Tx;
  * edits between the same bits, either way round, cannot deadlock. Only archive_bit takes the strong lock
  * on the bit it archives (clearIncoming in services/connection-rows.ts).
  */
-export async function lockBitForWrite(q: Tx, dialect: StoreDialect, id: string) {
-  return dialect.forNoKeyUpdate(q.selectFrom('bits').selectAll().where('id', '=', id)).executeTakeFirst();
+export async function lockBitForWrite(q: Tx, dialect: StoreDialect, id: string, seen?: Visibility) {
+  return dialect.forNoKeyUpdate(q.selectFrom('bits').selectAll().where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();
 }
 
 /**
@@ -19,10 +20,10 @@ export async function lockBitForWrite(q: Tx, dialect: StoreDialect, id: string) 
  * inserted: an archive_bit holding one FOR UPDATE is waited for and its result read, and once we hold the
  * share lock an archive waits for our commit and then sees our row. In id order, as locks should be taken.
  */
-export async function readTargets(q: Tx, dialect: StoreDialect, ids: readonly string[]) {
+export async function readTargets(q: Tx, dialect: StoreDialect, ids: readonly string[], seen: Visibility) {
   if (ids.length === 0) return [];
   // Only what the target checks need: a target's body can be megabytes.
-  return dialect.forKeyShare(q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'status']).where('id', 'in', [...ids]).orderBy('id')).execute();
+  return dialect.forKeyShare(q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'status']).where('id', 'in', [...ids]).where(visibleTo(seen)).orderBy('id')).execute();
 }
 
 export async function findConnection(q: Q, id: string) {

@@ -2,19 +2,21 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { lowerText, type StoreDialect } from '../dialects/dialect.js';
 import type { BitTable, FlowTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
+import { inScope, visibleTo, type Visibility } from '../visibility.js';
 import { afterKey, containsPattern, keysetPage, type PageKey } from './paging.js';
 
 type Q = Db | Tx;
 
 export type FlowRow = FlowTable;
 
-export async function findFlow(q: Q, id: string) {
-  return q.selectFrom('flows').selectAll().where('id', '=', id).executeTakeFirst();
+/** The flow; with `seen`, only if that caller may see it (the services' own reads pass none). */
+export async function findFlow(q: Q, id: string, seen?: Visibility) {
+  return q.selectFrom('flows').selectAll().where('id', '=', id).where(visibleTo(seen)).executeTakeFirst();
 }
 
-/** The flow's row, locked for the rest of the transaction (see StoreDialect.forUpdate). */
-export async function lockFlow(q: Tx, dialect: StoreDialect, id: string) {
-  return dialect.forUpdate(q.selectFrom('flows').selectAll().where('id', '=', id)).executeTakeFirst();
+/** The flow's row if `seen` may see it, locked for the rest of the transaction (see StoreDialect.forUpdate). */
+export async function lockFlow(q: Tx, dialect: StoreDialect, id: string, seen: Visibility) {
+  return dialect.forUpdate(q.selectFrom('flows').selectAll().where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();
 }
 
 export async function insertFlow(q: Q, row: Insertable<FlowTable>): Promise<void> {
@@ -32,12 +34,6 @@ export async function updateFlow(q: Q, id: string, changes: Updateable<FlowTable
 export async function activeFlowsStartingAt(q: Q, bitId: string): Promise<string[]> {
   const rows = await q.selectFrom('flows').select('id').where('start_bit_id', '=', bitId).where('is_active', '=', 1).orderBy('id').execute();
   return rows.map((r) => r.id);
-}
-
-/** What a caller may see: its account, and (for a scope-limited principal) its scope and account level. */
-export interface Visibility {
-  accountId: string;
-  scopeId: string | null;
 }
 
 export interface ListFilter {
@@ -76,10 +72,7 @@ export async function listFlows(
   keep: (row: FlowRow) => boolean,
 ): Promise<Page<FlowRow>> {
   const fetch = (after: PageKey | null, count: number) => {
-    let query = q.selectFrom('flows').selectAll().where('account_id', '=', seen.accountId);
-    if (seen.scopeId !== null) query = query.where((eb) => eb.or([eb('scope_id', 'is', null), eb('scope_id', '=', seen.scopeId)]));
-    if (filter.scopeId === null) query = query.where('scope_id', 'is', null);
-    else if (filter.scopeId !== undefined) query = query.where('scope_id', '=', filter.scopeId);
+    let query = q.selectFrom('flows').selectAll().where(visibleTo(seen)).where(inScope(filter.scopeId));
     if (filter.isActive !== undefined) query = query.where('is_active', '=', filter.isActive ? 1 : 0);
     if (filter.reviewStatus) query = query.where('review_status', '=', filter.reviewStatus);
     if (filter.priority) query = query.where('priority', '=', filter.priority);
@@ -112,10 +105,8 @@ export async function listBits(
     let query = q
       .selectFrom('bits')
       .select(['id', 'account_id', 'scope_id', 'title', 'abstract', 'description', 'categories', 'complexity', 'human_required', 'status', 'created_by', 'created_at', 'updated_at'])
-      .where('account_id', '=', seen.accountId);
-    if (seen.scopeId !== null) query = query.where((eb) => eb.or([eb('scope_id', 'is', null), eb('scope_id', '=', seen.scopeId)]));
-    if (filter.scopeId === null) query = query.where('scope_id', 'is', null);
-    else if (filter.scopeId !== undefined) query = query.where('scope_id', '=', filter.scopeId);
+      .where(visibleTo(seen))
+      .where(inScope(filter.scopeId));
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.category !== undefined) query = query.where(sql<string>`cast(categories as text)`, 'like', sql<string>`${categoryPattern(filter.category)} escape '\\'`);
     if (filter.query) {

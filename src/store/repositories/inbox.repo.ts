@@ -7,7 +7,7 @@ import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kyse
 import type { StoreDialect } from '../dialects/dialect.js';
 import type { DB, TrailTable } from '../schema.js';
 import type { Db } from '../store.js';
-import type { Visibility } from './flows.repo.js';
+import { visibleTo, type Visibility } from '../visibility.js';
 import { afterKey, keysetPage } from './paging.js';
 
 export const INBOX_REASONS = ['started_by_me', 'transferred', 'human_required'] as const;
@@ -50,8 +50,7 @@ function reasonConditions(eb: Eb, dialect: StoreDialect, who: InboxWho): Record<
 }
 
 function inboxQuery(db: Db, dialect: StoreDialect, who: InboxWho, filter: Omit<InboxFilter, 'reason'>) {
-  let query = db.selectFrom('trails').where('trails.account_id', '=', who.accountId);
-  if (who.scopeId !== null) query = query.where((eb) => eb.or([eb('trails.scope_id', 'is', null), eb('trails.scope_id', '=', who.scopeId)]));
+  let query = db.selectFrom('trails').where(visibleTo(who, 'trails'));
   query = query.where('trails.status', 'in', filter.status ? [filter.status] : ['running', 'waiting_for_person']);
   if (filter.flowId) query = query.where('trails.flow_id', '=', filter.flowId);
   return query;
