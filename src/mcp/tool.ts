@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { validationError, type ValidationIssue } from '../errors.js';
 import type { Access, Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
+import { LIMITS } from '../content/limits.js';
 
 export interface ToolFlags {
   /** writes */
@@ -70,7 +71,6 @@ const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
  * at LIMITS.bodyDepth is about twice that many levels), and low enough that no JSON encoder, validator or
  * store on the way (PostgreSQL's jsonb, JSON.stringify) runs out of stack on it.
  */
-export const MAX_INPUT_DEPTH = 256;
 
 interface CopyJob {
   from: unknown;
@@ -85,7 +85,7 @@ interface CopyJob {
  * replaced by U+FFFD, NUL (PostgreSQL refuses it in text and jsonb) and unpaired surrogates (not Unicode:
  * UTF-8 cannot encode them, jsonb refuses their escapes), as CommonMark does with NUL and a UTF-8 encoder
  * with a lone surrogate, so both engines store and answer the same text; and nothing nested deeper than
- * MAX_INPUT_DEPTH (VALIDATION_ERROR). A copy made without recursion, keys in their order.
+ * LIMITS.inputDepth (VALIDATION_ERROR). A copy made without recursion, keys in their order.
  */
 export function storableInput(input: unknown): unknown {
   const clean = (text: string) => (UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, '\uFFFD') : text);
@@ -96,10 +96,10 @@ export function storableInput(input: unknown): unknown {
     let value: unknown = from;
     if (typeof from === 'string') value = clean(from);
     else if (from !== null && typeof from === 'object') {
-      if (depth > MAX_INPUT_DEPTH) {
+      if (depth > LIMITS.inputDepth) {
         const path: string[] = [];
         for (let at: CopyJob | null = job; at?.parent; at = at.parent) path.unshift(String(at.key));
-        throw validationError([{ path: path.slice(0, 8).join('.') + (path.length > 8 ? '.…' : ''), message: `nested deeper than ${MAX_INPUT_DEPTH} levels; flatten it` }]);
+        throw validationError([{ path: path.slice(0, 8).join('.') + (path.length > 8 ? '.…' : ''), message: `nested deeper than ${LIMITS.inputDepth} levels; flatten it` }]);
       }
       if (Array.isArray(from)) {
         const copy: unknown[] = new Array<unknown>(from.length);

@@ -6,7 +6,7 @@ import * as repo from '../store/repositories/flows.repo.js';
 import type { Store } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { resolveScope } from './scopes.js';
-import { DEFAULT_PAGE_SIZE } from './flows.service.js';
+import { LIMITS } from '../content/limits.js';
 
 export interface ListBitsInput {
   scope_id?: string | null;
@@ -43,7 +43,7 @@ export class BitListService {
       this.store.db,
       { accountId: actor.accountId, scopeId: actor.scopeId },
       { scopeId: input.scope_id, status: status === 'any' ? undefined : status, category, query: input.query },
-      { limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor },
+      { limit: input.limit ?? LIMITS.defaultPageSize, cursor: input.cursor },
       (row) => category === undefined || parse<string[]>(row.categories).includes(category),
     );
     return {

@@ -24,7 +24,7 @@ import type { Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, type Actor } from './actor.js';
 import type { BodyInput } from './bit-body.js';
 import { convertBodyOffThread } from './convert-pool.js';
-import { checkTitle, emptyToNull } from './bit-fields.js';
+import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
 import { clearIncoming, queueArchive, syncConnectionRows } from './connection-rows.js';
 import type { ReferencesService } from './references.service.js';
@@ -78,7 +78,7 @@ export class BitsService {
   }
 
   async add(actor: Actor, input: AddBitInput): Promise<BitWriteResult> {
-    const title = checkTitle(input.bit_title) as string;
+    const title = checkTitle(input.bit_title, 'bit_title');
     // The body converts before the transaction (a large one in the conversion worker), so that no lock is held
     // while it does; the scope is checked first, as inside, so that its errors come before the body's.
     assertCanWriteIn(actor, await resolveScope(this.store.db, actor, input.scope_id));
@@ -94,8 +94,8 @@ export class BitsService {
         account_id: actor.accountId,
         scope_id: scopeId,
         title,
-        abstract: emptyToNull(input.bit_abstract) ?? null,
-        description: emptyToNull(input.bit_description) ?? null,
+        abstract: blankToNull(input.bit_abstract ?? null),
+        description: blankToNull(input.bit_description ?? null),
         categories: this.store.dialect.json(input.bit_categories ?? []),
         complexity: input.complexity ?? 'medium',
         human_required: input.human_required ? 1 : 0,
@@ -114,7 +114,7 @@ export class BitsService {
   }
 
   async update(actor: Actor, input: UpdateBitInput): Promise<BitWriteResult> {
-    const title = checkTitle(input.bit_title);
+    const title = checkTitleIfGiven(input.bit_title, 'bit_title');
     if (input.remove_node_ids !== undefined && input.bit_body === undefined) {
       throw new WaymarkError('VALIDATION_ERROR', 'remove_node_ids needs bit_body: it names nodes that the new body leaves out.', { issues: [{ path: 'remove_node_ids', message: 'needs bit_body' }] });
     }
@@ -161,8 +161,8 @@ export class BitsService {
       }
       const changes: Parameters<typeof updateBit>[2] = { updated_at: nextModified(bit.updated_at) };
       if (title !== undefined) changes.title = title;
-      if (input.bit_abstract !== undefined) changes.abstract = emptyToNull(input.bit_abstract);
-      if (input.bit_description !== undefined) changes.description = emptyToNull(input.bit_description);
+      if (input.bit_abstract !== undefined) changes.abstract = blankToNull(input.bit_abstract);
+      if (input.bit_description !== undefined) changes.description = blankToNull(input.bit_description);
       if (input.bit_categories !== undefined) changes.categories = this.store.dialect.json(input.bit_categories);
       if (input.complexity !== undefined) changes.complexity = input.complexity;
       if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;

@@ -10,10 +10,12 @@ import * as repo from '../store/repositories/flows.repo.js';
 import type { Db, Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, type Actor } from './actor.js';
 import { resolveScope } from './scopes.js';
+import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
 import { buildFlowGraph, type GraphBit } from './flow-graph.js';
 import { flowGraphMermaid } from './flow-mermaid.js';
 import { assertTrailContextSchema, sameSchema, type TrailContextSchema } from './trail-context-schema.js';
+import { LIMITS } from '../content/limits.js';
 
 export type Priority = FlowTable['priority'];
 export type ReviewStatus = FlowTable['review_status'];
@@ -77,7 +79,6 @@ export interface ListFlowsInput {
   limit?: number;
 }
 
-export const DEFAULT_PAGE_SIZE = 50;
 
 /** Why a start bit cannot serve, in words an agent can act on. */
 type StartBitProblem = 'not_found' | 'archived' | 'scope_mismatch';
@@ -142,6 +143,7 @@ export class FlowsService {
 
   async create(actor: Actor, input: CreateFlowInput): Promise<FlowWritten> {
     const scopeId = input.scope_id ?? null;
+    const title = checkTitle(input.flow_title, 'flow_title');
     return this.store.transaction(async (tx) => {
       if (scopeId !== null) await resolveScope(tx, actor, scopeId);
       assertCanWriteIn(actor, scopeId);
@@ -154,8 +156,8 @@ export class FlowsService {
         id,
         account_id: actor.accountId,
         scope_id: scopeId,
-        title: input.flow_title,
-        description: input.flow_description || null,
+        title,
+        description: blankToNull(input.flow_description ?? null),
         categories: this.store.dialect.json(input.flow_categories ?? []),
         priority: input.priority ?? 'medium',
         start_bit_id: input.start_bit_id,
@@ -172,6 +174,7 @@ export class FlowsService {
   }
 
   async update(actor: Actor, input: UpdateFlowInput): Promise<FlowWritten> {
+    const title = checkTitleIfGiven(input.flow_title, 'flow_title');
     const newStartBitId = input.start_bit_id;
     if (newStartBitId === null) {
       throw new WaymarkError('FLOW_START_BIT_INVALID', 'start_bit_id cannot be unset: a flow always has a start bit. Pass the id of an active bit in the flow\'s scope, or omit start_bit_id.', {
@@ -185,8 +188,8 @@ export class FlowsService {
       // Compiled only for a flow the caller may write (issue 16, finding 5: a flow id that does not exist compiled too).
       const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : input.trail_context_schema;
       const changes: Partial<FlowTable> = {};
-      if (input.flow_title !== undefined) changes.title = input.flow_title;
-      if (input.flow_description !== undefined) changes.description = input.flow_description || null;
+      if (title !== undefined) changes.title = title;
+      if (input.flow_description !== undefined) changes.description = blankToNull(input.flow_description);
       if (input.flow_categories !== undefined) changes.categories = this.store.dialect.json(input.flow_categories);
       if (input.priority !== undefined) changes.priority = input.priority;
       if (schema !== undefined) changes.trail_context_schema = schema === null ? null : this.store.dialect.json(schema);
@@ -260,7 +263,7 @@ export class FlowsService {
       this.store.db,
       { accountId: actor.accountId, scopeId: actor.scopeId },
       { scopeId: input.scope_id, isActive: input.is_active, reviewStatus: input.review_status, priority: input.priority, category, query: input.query },
-      { limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor },
+      { limit: input.limit ?? LIMITS.defaultPageSize, cursor: input.cursor },
       (row) => category === undefined || this.parse<string[]>(row.categories).includes(category),
     );
     return { flows: page.rows.map((r) => this.view(r)), next_cursor: page.next_cursor };

@@ -13,6 +13,7 @@ import { AccountGate } from './account-gate.js';
 import { assertAccess, assertCanWriteIn, type Access, type Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { resolveScope } from './scopes.js';
+import { blankToNull, checkTitle } from './text-fields.js';
 import { searchTexts } from '../content/search-text.js';
 import { checkReferenceContent, deriveAbstract, referenceText, type SlateNode } from './reference-content.js';
 import { decodeCursor, encodeCursor, parseSearchQuery, searchFingerprint } from './reference-query.js';
@@ -64,7 +65,6 @@ export interface LinkResult {
   position: number;
 }
 
-export const DEFAULT_SEARCH_LIMIT = 20;
 
 type Q = Db | Tx;
 type ReferenceRow = NonNullable<Awaited<ReturnType<typeof repo.findReference>>>;
@@ -78,17 +78,6 @@ export const LINK_ACCESS: Access = { capability: 'author', permission: 'edit' };
 const notFound = (id: string) =>
   new WaymarkError('REFERENCE_NOT_FOUND', `No reference ${id} is visible to this token; find reference ids with search_references.`, { reference_id: id });
 const bitNotFound = (id: string) => new WaymarkError('BIT_NOT_FOUND', `No bit ${id} is visible to this token; check the id (list_bits lists bits).`, { bit_id: id });
-
-function title(value: string): string {
-  const trimmed = value.trim();
-  if (trimmed === '') throw validationError([{ path: 'reference_title', message: 'must not be blank' }]);
-  return trimmed;
-}
-
-/** An empty abstract stores null, as bit_abstract does. */
-function abstract(value: string | null): string | null {
-  return value === null || value.trim() === '' ? null : value;
-}
 
 function positionIssue(position: number, max: number): WaymarkError {
   return validationError([{ path: 'position', message: `must be between 0 and ${max} (the bit has ${max === 0 ? 'no other links' : `positions 0..${max}`})` }]);
@@ -112,8 +101,8 @@ export class ReferencesService {
         id,
         account_id: actor.accountId,
         scope_id: scopeId,
-        title: title(input.reference_title),
-        abstract: input.reference_abstract === undefined ? deriveAbstract(text) : abstract(input.reference_abstract),
+        title: checkTitle(input.reference_title, 'reference_title'),
+        abstract: input.reference_abstract === undefined ? deriveAbstract(text) : blankToNull(input.reference_abstract),
         content: this.store.dialect.json(content),
         ...searchTexts(text),
         categories: this.store.dialect.json(input.reference_categories ?? []),
@@ -136,8 +125,8 @@ export class ReferencesService {
         throw new WaymarkError('REFERENCE_UNARCHIVE_UNSUPPORTED', `Reference ${row.id} is archived and cannot be un-archived; create a new reference with create_reference instead.`);
       }
       const changes: Parameters<typeof repo.updateReference>[2] = {};
-      if (input.reference_title !== undefined) changes.title = title(input.reference_title);
-      if (input.reference_abstract !== undefined) changes.abstract = abstract(input.reference_abstract);
+      if (input.reference_title !== undefined) changes.title = checkTitle(input.reference_title, 'reference_title');
+      if (input.reference_abstract !== undefined) changes.abstract = blankToNull(input.reference_abstract);
       if (input.reference_categories !== undefined) changes.categories = this.store.dialect.json(input.reference_categories);
       if (content !== undefined) {
         const text = referenceText(content);
@@ -169,7 +158,7 @@ export class ReferencesService {
   }
 
   async search(actor: Actor, input: SearchReferencesInput) {
-    const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
+    const limit = input.limit ?? LIMITS.defaultSearchLimit;
     const terms = parseSearchQuery(input.query);
     const categories = input.categories && input.categories.length > 0 ? [...new Set(input.categories)].sort() : undefined;
     const includeArchived = input.include_archived ?? false;
@@ -217,7 +206,7 @@ export class ReferencesService {
       const position = input.position ?? list.length;
       if (position > list.length) throw positionIssue(position, list.length);
       const id = randomUUID();
-      const row = { id, account_id: actor.accountId, bit_id: bit.id, reference_id: reference.id, display_label: input.display_label || null, position: list.length, created_at: nowIso() };
+      const row = { id, account_id: actor.accountId, bit_id: bit.id, reference_id: reference.id, display_label: blankToNull(input.display_label ?? null), position: list.length, created_at: nowIso() };
       try {
         await links.insertLink(tx, row);
       } catch (error) {
@@ -240,8 +229,9 @@ export class ReferencesService {
       if (!link) throw linkNotFound(bit.id, reference.id);
       if (input.position !== undefined && input.position > list.length - 1) throw positionIssue(input.position, list.length - 1);
       // Set, not toggled: the same call twice leaves the same state (I).
-      if (input.display_label !== undefined && (input.display_label || null) !== link.display_label) {
-        await links.setDisplayLabel(tx, link.id, input.display_label || null);
+      const label = blankToNull(input.display_label);
+      if (label !== undefined && label !== link.display_label) {
+        await links.setDisplayLabel(tx, link.id, label);
       }
       const position = input.position ?? index;
       if (position !== index) {

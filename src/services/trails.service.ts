@@ -16,13 +16,11 @@ import type { TrailTable } from '../store/schema.js';
 import type { Db, Store, Tx } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
-import { DEFAULT_PAGE_SIZE } from './flows.service.js';
 import { trailContextIssues, type TrailContextSchema } from './trail-context-schema.js';
 import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
 import { answerView, availableConnections, historyEntry, latestAnswers, stepView, type AnswerView, type TrailSummary, type TrailView } from './trail-view.js';
 
 /** Answers in one submit_step_data call: a step holds at most 200 elements and items (LIMITS.entriesAndItemsPerCall). */
-export const MAX_ANSWERS_PER_CALL = 200;
 
 export type TrailStatus = TrailTable['status'];
 
@@ -210,7 +208,7 @@ export class TrailsService {
       db,
       { accountId: actor.accountId, scopeId: actor.scopeId },
       { flowId: input.flow_id, status: input.status, principalId: input.principal_id },
-      { limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor },
+      { limit: input.limit ?? LIMITS.defaultPageSize, cursor: input.cursor },
     );
     const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
     const steps = new Map((await repo.stepBits(db, stepIds)).map((s) => [s.id, { bit_id: s.bit_id, title: s.title }]));

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { uuid } from './common-schemas.js';
 import { pageInput } from './flow-schemas.js';
+import { LIMITS } from '../../content/limits.js';
 
 export const listBitsTool = defineTool({
   name: 'list_bits',
@@ -14,7 +15,7 @@ export const listBitsTool = defineTool({
     scope_id: uuid.nullable().optional().describe('Only this scope\'s bits; null: account-level bits only; omitted: every bit you can see.'),
     status: z.enum(['active', 'archived', 'any']).optional().describe('Default active.'),
     category: z.string().optional().describe('Only bits carrying this category (exact match).'),
-    query: z.string().max(256).optional().describe('Text to find in the title, abstract or description.'),
+    query: z.string().max(LIMITS.listQueryLength).optional().describe('Text to find in the title, abstract or description.'),
     ...pageInput,
   }),
   output: z.object({
