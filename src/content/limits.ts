@@ -125,7 +125,12 @@ export const LIMITS = {
   reasonLength: 1024,
   /** A reference abstract derived from its text: whole sentences up to this many characters. */
   derivedAbstractChars: 500,
-  /** Nesting of a tool's arguments; deeper is VALIDATION_ERROR before the schema reads them. */
+  /**
+   * Nesting of a tool's arguments (arrays and objects); deeper is VALIDATION_ERROR before the schema reads them.
+   * Far above what a valid input needs (a Slate body at bodyDepth is about twice that many levels), and low
+   * enough that no JSON encoder, validator or store on the way (PostgreSQL's jsonb, JSON.stringify) runs out of
+   * stack on it.
+   */
   inputDepth: 256,
 } as const;
 
