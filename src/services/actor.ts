@@ -4,11 +4,10 @@
  */
 import { capabilityName, type CapabilityKind } from '../config.js';
 import { WaymarkError } from '../errors.js';
+import { PERMISSIONS, type Permission, type PrincipalKind } from '../store/enums.js';
 import type { Visibility } from '../store/visibility.js';
 
-export const PERMISSIONS = ['view', 'edit', 'admin'] as const;
-export type Permission = (typeof PERMISSIONS)[number];
-export type PrincipalKind = 'agent' | 'person';
+export { PERMISSIONS, type Permission, type PrincipalKind } from '../store/enums.js';
 
 /** Its account and scope (`Visibility`) say what it may see; the store's reads take it as is. */
 export interface Actor extends Visibility {

@@ -15,8 +15,7 @@ import {
   type SlateBody,
 } from '../content/index.js';
 import { WaymarkError } from '../errors.js';
-import { findBit, findBits, insertBit, updateBit } from '../store/repositories/bits.repo.js';
-import { lockBitForWrite } from '../store/repositories/connections.repo.js';
+import { findBit, findBits, insertBit, lockBitForWrite, updateBit } from '../store/repositories/bits.repo.js';
 import { activeFlowsStartingAt } from '../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
 import type { BitTable } from '../store/schema.js';

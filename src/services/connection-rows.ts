@@ -8,8 +8,8 @@ import { collectConnections, removeConnections, type ConnectionNode, type SlateB
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
-import { lockBit, updateBit } from '../store/repositories/bits.repo.js';
-import { incomingSources, lockBitForWrite, outgoing, readTargets, writeOutgoing, type StoredConnection } from '../store/repositories/connections.repo.js';
+import { lockBit, lockBitForWrite, readTargets, updateBit } from '../store/repositories/bits.repo.js';
+import { incomingSources, outgoing, writeOutgoing, type StoredConnection } from '../store/repositories/connections.repo.js';
 import type { Tx } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';

@@ -8,7 +8,8 @@ import { appendConnection, collectConnections, removeConnections, type SlateBody
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import { updateBit } from '../store/repositories/bits.repo.js';
-import { appendConnectionRow, findConnection, lockBitForWrite, readTargets } from '../store/repositories/connections.repo.js';
+import { lockBitForWrite, readTargets } from '../store/repositories/bits.repo.js';
+import { appendConnectionRow, findConnection } from '../store/repositories/connections.repo.js';
 import type { Store } from '../store/store.js';
 import { assertCanWriteIn, type Actor } from './actor.js';
 import { notFound } from './bits.service.js';

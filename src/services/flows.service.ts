@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WaymarkError } from '../errors.js';
+import type { Priority, ReviewStatus } from '../store/enums.js';
 import type { BitTable, FlowTable } from '../store/schema.js';
 import { lockBit } from '../store/repositories/bits.repo.js';
 import * as repo from '../store/repositories/flows.repo.js';
@@ -17,8 +18,6 @@ import { flowGraphMermaid } from './flow-mermaid.js';
 import { assertTrailContextSchema, sameSchema, type TrailContextSchema } from './trail-context-schema.js';
 import { LIMITS } from '../content/limits.js';
 
-export type Priority = FlowTable['priority'];
-export type ReviewStatus = FlowTable['review_status'];
 
 export interface CreateFlowInput {
   flow_title: string;

@@ -10,12 +10,13 @@ import * as repo from '../store/repositories/inbox.repo.js';
 import type { Store } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { LIMITS } from '../content/limits.js';
+import type { OpenTrailStatus } from '../store/enums.js';
 
 export { INBOX_REASONS, type InboxReason } from '../store/repositories/inbox.repo.js';
 
 export interface InboxInput {
   flow_id?: string;
-  status?: 'running' | 'waiting_for_person';
+  status?: OpenTrailStatus;
   reason?: repo.InboxReason;
   limit?: number;
   cursor?: string;
@@ -26,7 +27,7 @@ export interface InboxItem {
   trail_title: string | null;
   flow_id: string;
   flow_title: string;
-  status: 'running' | 'waiting_for_person';
+  status: OpenTrailStatus;
   step_id: string | null;
   bit_id: string | null;
   bit_title: string | null;

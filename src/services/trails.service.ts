@@ -8,10 +8,12 @@ import { issuesError, validationError, WaymarkError } from '../errors.js';
 import { LIMITS } from '../content/limits.js';
 import { assertAnswerSizes, assertContextSize } from './trail-bounds.js';
 import { findBit, findBitHeads } from '../store/repositories/bits.repo.js';
+import { connectionsFrom } from '../store/repositories/connections.repo.js';
 import { findFlow } from '../store/repositories/flows.repo.js';
 import { accountWide } from '../store/visibility.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
 import * as repo from '../store/repositories/trails.repo.js';
+import type { TrailStatus } from '../store/enums.js';
 import type { TrailTable } from '../store/schema.js';
 import type { Db, Store, Tx } from '../store/store.js';
 import type { Actor } from './actor.js';
@@ -22,7 +24,6 @@ import { answerView, availableConnections, historyEntry, latestAnswers, stepView
 
 /** Answers in one submit_step_data call: a step holds at most 200 elements and items (LIMITS.entriesAndItemsPerCall). */
 
-export type TrailStatus = TrailTable['status'];
 
 export interface StartTrailInput {
   flow_id: string;
@@ -84,7 +85,7 @@ export class TrailsService {
     if (!bit || bit.status !== 'active') {
       throw new WaymarkError('BIT_ARCHIVED', `Bit ${bitId} is no longer active, so the trail cannot enter it; ask an author to repoint the flow or restore the bit.`, { bit_id: bitId });
     }
-    const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await repo.connectionsOf(tx, trail.account_id, bitId));
+    const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await connectionsFrom(tx, trail.account_id, [bitId]));
     const id = randomUUID();
     // A bit entered again unchanged (a loop in the flow) shares the snapshot its first entry stored (migration 008).
     const json = this.store.dialect.json(snapshot);

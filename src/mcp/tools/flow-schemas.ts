@@ -4,12 +4,12 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
+import { PRIORITIES, REVIEW_STATUSES } from '../../store/enums.js';
 import { categories, cursor, recordId } from './common-schemas.js';
 
 export { lastModifiedIgnored } from './common-schemas.js';
 
-export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
-export const REVIEW_STATUSES = ['pending', 'approved', 'changes_requested'] as const;
+export { REVIEW_STATUSES } from '../../store/enums.js';
 
 export const flowId = recordId('The flow id (UUID).');
 

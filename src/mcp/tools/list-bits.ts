@@ -3,6 +3,7 @@ import { defineTool } from '../tool.js';
 import { uuid } from './common-schemas.js';
 import { pageInput } from './flow-schemas.js';
 import { LIMITS } from '../../content/limits.js';
+import { BIT_STATUSES, COMPLEXITIES } from '../../store/enums.js';
 
 export const listBitsTool = defineTool({
   name: 'list_bits',
@@ -26,10 +27,10 @@ export const listBitsTool = defineTool({
         bit_abstract: z.string().nullable(),
         bit_description: z.string().nullable(),
         bit_categories: z.array(z.string()),
-        complexity: z.enum(['low', 'medium', 'high']),
+        complexity: z.enum(COMPLEXITIES),
         human_required: z.boolean(),
         scope_id: z.string().nullable(),
-        status: z.enum(['active', 'archived']),
+        status: z.enum(BIT_STATUSES),
         created_date_time_utc: z.string(),
         last_modified_date_time_utc: z.string(),
       }),

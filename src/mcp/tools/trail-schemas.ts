@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { answerInnerSchema, conditionSchema } from './answer-schemas.js';
 import { recordId } from './common-schemas.js';
 import { LIMITS } from '../../content/limits.js';
+import { TRAIL_STATUSES } from '../../store/enums.js';
 
-export const TRAIL_STATUSES = ['running', 'waiting_for_person', 'completed', 'cancelled'] as const;
+export { TRAIL_STATUSES } from '../../store/enums.js';
 
 export const trailId = recordId('The trail id (UUID), as start_trail or list_trails gave it.');
 

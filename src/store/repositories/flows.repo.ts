@@ -1,9 +1,9 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { lowerText, type StoreDialect } from '../dialects/dialect.js';
-import type { BitTable, FlowTable } from '../schema.js';
+import type { FlowTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
 import { inScope, visibleTo, type Visibility } from '../visibility.js';
-import { afterKey, containsPattern, keysetPage, type PageKey } from './paging.js';
+import { afterKey, categoryPattern, containsPattern, keysetPage, type ListFilter, type Page, type PageKey } from './paging.js';
 
 type Q = Db | Tx;
 
@@ -36,32 +36,10 @@ export async function activeFlowsStartingAt(q: Q, bitId: string): Promise<string
   return rows.map((r) => r.id);
 }
 
-export interface ListFilter {
-  /** undefined: every visible scope; null: account level only. */
-  scopeId?: string | null;
-  /** Narrowed in SQL, then matched exactly by the caller's `keep` (a value inside a JSON array). */
-  category?: string;
-  query?: string;
-}
-
 export interface FlowListFilter extends ListFilter {
   isActive?: boolean;
   reviewStatus?: FlowTable['review_status'];
   priority?: FlowTable['priority'];
-}
-
-export interface BitListFilter extends ListFilter {
-  status?: BitTable['status'];
-}
-
-export interface Page<R> {
-  rows: R[];
-  next_cursor: string | null;
-}
-
-/** The JSON text of a category as it appears inside the stored array, for a LIKE that narrows the rows. */
-function categoryPattern(category: string): string {
-  return `%${JSON.stringify(category).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export async function listFlows(
@@ -90,63 +68,4 @@ export async function listFlows(
     return query.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(count).execute();
   };
   return keysetPage(fetch, keep, page.limit, page.cursor);
-}
-
-export type BitListRow = Omit<BitTable, 'body'>;
-
-export async function listBits(
-  q: Q,
-  seen: Visibility,
-  filter: BitListFilter,
-  page: { limit: number; cursor?: string },
-  keep: (row: BitListRow) => boolean,
-): Promise<Page<BitListRow>> {
-  const fetch = (after: PageKey | null, count: number) => {
-    let query = q
-      .selectFrom('bits')
-      .select(['id', 'account_id', 'scope_id', 'title', 'abstract', 'description', 'categories', 'complexity', 'human_required', 'status', 'created_by', 'created_at', 'updated_at'])
-      .where(visibleTo(seen))
-      .where(inScope(filter.scopeId));
-    if (filter.status) query = query.where('status', '=', filter.status);
-    if (filter.category !== undefined) query = query.where(sql<string>`cast(categories as text)`, 'like', sql<string>`${categoryPattern(filter.category)} escape '\\'`);
-    if (filter.query) {
-      const pattern = containsPattern(filter.query);
-      query = query.where((eb) =>
-        eb.or([
-          eb(lowerText(sql.ref('title')), 'like', sql<string>`${pattern} escape '\\'`),
-          eb(lowerText(sql.ref('abstract')), 'like', sql<string>`${pattern} escape '\\'`),
-          eb(lowerText(sql.ref('description')), 'like', sql<string>`${pattern} escape '\\'`),
-        ]),
-      );
-    }
-    if (after) query = query.where((eb) => afterKey(eb, after));
-    return query.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(count).execute();
-  };
-  return keysetPage(fetch, keep, page.limit, page.cursor);
-}
-
-/** Connection mirror rows leaving any of these bits, in each source's sort_order. */
-export async function connectionsFrom(q: Q, accountId: string, sourceIds: string[]) {
-  if (sourceIds.length === 0) return [];
-  return q
-    .selectFrom('connections')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('source_bit_id', 'in', sourceIds)
-    .orderBy('source_bit_id')
-    .orderBy('sort_order')
-    .execute();
-}
-
-/** Connection mirror rows that touch any of these bits, in either direction. */
-export async function connectionsTouching(q: Q, accountId: string, bitIds: string[]) {
-  if (bitIds.length === 0) return [];
-  return q
-    .selectFrom('connections')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where((eb) => eb.or([eb('source_bit_id', 'in', bitIds), eb('target_bit_id', 'in', bitIds)]))
-    .orderBy('source_bit_id')
-    .orderBy('sort_order')
-    .execute();
 }

@@ -171,11 +171,6 @@ export async function listTrails(q: Q, seen: Visibility, filter: TrailListFilter
   return keysetPage(fetch, () => true, page.limit, page.cursor);
 }
 
-/** Connection mirror rows leaving a bit, in sort_order. */
-export async function connectionsOf(q: Q, accountId: string, bitId: string) {
-  return q.selectFrom('connections').selectAll().where('account_id', '=', accountId).where('source_bit_id', '=', bitId).orderBy('sort_order').execute();
-}
-
 export interface TrailEvent {
   step_id: string | null;
   kind: TrailEventKind;
