@@ -128,7 +128,7 @@ export async function seedBodyDependencies(store: Store, owner: Owner, body: Sla
   const targets = [...new Set(collectConnections(body).map((c) => c.target_bit_id))];
   const haveBits = new Set((await findBits(store.db, targets)).map((b) => b.id));
   const citations = collectCitations(body);
-  const haveRefs = new Set((await findReferenceStates(store.db, citations)).map((r) => r.id));
+  const haveRefs = new Set((await findReferenceStates(store.db, citations, { accountId: owner.accountId, scopeId: null })).map((r) => r.id));
   await store.transaction(async (tx) => {
     for (const id of targets) {
       if (haveBits.has(id)) continue;

@@ -21,12 +21,12 @@ import { createServices } from '../src/services/index.js';
 import { searchTexts } from '../src/content/search-text.js';
 import { deriveAbstract, referenceText } from '../src/services/reference-content.js';
 import { parseSearchQuery } from '../src/services/reference-query.js';
-import { DEFAULT_SEARCH_LIMIT } from '../src/services/references.service.js';
 import type { ReferenceSearchQuery } from '../src/store/dialects/dialect.js';
 import { insertReferences, searchReferences } from '../src/store/repositories/references.repo.js';
 import type { ReferenceTable } from '../src/store/schema.js';
 import { openStore, type Store } from '../src/store/store.js';
 import { connectClient } from '../test/harness.js';
+import { LIMITS } from '../src/content/limits.js';
 
 const REFERENCES = Number(process.env.BENCH_SEARCH_REFERENCES ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_SEARCH_ITERATIONS ?? 60);
@@ -174,9 +174,8 @@ async function benchEngine(name: Engine['name']): Promise<Record<string, unknown
     console.log(`[${name}] loaded ${REFERENCES} references (${Math.round(bytes / REFERENCES)} chars of text each) in ${loadSeconds.toFixed(1)} s`);
 
     const directQuery = (word: string, limit: number, after?: ReferenceSearchQuery['after']): ReferenceSearchQuery => ({
-      accountId,
+      seen: { accountId, scopeId: null },
       terms: parseSearchQuery(word),
-      visibleScopeId: null,
       includeArchived: false,
       limit,
       ...(after ? { after } : {}),
@@ -197,7 +196,7 @@ async function benchEngine(name: Engine['name']): Promise<Record<string, unknown
     for (const [kind, { word }] of Object.entries(WORDS)) {
       const all = await searchReferences(store.db, store.dialect, directQuery(word, 10_000_000));
       // The service asks for one row more than the page, to know whether there is a next page.
-      const same = directQuery(word, DEFAULT_SEARCH_LIMIT + 1);
+      const same = directQuery(word, LIMITS.defaultSearchLimit + 1);
       const mcp: number[] = [];
       const direct: number[] = [];
       for (let i = 0; i < WARMUP + ITERATIONS; i++) {

@@ -99,3 +99,26 @@ export function issuesError(
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
+
+/** An error as every transport answers it (the tools' envelope, the REST routes, the sign-in and OAuth pages). */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  errorId: string;
+  status: number;
+  details?: Record<string, unknown>;
+}
+
+/** A thrown value as the error body; anything but a WaymarkError is INTERNAL_ERROR with no internals shown. */
+export function errorBody(error: unknown): ErrorBody {
+  const errorId = crypto.randomUUID();
+  if (error instanceof WaymarkError) {
+    return { code: error.code, message: error.message, errorId, status: error.status, ...(error.details ? { details: error.details } : {}) };
+  }
+  return {
+    code: 'INTERNAL_ERROR',
+    message: `Something went wrong on our side. Quote errorId ${errorId} when reporting it.`,
+    errorId,
+    status: ERROR_CODES.INTERNAL_ERROR.status,
+  };
+}

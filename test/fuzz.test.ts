@@ -110,7 +110,7 @@ const hugeString = fc.tuple(fc.constantFrom('x', 'é', '𝕏', '\u200B', '*', '[
 // ---- arbitrary JSON --------------------------------------------------------------------------------------
 
 const jsonLeaf = fc.oneof(anyString, fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.constantFrom(-1, 0, 1e308, -1e308, 2 ** 53, 0.5));
-/** Arrays or objects nested far deeper than any input needs (the tools refuse past MAX_INPUT_DEPTH). */
+/** Arrays or objects nested far deeper than any input needs (the tools refuse past LIMITS.inputDepth). */
 const deepJson = fc.tuple(fc.integer({ min: 100, max: 3_000 }), fc.boolean(), jsonLeaf).map(([depth, asArray, leaf]) => {
   let value: unknown = leaf;
   for (let i = 0; i < depth; i++) value = asArray ? [value] : { type: 'p', children: [value] };

@@ -107,6 +107,31 @@ export const LIMITS = {
   answersPerTrailBytes: 8 * 1024 * 1024,
   /** Steps one trail may enter: a cycle cannot grow a trail forever. */
   stepsPerTrail: 1000,
+  // Pages, calls and queries (issue 15: each was a constant of the service or tool that used it).
+  /** Rows of list_bits, list_flows and list_trails when `limit` is omitted (at most pageSize). */
+  defaultPageSize: 50,
+  /** Hits of search_references when `limit` is omitted (at most pageSize). */
+  defaultSearchLimit: 20,
+  /** Answers in one submit_step_data call. */
+  answersPerCall: 200,
+  /** A search_references query, in characters, and the terms of it that are kept (the rest are ignored). */
+  searchQueryLength: 1000,
+  searchTerms: 32,
+  /** Words in a search hit's snippet: what FTS5 snippet() and ts_headline (MaxWords) were given before. */
+  snippetWords: 32,
+  /** The `query` of list_bits and list_flows, in characters. */
+  listQueryLength: 256,
+  /** A reason given to transfer_step or cancel_trail, in characters. */
+  reasonLength: 1024,
+  /** A reference abstract derived from its text: whole sentences up to this many characters. */
+  derivedAbstractChars: 500,
+  /**
+   * Nesting of a tool's arguments (arrays and objects); deeper is VALIDATION_ERROR before the schema reads them.
+   * Far above what a valid input needs (a Slate body at bodyDepth is about twice that many levels), and low
+   * enough that no JSON encoder, validator or store on the way (PostgreSQL's jsonb, JSON.stringify) runs out of
+   * stack on it.
+   */
+  inputDepth: 256,
 } as const;
 
 export const ELEMENT_KEY_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;

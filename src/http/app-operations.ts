@@ -5,11 +5,11 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../content/limits.js';
+import { OPEN_TRAIL_STATUSES } from '../store/enums.js';
 import { defineTool } from '../mcp/tool.js';
 import { trailId, trailView } from '../mcp/tools/trail-schemas.js';
 import { INBOX_REASONS } from '../services/inbox.service.js';
 
-const INBOX_STATUSES = ['running', 'waiting_for_person'] as const;
 
 export const inboxOperation = defineTool({
   name: 'inbox',
@@ -23,7 +23,7 @@ export const inboxOperation = defineTool({
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({
     flow_id: z.string().min(1).optional().describe('Only trails of this flow.'),
-    status: z.enum(INBOX_STATUSES).optional(),
+    status: z.enum(OPEN_TRAIL_STATUSES).optional(),
     reason: z.enum(INBOX_REASONS).optional().describe('Only items there for this reason.'),
     limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default ${LIMITS.inboxPageSize}.`),
     cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
@@ -35,7 +35,7 @@ export const inboxOperation = defineTool({
         trail_title: z.string().nullable(),
         flow_id: z.string(),
         flow_title: z.string(),
-        status: z.enum(INBOX_STATUSES),
+        status: z.enum(OPEN_TRAIL_STATUSES),
         step_id: z.string().nullable(),
         bit_id: z.string().nullable(),
         bit_title: z.string().nullable().describe('The step\'s title as the trail entered it.'),

@@ -3,7 +3,7 @@ import { INTERNAL_ERROR, INVALID_REQUEST } from '@modelcontextprotocol/server';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { brand, version } from '../config.js';
-import { errorBody } from '../mcp/envelope.js';
+import { errorBody } from '../errors.js';
 import type { Services } from '../services/index.js';
 import { bearerAuth } from './bearer.js';
 import { grantsRouter } from './oauth/grants-routes.js';

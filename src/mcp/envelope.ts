@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { ERROR_CODES, WaymarkError, type ErrorCode } from '../errors.js';
+import type { ErrorBody } from '../errors.js';
 
 /**
  * The failure's shape, the same for every tool and kept short: the codes, their statuses and what to do
@@ -26,14 +25,6 @@ export function envelopeSchema(data: z.ZodType) {
   });
 }
 
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
-  errorId: string;
-  status: number;
-  details?: Record<string, unknown>;
-}
-
 function result(envelope: Record<string, unknown>, isError: boolean): CallToolResult {
   return {
     content: [{ type: 'text', text: JSON.stringify(envelope) }],
@@ -44,20 +35,6 @@ function result(envelope: Record<string, unknown>, isError: boolean): CallToolRe
 
 export function successResult(data: unknown): CallToolResult {
   return result({ success: true, data }, false);
-}
-
-/** A thrown value as the error body; anything but a WaymarkError is INTERNAL_ERROR with no internals shown. */
-export function errorBody(error: unknown): ErrorBody {
-  const errorId = randomUUID();
-  if (error instanceof WaymarkError) {
-    return { code: error.code, message: error.message, errorId, status: error.status, ...(error.details ? { details: error.details } : {}) };
-  }
-  return {
-    code: 'INTERNAL_ERROR',
-    message: `Something went wrong on our side. Quote errorId ${errorId} when reporting it.`,
-    errorId,
-    status: ERROR_CODES.INTERNAL_ERROR.status,
-  };
 }
 
 export function errorResult(body: ErrorBody): CallToolResult {

@@ -1,10 +1,10 @@
 import type { McpServer, ServerContext, StandardSchemaWithJSON, Tool as ListedTool } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { WaymarkError } from '../errors.js';
+import { errorBody, WaymarkError } from '../errors.js';
 import { assertAccess, type Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
-import { envelopeSchema, errorBody, errorResult, successResult } from './envelope.js';
+import { envelopeSchema, errorResult, successResult } from './envelope.js';
 import { outputJsonSchema, portableJsonSchema } from './json-schema.js';
 import type { Tool } from './tool.js';
 

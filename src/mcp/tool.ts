@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { validationError, type ValidationIssue } from '../errors.js';
 import type { Access, Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
+import { storableInput } from '../services/storable-input.js';
 
 export interface ToolFlags {
   /** writes */
@@ -58,66 +59,6 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(declarati
       return run(ctx, parsed.data);
     },
   };
-}
-
-/** NUL, and a UTF-16 surrogate without its pair (one pattern to find, the same global one to replace). */
-// eslint-disable-next-line no-control-regex -- NUL is one of the characters it finds
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
-
-/**
- * How deep any tool input may nest (arrays and objects). Far above what a valid input needs (a Slate body
- * at LIMITS.bodyDepth is about twice that many levels), and low enough that no JSON encoder, validator or
- * store on the way (PostgreSQL's jsonb, JSON.stringify) runs out of stack on it.
- */
-export const MAX_INPUT_DEPTH = 256;
-
-interface CopyJob {
-  from: unknown;
-  into: object;
-  key: string | number;
-  depth: number;
-  parent: CopyJob | null;
-}
-
-/**
- * The input as the tools take it: every string (values and keys) with the characters neither store can hold
- * replaced by U+FFFD, NUL (PostgreSQL refuses it in text and jsonb) and unpaired surrogates (not Unicode:
- * UTF-8 cannot encode them, jsonb refuses their escapes), as CommonMark does with NUL and a UTF-8 encoder
- * with a lone surrogate, so both engines store and answer the same text; and nothing nested deeper than
- * MAX_INPUT_DEPTH (VALIDATION_ERROR). A copy made without recursion, keys in their order.
- */
-export function storableInput(input: unknown): unknown {
-  const clean = (text: string) => (UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, '\uFFFD') : text);
-  const root: { value?: unknown } = {};
-  const stack: CopyJob[] = [{ from: input, into: root, key: 'value', depth: 0, parent: null }];
-  for (let job = stack.pop(); job !== undefined; job = stack.pop()) {
-    const { from, into, key, depth } = job;
-    let value: unknown = from;
-    if (typeof from === 'string') value = clean(from);
-    else if (from !== null && typeof from === 'object') {
-      if (depth > MAX_INPUT_DEPTH) {
-        const path: string[] = [];
-        for (let at: CopyJob | null = job; at?.parent; at = at.parent) path.unshift(String(at.key));
-        throw validationError([{ path: path.slice(0, 8).join('.') + (path.length > 8 ? '.…' : ''), message: `nested deeper than ${MAX_INPUT_DEPTH} levels; flatten it` }]);
-      }
-      if (Array.isArray(from)) {
-        const copy: unknown[] = new Array<unknown>(from.length);
-        from.forEach((item: unknown, i) => stack.push({ from: item, into: copy, key: i, depth: depth + 1, parent: job }));
-        value = copy;
-      } else {
-        const copy: Record<string, unknown> = {};
-        for (const [k, item] of Object.entries(from)) {
-          const name = clean(k);
-          Object.defineProperty(copy, name, { value: undefined, enumerable: true, writable: true, configurable: true });
-          stack.push({ from: item, into: copy, key: name, depth: depth + 1, parent: job });
-        }
-        value = copy;
-      }
-    }
-    Object.defineProperty(into, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return root.value;
 }
 
 /** zod issues as the `details.issues[]` of VALIDATION_ERROR: a dotted path and a message. */

@@ -4,33 +4,22 @@
  */
 import { capabilityName, type CapabilityKind } from '../config.js';
 import { WaymarkError } from '../errors.js';
+import { PERMISSIONS, type Permission, type PrincipalKind } from '../store/enums.js';
+import type { Visibility } from '../store/visibility.js';
 
-export const PERMISSIONS = ['view', 'edit', 'admin'] as const;
-export type Permission = (typeof PERMISSIONS)[number];
-export type PrincipalKind = 'agent' | 'person';
+export { PERMISSIONS, type Permission, type PrincipalKind } from '../store/enums.js';
 
-export interface Actor {
-  accountId: string;
+/** Its account and scope (`Visibility`) say what it may see; the store's reads take it as is. */
+export interface Actor extends Visibility {
   principalId: string;
   kind: PrincipalKind;
   permission: Permission;
-  /** Set when the principal is limited to one scope of its account. */
-  scopeId: string | null;
   /** Full capability names, e.g. `waymark.author`. */
   capabilities: string[];
 }
 
 export function permissionAtLeast(held: Permission, needed: Permission): boolean {
   return PERMISSIONS.indexOf(held) >= PERMISSIONS.indexOf(needed);
-}
-
-/**
- * Whether a record of this account and scope is visible to the actor (CONTRACT.md, "Accounts, scopes"):
- * another account's records, and other scopes' records for a scope-limited principal, do not exist for it.
- */
-export function canSee(actor: Actor, record: { account_id: string; scope_id: string | null }): boolean {
-  if (record.account_id !== actor.accountId) return false;
-  return actor.scopeId === null || record.scope_id === null || record.scope_id === actor.scopeId;
 }
 
 /** A scope-limited principal writes only in its own scope; account level is refused with a pointer to it. */
@@ -49,19 +38,37 @@ export interface Access {
   permission: Permission;
 }
 
-/** A missing capability or permission level is FORBIDDEN, naming what is needed. */
-export function assertAccess(actor: Actor, access: Access): void {
+/**
+ * What the actor lacks for this access, as the FORBIDDEN error that names it, or null when it has it. The one
+ * rule both for refusing a call (assertAccess) and for describe_platform's `allowed` (hasAccess).
+ */
+function accessRefusal(actor: Actor, access: Access): WaymarkError | null {
   if (access.capability !== 'any') {
     const accepted = access.capability === 'read' ? [capabilityName('read'), capabilityName('author')] : [capabilityName(access.capability)];
     if (!accepted.some((c) => actor.capabilities.includes(c))) {
-      throw new WaymarkError('FORBIDDEN', `This token lacks the capability ${accepted[0]}; ask for a token that carries it.`, {
+      return new WaymarkError('FORBIDDEN', `This token lacks the capability ${accepted[0]}; ask for a token that carries it.`, {
         required_capability: accepted[0],
       });
     }
   }
   if (!permissionAtLeast(actor.permission, access.permission)) {
-    throw new WaymarkError('FORBIDDEN', `This tool needs permission ${access.permission}; the token's principal has ${actor.permission}.`, {
+    return new WaymarkError('FORBIDDEN', `This tool needs permission ${access.permission}; the token's principal has ${actor.permission}.`, {
       required_permission: access.permission,
     });
   }
+  return null;
+}
+
+/** What the trail tools need, to run a trail or to read one (CONTRACT.md: the run capability). */
+export const RUN_ACCESS: Access = { capability: 'run', permission: 'view' };
+
+/** Whether the actor may make a call that needs this access. */
+export function hasAccess(actor: Actor, access: Access): boolean {
+  return accessRefusal(actor, access) === null;
+}
+
+/** A missing capability or permission level is FORBIDDEN, naming what is needed. */
+export function assertAccess(actor: Actor, access: Access): void {
+  const refusal = accessRefusal(actor, access);
+  if (refusal) throw refusal;
 }

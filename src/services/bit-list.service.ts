@@ -2,15 +2,16 @@
  * list_bits (CONTRACT.md, "Tools beyond the interface document"): the bits a caller can see, filtered
  * and paged. Bodies are left out; get_bit reads one bit whole.
  */
-import * as repo from '../store/repositories/flows.repo.js';
+import * as repo from '../store/repositories/bits.repo.js';
 import type { Store } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { resolveScope } from './scopes.js';
-import { DEFAULT_PAGE_SIZE } from './flows.service.js';
+import { LIMITS } from '../content/limits.js';
+import type { BitStatus, Complexity } from '../store/enums.js';
 
 export interface ListBitsInput {
   scope_id?: string | null;
-  status?: 'active' | 'archived' | 'any';
+  status?: BitStatus | 'any';
   category?: string;
   query?: string;
   cursor?: string;
@@ -23,10 +24,10 @@ export interface BitSummary {
   bit_abstract: string | null;
   bit_description: string | null;
   bit_categories: string[];
-  complexity: 'low' | 'medium' | 'high';
+  complexity: Complexity;
   human_required: boolean;
   scope_id: string | null;
-  status: 'active' | 'archived';
+  status: BitStatus;
   created_date_time_utc: string;
   last_modified_date_time_utc: string;
 }
@@ -43,7 +44,7 @@ export class BitListService {
       this.store.db,
       { accountId: actor.accountId, scopeId: actor.scopeId },
       { scopeId: input.scope_id, status: status === 'any' ? undefined : status, category, query: input.query },
-      { limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor },
+      { limit: input.limit ?? LIMITS.defaultPageSize, cursor: input.cursor },
       (row) => category === undefined || parse<string[]>(row.categories).includes(category),
     );
     return {

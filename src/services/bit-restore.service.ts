@@ -7,7 +7,7 @@ import { quote } from '../content/quote.js';
 import { WaymarkError } from '../errors.js';
 import { lockBit, updateBit } from '../store/repositories/bits.repo.js';
 import type { Store } from '../store/store.js';
-import { assertCanWriteIn, canSee, type Actor } from './actor.js';
+import { assertCanWriteIn, type Actor } from './actor.js';
 import { nextModified } from './clock.js';
 
 export interface RestoredBit {
@@ -23,8 +23,8 @@ export class BitRestoreService {
 
   async restore(actor: Actor, input: { bit_id: string }): Promise<RestoredBit> {
     return this.store.transaction(async (tx) => {
-      const bit = await lockBit(tx, this.store.dialect, input.bit_id);
-      if (!bit || !canSee(actor, bit)) throw new WaymarkError('BIT_NOT_FOUND', `No bit ${quote(input.bit_id)} is visible to this token: list_bits (status "archived") shows the archived bits you can restore.`);
+      const bit = await lockBit(tx, this.store.dialect, input.bit_id, actor);
+      if (!bit) throw new WaymarkError('BIT_NOT_FOUND', `No bit ${quote(input.bit_id)} is visible to this token: list_bits (status "archived") shows the archived bits you can restore.`);
       assertCanWriteIn(actor, bit.scope_id);
       if (bit.status === 'active') return { bit_id: bit.id, status: 'active', last_modified_date_time_utc: bit.updated_at, was_already_active: true };
       const updated = nextModified(bit.updated_at);

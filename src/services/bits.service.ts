@@ -15,16 +15,15 @@ import {
   type SlateBody,
 } from '../content/index.js';
 import { WaymarkError } from '../errors.js';
-import { findBit, findBits, insertBit, updateBit } from '../store/repositories/bits.repo.js';
-import { lockBitForWrite } from '../store/repositories/connections.repo.js';
+import { findBit, findBits, insertBit, lockBitForWrite, updateBit } from '../store/repositories/bits.repo.js';
 import { activeFlowsStartingAt } from '../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
 import type { BitTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
-import { assertCanWriteIn, canSee, type Actor } from './actor.js';
+import { assertCanWriteIn, type Actor } from './actor.js';
 import type { BodyInput } from './bit-body.js';
 import { convertBodyOffThread } from './convert-pool.js';
-import { checkTitle, emptyToNull } from './bit-fields.js';
+import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
 import { clearIncoming, queueArchive, syncConnectionRows } from './connection-rows.js';
 import type { ReferencesService } from './references.service.js';
@@ -72,13 +71,13 @@ export class BitsService {
 
   /** The bit, visible to the actor, locked for the transaction; else BIT_NOT_FOUND. */
   private async lockVisible(tx: Tx, actor: Actor, bitId: string) {
-    const bit = await lockBitForWrite(tx, this.store.dialect, bitId);
-    if (!bit || !canSee(actor, bit)) throw notFound(bitId);
+    const bit = await lockBitForWrite(tx, this.store.dialect, bitId, actor);
+    if (!bit) throw notFound(bitId);
     return bit;
   }
 
   async add(actor: Actor, input: AddBitInput): Promise<BitWriteResult> {
-    const title = checkTitle(input.bit_title) as string;
+    const title = checkTitle(input.bit_title, 'bit_title');
     // The body converts before the transaction (a large one in the conversion worker), so that no lock is held
     // while it does; the scope is checked first, as inside, so that its errors come before the body's.
     assertCanWriteIn(actor, await resolveScope(this.store.db, actor, input.scope_id));
@@ -94,8 +93,8 @@ export class BitsService {
         account_id: actor.accountId,
         scope_id: scopeId,
         title,
-        abstract: emptyToNull(input.bit_abstract) ?? null,
-        description: emptyToNull(input.bit_description) ?? null,
+        abstract: blankToNull(input.bit_abstract ?? null),
+        description: blankToNull(input.bit_description ?? null),
         categories: this.store.dialect.json(input.bit_categories ?? []),
         complexity: input.complexity ?? 'medium',
         human_required: input.human_required ? 1 : 0,
@@ -114,7 +113,7 @@ export class BitsService {
   }
 
   async update(actor: Actor, input: UpdateBitInput): Promise<BitWriteResult> {
-    const title = checkTitle(input.bit_title);
+    const title = checkTitleIfGiven(input.bit_title, 'bit_title');
     if (input.remove_node_ids !== undefined && input.bit_body === undefined) {
       throw new WaymarkError('VALIDATION_ERROR', 'remove_node_ids needs bit_body: it names nodes that the new body leaves out.', { issues: [{ path: 'remove_node_ids', message: 'needs bit_body' }] });
     }
@@ -136,7 +135,7 @@ export class BitsService {
     // that the bit changed in between.
     let early: { updatedAt: string; converted: Awaited<ReturnType<typeof convertBodyOffThread>> } | undefined;
     if (bodyInput !== undefined) {
-      const seen = await findBit(this.store.db, input.bit_id);
+      const seen = await findBit(this.store.db, input.bit_id, actor);
       if (seen) {
         checkWritable(actor, seen);
         early = { updatedAt: seen.updated_at, converted: await convertBodyOffThread(bodyInput, typeof seen.body === 'string' ? seen.body : this.parseBody(seen.body)) };
@@ -161,8 +160,8 @@ export class BitsService {
       }
       const changes: Parameters<typeof updateBit>[2] = { updated_at: nextModified(bit.updated_at) };
       if (title !== undefined) changes.title = title;
-      if (input.bit_abstract !== undefined) changes.abstract = emptyToNull(input.bit_abstract);
-      if (input.bit_description !== undefined) changes.description = emptyToNull(input.bit_description);
+      if (input.bit_abstract !== undefined) changes.abstract = blankToNull(input.bit_abstract);
+      if (input.bit_description !== undefined) changes.description = blankToNull(input.bit_description);
       if (input.bit_categories !== undefined) changes.categories = this.store.dialect.json(input.bit_categories);
       if (input.complexity !== undefined) changes.complexity = input.complexity;
       if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;
@@ -180,8 +179,8 @@ export class BitsService {
   }
 
   async get(actor: Actor, input: { bit_id: string; format?: 'markdown' | 'slate' }) {
-    const bit = await findBit(this.store.db, input.bit_id);
-    if (!bit || !canSee(actor, bit)) throw notFound(input.bit_id);
+    const bit = await findBit(this.store.db, input.bit_id, actor);
+    if (!bit) throw notFound(input.bit_id);
     const body = this.parseBody(bit.body);
     const connectionNodes = collectConnections(body);
     const targets = new Map((await findBits(this.store.db, [...new Set(connectionNodes.map((c) => c.target_bit_id))])).map((b) => [b.id, b]));
@@ -239,9 +238,8 @@ export class BitsService {
   }
 }
 
-/** update_bit's checks on the bit itself: visible, writable by the actor, active. */
-function checkWritable(actor: Actor, bit: { id: string; account_id: string; scope_id: string | null; status: string }): void {
-  if (!canSee(actor, bit)) throw notFound(bit.id);
+/** update_bit's checks on the bit itself, read as the actor may see it: writable by the actor, active. */
+function checkWritable(actor: Actor, bit: { id: string; scope_id: string | null; status: string }): void {
   assertCanWriteIn(actor, bit.scope_id);
   if (bit.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${bit.id} is archived; restore it (POST /api/v1/bits/${bit.id}/restore) before editing.`, { bit_id: bit.id });
 }

@@ -8,10 +8,10 @@ import { collectConnections, removeConnections, type ConnectionNode, type SlateB
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
-import { lockBit, updateBit } from '../store/repositories/bits.repo.js';
-import { incomingSources, lockBitForWrite, outgoing, readTargets, writeOutgoing, type StoredConnection } from '../store/repositories/connections.repo.js';
+import { lockBit, lockBitForWrite, readTargets, updateBit } from '../store/repositories/bits.repo.js';
+import { incomingSources, outgoing, writeOutgoing, type StoredConnection } from '../store/repositories/connections.repo.js';
 import type { Tx } from '../store/store.js';
-import { canSee, type Actor } from './actor.js';
+import type { Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 
 interface Source {
@@ -22,9 +22,9 @@ interface Source {
 
 type TargetRow = { id: string; account_id: string; scope_id: string | null; status: string };
 
-/** A connection's target: visible, active, and in the source's scope (connect_bits rules). */
-export function checkTarget(actor: Actor, source: Source, target: TargetRow | undefined, targetId: string): void {
-  if (!target || !canSee(actor, target)) throw new WaymarkError('BIT_NOT_FOUND', `No bit ${targetId} is visible to this token: check the target id (list_bits lists the bits you can connect to).`, { bit_id: targetId });
+/** A connection's target, read as the caller may see it (readTargets): found, active, and in the source's scope (connect_bits rules). */
+export function checkTarget(source: Source, target: TargetRow | undefined, targetId: string): void {
+  if (!target) throw new WaymarkError('BIT_NOT_FOUND', `No bit ${targetId} is visible to this token: check the target id (list_bits lists the bits you can connect to).`, { bit_id: targetId });
   if (target.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${targetId} is archived; connect only active bits.`, { bit_id: targetId });
   if (target.scope_id !== source.scope_id) {
     throw new WaymarkError('SCOPE_MISMATCH', `Bit ${targetId} is in scope ${target.scope_id ?? 'account level'} but the source is in ${source.scope_id ?? 'account level'}; both ends of a connection share a scope.`, {
@@ -77,9 +77,9 @@ export async function syncConnectionRows(tx: Tx, dialect: StoreDialect, actor: A
     }
   }
   if (fresh.length > 0) {
-    const targets = new Map((await readTargets(tx, dialect, [...new Set(fresh.map((n) => n.target_bit_id))])).map((b) => [b.id, b]));
+    const targets = new Map((await readTargets(tx, dialect, [...new Set(fresh.map((n) => n.target_bit_id))], actor)).map((b) => [b.id, b]));
     for (const node of fresh) {
-      checkTarget(actor, source, targets.get(node.target_bit_id), node.target_bit_id);
+      checkTarget(source, targets.get(node.target_bit_id), node.target_bit_id);
       node.id = randomUUID();
     }
   }

@@ -8,9 +8,10 @@ import { appendConnection, collectConnections, removeConnections, type SlateBody
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import { updateBit } from '../store/repositories/bits.repo.js';
-import { appendConnectionRow, findConnection, lockBitForWrite, readTargets } from '../store/repositories/connections.repo.js';
+import { lockBitForWrite, readTargets } from '../store/repositories/bits.repo.js';
+import { appendConnectionRow, findConnection } from '../store/repositories/connections.repo.js';
 import type { Store } from '../store/store.js';
-import { assertCanWriteIn, canSee, type Actor } from './actor.js';
+import { assertCanWriteIn, type Actor } from './actor.js';
 import { notFound } from './bits.service.js';
 import { nextModified, nowIso } from './clock.js';
 import { checkTarget, syncConnectionRows } from './connection-rows.js';
@@ -28,13 +29,13 @@ export class ConnectionsService {
   async connect(actor: Actor, input: { source_bit_id: string; target_bit_id: string; sort_order?: number }): Promise<ConnectionResult> {
     const { dialect } = this.store;
     return this.store.transaction(async (tx) => {
-      const source = await lockBitForWrite(tx, dialect, input.source_bit_id);
-      if (!source || !canSee(actor, source)) throw notFound(input.source_bit_id);
+      const source = await lockBitForWrite(tx, dialect, input.source_bit_id, actor);
+      if (!source) throw notFound(input.source_bit_id);
       assertCanWriteIn(actor, source.scope_id);
       if (source.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${source.id} is archived; connect only active bits.`, { bit_id: source.id });
       // FOR KEY SHARE: a concurrent archive_bit of the target is waited for, or waits for us (readTargets).
-      const [target] = await readTargets(tx, dialect, [input.target_bit_id]);
-      checkTarget(actor, source, target, input.target_bit_id);
+      const [target] = await readTargets(tx, dialect, [input.target_bit_id], actor);
+      checkTarget(source, target, input.target_bit_id);
       const id = randomUUID();
       const body = dialect.parseJson<SlateBody>(source.body);
       const inBody = collectConnections(body).length;
@@ -65,8 +66,8 @@ export class ConnectionsService {
     return this.store.transaction(async (tx) => {
       const row = await findConnection(tx, input.connection_id);
       if (!row) throw missing();
-      const source = await lockBitForWrite(tx, this.store.dialect, row.source_bit_id);
-      if (!source || !canSee(actor, source)) throw missing();
+      const source = await lockBitForWrite(tx, this.store.dialect, row.source_bit_id, actor);
+      if (!source) throw missing();
       assertCanWriteIn(actor, source.scope_id);
       // Read again under the lock: a concurrent remove may have taken it meanwhile.
       if (!(await findConnection(tx, input.connection_id))) throw missing();

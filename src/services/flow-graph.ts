@@ -4,11 +4,13 @@
  * the source bit's body (the `bit-connection` void node whose id is the connection id).
  */
 import { collectConnections, type ConnectionCondition, type ConnectionNode, type SlateBody } from '../content/index.js';
-import * as flowsRepo from '../store/repositories/flows.repo.js';
+import { connectionsFrom, connectionsTouching } from '../store/repositories/connections.repo.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { connectionNodesOf, findBitHeads } from '../store/repositories/bits.repo.js';
+import { accountWide } from '../store/visibility.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import type { Db, Tx } from '../store/store.js';
+import type { BitStatus } from '../store/enums.js';
 
 export interface GraphConnection {
   connection_id: string;
@@ -25,7 +27,7 @@ export interface GraphConnection {
 export interface GraphBit {
   bit_id: string;
   bit_title: string;
-  status: 'active' | 'archived';
+  status: BitStatus;
   human_required: boolean;
   /** Steps from the start bit along the shortest path (0 for the start bit); null when unreachable. */
   depth: number | null;
@@ -40,7 +42,7 @@ export interface FlowGraph {
   unreachable_bits: GraphBit[];
 }
 
-type ConnectionRow = Awaited<ReturnType<typeof flowsRepo.connectionsFrom>>[number];
+type ConnectionRow = Awaited<ReturnType<typeof connectionsFrom>>[number];
 
 /** A `bit-connection` node of a stored body, as the graph and the trail steps read it. */
 export interface StoredConnection {
@@ -82,7 +84,7 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
   const outgoing = new Map<string, ConnectionRow[]>();
   let frontier = [startBitId];
   while (frontier.length > 0) {
-    const rows = await flowsRepo.connectionsFrom(q, accountId, frontier);
+    const rows = await connectionsFrom(q, accountId, frontier);
     const next: string[] = [];
     for (const row of rows) {
       const list = outgoing.get(row.source_bit_id) ?? [];
@@ -104,7 +106,7 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
   const touching = new Map<string, ConnectionRow>();
   frontier = [...component];
   while (frontier.length > 0) {
-    const rows = await flowsRepo.connectionsTouching(q, accountId, frontier);
+    const rows = await connectionsTouching(q, accountId, frontier);
     const next: string[] = [];
     for (const row of rows) {
       touching.set(row.id, row);
@@ -125,7 +127,7 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
     outgoing.set(row.source_bit_id, list);
   }
 
-  const rows = (await findBitHeads(q, [...component])).filter((b) => b.account_id === accountId);
+  const rows = await findBitHeads(q, [...component], accountWide(accountId));
   const byId = new Map(rows.map((b) => [b.id, b]));
   // Only the connection nodes of a body are read, and only where connections leave the bit, the event loop
   // given back between two bits: a graph of 150 bits of 2 MB read whole held 300 MB and blocked 4.5 s.

@@ -4,19 +4,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WaymarkError } from '../errors.js';
+import type { Priority, ReviewStatus } from '../store/enums.js';
 import type { BitTable, FlowTable } from '../store/schema.js';
 import { lockBit } from '../store/repositories/bits.repo.js';
 import * as repo from '../store/repositories/flows.repo.js';
 import type { Db, Store, Tx } from '../store/store.js';
-import { assertCanWriteIn, canSee, type Actor } from './actor.js';
+import { assertCanWriteIn, type Actor } from './actor.js';
 import { resolveScope } from './scopes.js';
+import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
 import { buildFlowGraph, type GraphBit } from './flow-graph.js';
 import { flowGraphMermaid } from './flow-mermaid.js';
 import { assertTrailContextSchema, sameSchema, type TrailContextSchema } from './trail-context-schema.js';
+import { LIMITS } from '../content/limits.js';
 
-export type Priority = FlowTable['priority'];
-export type ReviewStatus = FlowTable['review_status'];
 
 export interface CreateFlowInput {
   flow_title: string;
@@ -77,7 +78,6 @@ export interface ListFlowsInput {
   limit?: number;
 }
 
-export const DEFAULT_PAGE_SIZE = 50;
 
 /** Why a start bit cannot serve, in words an agent can act on. */
 type StartBitProblem = 'not_found' | 'archived' | 'scope_mismatch';
@@ -123,9 +123,9 @@ export class FlowsService {
    * activeFlowsStartingAt) cannot slip between this check and the flow's commit.
    */
   private async assertStartBit(tx: Tx, actor: Actor, bitId: string, scopeId: string | null): Promise<BitTable> {
-    const bit = await lockBit(tx, this.store.dialect, bitId);
+    const bit = await lockBit(tx, this.store.dialect, bitId, actor);
     let problem: StartBitProblem | null = null;
-    if (!bit || !canSee(actor, bit)) problem = 'not_found';
+    if (!bit) problem = 'not_found';
     else if (bit.status !== 'active') problem = 'archived';
     else if (bit.scope_id !== scopeId) problem = 'scope_mismatch';
     if (problem) {
@@ -134,14 +134,15 @@ export class FlowsService {
     return bit as BitTable;
   }
 
-  /** The flow if the caller may see it; another account's or an invisible scope's flow is FLOW_NOT_FOUND. */
-  private visibleFlow(actor: Actor, row: FlowTable | undefined, flowId: string): FlowTable {
-    if (!row || !canSee(actor, row)) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${flowId} is visible to this token: list_flows shows the flows you can use.`);
+  /** The flow as read for the caller (visibleTo); another account's or an invisible scope's flow is FLOW_NOT_FOUND. */
+  private visibleFlow(row: FlowTable | undefined, flowId: string): FlowTable {
+    if (!row) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${flowId} is visible to this token: list_flows shows the flows you can use.`);
     return row;
   }
 
   async create(actor: Actor, input: CreateFlowInput): Promise<FlowWritten> {
     const scopeId = input.scope_id ?? null;
+    const title = checkTitle(input.flow_title, 'flow_title');
     return this.store.transaction(async (tx) => {
       if (scopeId !== null) await resolveScope(tx, actor, scopeId);
       assertCanWriteIn(actor, scopeId);
@@ -154,8 +155,8 @@ export class FlowsService {
         id,
         account_id: actor.accountId,
         scope_id: scopeId,
-        title: input.flow_title,
-        description: input.flow_description || null,
+        title,
+        description: blankToNull(input.flow_description ?? null),
         categories: this.store.dialect.json(input.flow_categories ?? []),
         priority: input.priority ?? 'medium',
         start_bit_id: input.start_bit_id,
@@ -172,6 +173,7 @@ export class FlowsService {
   }
 
   async update(actor: Actor, input: UpdateFlowInput): Promise<FlowWritten> {
+    const title = checkTitleIfGiven(input.flow_title, 'flow_title');
     const newStartBitId = input.start_bit_id;
     if (newStartBitId === null) {
       throw new WaymarkError('FLOW_START_BIT_INVALID', 'start_bit_id cannot be unset: a flow always has a start bit. Pass the id of an active bit in the flow\'s scope, or omit start_bit_id.', {
@@ -180,13 +182,13 @@ export class FlowsService {
       });
     }
     return this.store.transaction(async (tx) => {
-      const flow = this.visibleFlow(actor, await repo.lockFlow(tx, this.store.dialect, input.flow_id), input.flow_id);
+      const flow = this.visibleFlow(await repo.lockFlow(tx, this.store.dialect, input.flow_id, actor), input.flow_id);
       assertCanWriteIn(actor, flow.scope_id);
       // Compiled only for a flow the caller may write (issue 16, finding 5: a flow id that does not exist compiled too).
       const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : input.trail_context_schema;
       const changes: Partial<FlowTable> = {};
-      if (input.flow_title !== undefined) changes.title = input.flow_title;
-      if (input.flow_description !== undefined) changes.description = input.flow_description || null;
+      if (title !== undefined) changes.title = title;
+      if (input.flow_description !== undefined) changes.description = blankToNull(input.flow_description);
       if (input.flow_categories !== undefined) changes.categories = this.store.dialect.json(input.flow_categories);
       if (input.priority !== undefined) changes.priority = input.priority;
       if (schema !== undefined) changes.trail_context_schema = schema === null ? null : this.store.dialect.json(schema);
@@ -229,7 +231,7 @@ export class FlowsService {
 
   async review(actor: Actor, input: { flow_id: string; review_status: ReviewStatus }): Promise<FlowWritten & { review_status: ReviewStatus; is_active: boolean }> {
     return this.store.transaction(async (tx) => {
-      const flow = this.visibleFlow(actor, await repo.lockFlow(tx, this.store.dialect, input.flow_id), input.flow_id);
+      const flow = this.visibleFlow(await repo.lockFlow(tx, this.store.dialect, input.flow_id, actor), input.flow_id);
       assertCanWriteIn(actor, flow.scope_id);
       const updated = nextModified(flow.updated_at);
       await repo.updateFlow(tx, flow.id, { review_status: input.review_status, updated_at: updated });
@@ -239,7 +241,7 @@ export class FlowsService {
 
   async get(actor: Actor, input: { flow_id: string; include_graph?: boolean; format?: 'json' | 'mermaid' }): Promise<FlowView & { graph?: FlowGraphView }> {
     const db = this.store.db;
-    const flow = this.visibleFlow(actor, await repo.findFlow(db, input.flow_id), input.flow_id);
+    const flow = this.visibleFlow(await repo.findFlow(db, input.flow_id, actor), input.flow_id);
     const view = this.view(flow);
     if (!input.include_graph && input.format !== 'mermaid') return view;
     const graph = await buildFlowGraph(db, this.store.dialect, actor.accountId, flow.start_bit_id);
@@ -260,7 +262,7 @@ export class FlowsService {
       this.store.db,
       { accountId: actor.accountId, scopeId: actor.scopeId },
       { scopeId: input.scope_id, isActive: input.is_active, reviewStatus: input.review_status, priority: input.priority, category, query: input.query },
-      { limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor },
+      { limit: input.limit ?? LIMITS.defaultPageSize, cursor: input.cursor },
       (row) => category === undefined || this.parse<string[]>(row.categories).includes(category),
     );
     return { flows: page.rows.map((r) => this.view(r)), next_cursor: page.next_cursor };

@@ -8,14 +8,15 @@ import { WaymarkError } from '../errors.js';
 import { findFlow } from '../store/repositories/flows.repo.js';
 import * as repo from '../store/repositories/inbox.repo.js';
 import type { Store } from '../store/store.js';
-import { canSee, type Actor } from './actor.js';
+import type { Actor } from './actor.js';
 import { LIMITS } from '../content/limits.js';
+import type { OpenTrailStatus } from '../store/enums.js';
 
 export { INBOX_REASONS, type InboxReason } from '../store/repositories/inbox.repo.js';
 
 export interface InboxInput {
   flow_id?: string;
-  status?: 'running' | 'waiting_for_person';
+  status?: OpenTrailStatus;
   reason?: repo.InboxReason;
   limit?: number;
   cursor?: string;
@@ -26,7 +27,7 @@ export interface InboxItem {
   trail_title: string | null;
   flow_id: string;
   flow_title: string;
-  status: 'running' | 'waiting_for_person';
+  status: OpenTrailStatus;
   step_id: string | null;
   bit_id: string | null;
   bit_title: string | null;
@@ -52,8 +53,8 @@ export class InboxService {
     const db = this.store.db;
     const dialect = this.store.dialect;
     if (input.flow_id) {
-      const flow = await findFlow(db, input.flow_id);
-      if (!flow || !canSee(actor, flow)) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`);
+      const flow = await findFlow(db, input.flow_id, actor);
+      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`);
     }
     const who: repo.InboxWho = { accountId: actor.accountId, scopeId: actor.scopeId, principalId: actor.principalId, isPerson: actor.kind === 'person' };
     const filter = { flowId: input.flow_id, status: input.status };

@@ -102,21 +102,20 @@ export function referenceText(nodes: SlateNode[]): string {
 }
 
 /** The length an abstract derived from the body aims at: a paragraph's worth, well under the 2048 limit. */
-export const DERIVED_ABSTRACT_LENGTH = 500;
 
 /**
- * An abstract cut from the body text: whole sentences up to DERIVED_ABSTRACT_LENGTH characters; when the
+ * An abstract cut from the body text: whole sentences up to LIMITS.derivedAbstractChars characters; when the
  * first sentence alone is longer, whole words up to that length and an ellipsis. Null for a body without text.
  */
 export function deriveAbstract(text: string): string | null {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat === '') return null;
-  if (flat.length <= DERIVED_ABSTRACT_LENGTH) return flat;
-  const head = flat.slice(0, DERIVED_ABSTRACT_LENGTH + 1);
+  if (flat.length <= LIMITS.derivedAbstractChars) return flat;
+  const head = flat.slice(0, LIMITS.derivedAbstractChars + 1);
   let cut = -1;
   for (const match of head.matchAll(/[.!?…](?=\s)/g)) cut = match.index + 1;
   if (cut > 0) return head.slice(0, cut);
-  const space = head.lastIndexOf(' ', DERIVED_ABSTRACT_LENGTH - 1);
-  return `${head.slice(0, space > 0 ? space : DERIVED_ABSTRACT_LENGTH - 1)}…`;
+  const space = head.lastIndexOf(' ', LIMITS.derivedAbstractChars - 1);
+  return `${head.slice(0, space > 0 ? space : LIMITS.derivedAbstractChars - 1)}…`;
 }
 

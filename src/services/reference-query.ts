@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { WaymarkError } from '../errors.js';
 import type { SearchTerm } from '../store/dialects/dialect.js';
+import { LIMITS } from '../content/limits.js';
 
 /**
  * PostgreSQL's English stop words (tsearch_data/english.stop). PostgreSQL drops them from documents
@@ -22,7 +23,6 @@ const STOP_WORDS = new Set(
 );
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
-const MAX_TERMS = 32;
 
 function words(text: string): string[] {
   return text.normalize('NFC').toLowerCase().match(WORD) ?? [];
@@ -40,7 +40,7 @@ function term(found: string[]): SearchTerm | null {
 /**
  * The terms of a query, ANDed. `"…"` (straight or curly quotes) is a phrase; outside quotes each
  * whitespace-separated chunk is a term, and a chunk that punctuation splits into several words
- * (`e-mail`, `v2.1`) is a phrase of them. An unclosed quote is ignored. At most 32 terms are kept.
+ * (`e-mail`, `v2.1`) is a phrase of them. An unclosed quote is ignored. At most LIMITS.searchTerms terms are kept.
  */
 export function parseSearchQuery(query: string): SearchTerm[] {
   const terms: SearchTerm[] = [];
@@ -59,7 +59,7 @@ export function parseSearchQuery(query: string): SearchTerm[] {
     last = match.index + match[0].length;
   }
   plain(query.slice(last).replace(/["“”]/g, ' '));
-  return terms.slice(0, MAX_TERMS);
+  return terms.slice(0, LIMITS.searchTerms);
 }
 
 interface CursorState {

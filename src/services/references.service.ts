@@ -10,9 +10,10 @@ import * as repo from '../store/repositories/references.repo.js';
 import type { Db, Store, Tx } from '../store/store.js';
 import { LIMITS } from '../content/limits.js';
 import { AccountGate } from './account-gate.js';
-import { assertAccess, assertCanWriteIn, canSee, type Access, type Actor } from './actor.js';
+import { assertAccess, assertCanWriteIn, type Access, type Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { resolveScope } from './scopes.js';
+import { blankToNull, checkTitle } from './text-fields.js';
 import { searchTexts } from '../content/search-text.js';
 import { checkReferenceContent, deriveAbstract, referenceText, type SlateNode } from './reference-content.js';
 import { decodeCursor, encodeCursor, parseSearchQuery, searchFingerprint } from './reference-query.js';
@@ -64,7 +65,6 @@ export interface LinkResult {
   position: number;
 }
 
-export const DEFAULT_SEARCH_LIMIT = 20;
 
 type Q = Db | Tx;
 type ReferenceRow = NonNullable<Awaited<ReturnType<typeof repo.findReference>>>;
@@ -78,17 +78,6 @@ export const LINK_ACCESS: Access = { capability: 'author', permission: 'edit' };
 const notFound = (id: string) =>
   new WaymarkError('REFERENCE_NOT_FOUND', `No reference ${id} is visible to this token; find reference ids with search_references.`, { reference_id: id });
 const bitNotFound = (id: string) => new WaymarkError('BIT_NOT_FOUND', `No bit ${id} is visible to this token; check the id (list_bits lists bits).`, { bit_id: id });
-
-function title(value: string): string {
-  const trimmed = value.trim();
-  if (trimmed === '') throw validationError([{ path: 'reference_title', message: 'must not be blank' }]);
-  return trimmed;
-}
-
-/** An empty abstract stores null, as bit_abstract does. */
-function abstract(value: string | null): string | null {
-  return value === null || value.trim() === '' ? null : value;
-}
 
 function positionIssue(position: number, max: number): WaymarkError {
   return validationError([{ path: 'position', message: `must be between 0 and ${max} (the bit has ${max === 0 ? 'no other links' : `positions 0..${max}`})` }]);
@@ -112,8 +101,8 @@ export class ReferencesService {
         id,
         account_id: actor.accountId,
         scope_id: scopeId,
-        title: title(input.reference_title),
-        abstract: input.reference_abstract === undefined ? deriveAbstract(text) : abstract(input.reference_abstract),
+        title: checkTitle(input.reference_title, 'reference_title'),
+        abstract: input.reference_abstract === undefined ? deriveAbstract(text) : blankToNull(input.reference_abstract),
         content: this.store.dialect.json(content),
         ...searchTexts(text),
         categories: this.store.dialect.json(input.reference_categories ?? []),
@@ -129,15 +118,15 @@ export class ReferencesService {
   async update(actor: Actor, input: UpdateReferenceInput): Promise<WriteResult> {
     const content = input.reference_content === undefined ? undefined : checkReferenceContent(input.reference_content);
     return this.store.transaction(async (tx) => {
-      const row = await repo.lockReference(tx, this.store.dialect, input.reference_id);
-      if (!row || !canSee(actor, row)) throw notFound(input.reference_id);
+      const row = await repo.lockReference(tx, this.store.dialect, input.reference_id, actor);
+      if (!row) throw notFound(input.reference_id);
       assertCanWriteIn(actor, row.scope_id);
       if (input.is_active === true && row.is_active === 0) {
         throw new WaymarkError('REFERENCE_UNARCHIVE_UNSUPPORTED', `Reference ${row.id} is archived and cannot be un-archived; create a new reference with create_reference instead.`);
       }
       const changes: Parameters<typeof repo.updateReference>[2] = {};
-      if (input.reference_title !== undefined) changes.title = title(input.reference_title);
-      if (input.reference_abstract !== undefined) changes.abstract = abstract(input.reference_abstract);
+      if (input.reference_title !== undefined) changes.title = checkTitle(input.reference_title, 'reference_title');
+      if (input.reference_abstract !== undefined) changes.abstract = blankToNull(input.reference_abstract);
       if (input.reference_categories !== undefined) changes.categories = this.store.dialect.json(input.reference_categories);
       if (content !== undefined) {
         const text = referenceText(content);
@@ -163,13 +152,13 @@ export class ReferencesService {
   }
 
   async get(actor: Actor, referenceId: string) {
-    const row = await repo.findReference(this.store.db, referenceId);
-    if (!row || !canSee(actor, row)) throw notFound(referenceId);
+    const row = await repo.findReference(this.store.db, referenceId, actor);
+    if (!row) throw notFound(referenceId);
     return this.view(row);
   }
 
   async search(actor: Actor, input: SearchReferencesInput) {
-    const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
+    const limit = input.limit ?? LIMITS.defaultSearchLimit;
     const terms = parseSearchQuery(input.query);
     const categories = input.categories && input.categories.length > 0 ? [...new Set(input.categories)].sort() : undefined;
     const includeArchived = input.include_archived ?? false;
@@ -179,9 +168,8 @@ export class ReferencesService {
     if (terms.length === 0) return { results: [], next_cursor: null };
     const hits = await this.searches.run(actor.accountId, () =>
       repo.searchReferences(this.store.db, this.store.dialect, {
-        accountId: actor.accountId,
+        seen: actor,
         terms,
-        visibleScopeId: actor.scopeId,
         scopeId: input.scope_id,
         categories,
         includeArchived,
@@ -218,7 +206,7 @@ export class ReferencesService {
       const position = input.position ?? list.length;
       if (position > list.length) throw positionIssue(position, list.length);
       const id = randomUUID();
-      const row = { id, account_id: actor.accountId, bit_id: bit.id, reference_id: reference.id, display_label: input.display_label || null, position: list.length, created_at: nowIso() };
+      const row = { id, account_id: actor.accountId, bit_id: bit.id, reference_id: reference.id, display_label: blankToNull(input.display_label ?? null), position: list.length, created_at: nowIso() };
       try {
         await links.insertLink(tx, row);
       } catch (error) {
@@ -241,8 +229,9 @@ export class ReferencesService {
       if (!link) throw linkNotFound(bit.id, reference.id);
       if (input.position !== undefined && input.position > list.length - 1) throw positionIssue(input.position, list.length - 1);
       // Set, not toggled: the same call twice leaves the same state (I).
-      if (input.display_label !== undefined && (input.display_label || null) !== link.display_label) {
-        await links.setDisplayLabel(tx, link.id, input.display_label || null);
+      const label = blankToNull(input.display_label);
+      if (label !== undefined && label !== link.display_label) {
+        await links.setDisplayLabel(tx, link.id, label);
       }
       const position = input.position ?? index;
       if (position !== index) {
@@ -275,10 +264,10 @@ export class ReferencesService {
    */
   async assertCitable(tx: Q, actor: Actor, referenceIds: string[], bitScopeId: string | null): Promise<void> {
     const ids = [...new Set(referenceIds)];
-    const rows = new Map((await repo.findReferenceStates(tx, ids)).map((r) => [r.id, r]));
+    const rows = new Map((await repo.findReferenceStates(tx, ids, actor)).map((r) => [r.id, r]));
     for (const id of ids) {
       const row = rows.get(id);
-      if (!row || !canSee(actor, row)) throw notFound(id);
+      if (!row) throw notFound(id);
       if (row.is_active === 0) {
         throw new WaymarkError('REFERENCE_ARCHIVED', `The body cites reference ${id}, which is archived; cite an active reference (search_references finds them) or remove the citation.`, { reference_id: id });
       }
@@ -291,11 +280,11 @@ export class ReferencesService {
    * Either one invisible is not-found; a visible bit the caller may not write is FORBIDDEN (CONTRACT.md).
    */
   private async linkTargets(tx: Tx, actor: Actor, input: { bit_id: string; reference_id: string }, options: { requireActiveBit: boolean }) {
-    const bit = await lockBit(tx, this.store.dialect, input.bit_id);
-    if (!bit || !canSee(actor, bit)) throw bitNotFound(input.bit_id);
+    const bit = await lockBit(tx, this.store.dialect, input.bit_id, actor);
+    if (!bit) throw bitNotFound(input.bit_id);
     // Locked against a concurrent archive (update_reference), which checks for links under the same lock.
-    const reference = await repo.lockReference(tx, this.store.dialect, input.reference_id);
-    if (!reference || !canSee(actor, reference)) throw notFound(input.reference_id);
+    const reference = await repo.lockReference(tx, this.store.dialect, input.reference_id, actor);
+    if (!reference) throw notFound(input.reference_id);
     assertAccess(actor, LINK_ACCESS);
     assertCanWriteIn(actor, bit.scope_id);
     if (options.requireActiveBit && bit.status !== 'active') {

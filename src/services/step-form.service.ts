@@ -5,13 +5,12 @@
  * element's answer rule (the text of the element definition that submit_step_data enforces) and what the
  * caller may do now.
  */
-import { capabilityName } from '../config.js';
 import { ELEMENTS, isElementType, type SlateBody } from '../content/index.js';
 import { findFlow } from '../store/repositories/flows.repo.js';
 import { findStep, stepSnapshot } from '../store/repositories/trails.repo.js';
 import type { Store } from '../store/store.js';
-import type { Actor } from './actor.js';
-import type { TrailsService } from './trails.service.js';
+import { hasAccess, RUN_ACCESS, type Actor } from './actor.js';
+import { mayActOn, type TrailsService } from './trails.service.js';
 import type { BitSnapshot, StepElement } from './trail-step.js';
 import type { StepView, TrailView } from './trail-view.js';
 
@@ -35,9 +34,8 @@ export class StepFormService {
     const row = current ? await findStep(this.store.db, current.step_id) : undefined;
     const snapshot = row ? this.store.dialect.parseJson<BitSnapshot>(await stepSnapshot(this.store.db, row)) : null;
     const running = view.status === 'running' || view.status === 'waiting_for_person';
-    const runs = actor.capabilities.includes(capabilityName('run'));
-    // The rule of TrailsService.assertMayAct: agents do not act on human_required steps nor on steps handed to a person.
-    const acts = runs && running && current !== null && (actor.kind === 'person' || (!current.human_required && !current.waiting_for_person));
+    const runs = hasAccess(actor, RUN_ACCESS);
+    const acts = runs && running && current !== null && mayActOn(actor, current);
     let step: StepPayload['step'] = null;
     if (current && snapshot) {
       const { bit_body: _markdown, content_format: _format, elements, ...rest } = current;

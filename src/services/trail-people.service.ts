@@ -7,11 +7,12 @@ import { findPrincipalsOf } from '../store/repositories/auth.repo.js';
 import type { Store } from '../store/store.js';
 import type { Actor } from './actor.js';
 import type { TrailsService } from './trails.service.js';
+import type { PrincipalKind } from '../store/enums.js';
 
 export interface TrailPerson {
   principal_id: string;
   name: string;
-  kind: 'agent' | 'person';
+  kind: PrincipalKind;
 }
 
 export class TrailPeopleService {

@@ -8,22 +8,22 @@ import { issuesError, validationError, WaymarkError } from '../errors.js';
 import { LIMITS } from '../content/limits.js';
 import { assertAnswerSizes, assertContextSize } from './trail-bounds.js';
 import { findBit, findBitHeads } from '../store/repositories/bits.repo.js';
+import { connectionsFrom } from '../store/repositories/connections.repo.js';
 import { findFlow } from '../store/repositories/flows.repo.js';
+import { accountWide } from '../store/visibility.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
 import * as repo from '../store/repositories/trails.repo.js';
+import type { TrailStatus } from '../store/enums.js';
 import type { TrailTable } from '../store/schema.js';
 import type { Db, Store, Tx } from '../store/store.js';
-import { canSee, type Actor } from './actor.js';
+import type { Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
-import { DEFAULT_PAGE_SIZE } from './flows.service.js';
 import { trailContextIssues, type TrailContextSchema } from './trail-context-schema.js';
 import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
 import { answerView, availableConnections, historyEntry, latestAnswers, stepView, type AnswerView, type TrailSummary, type TrailView } from './trail-view.js';
 
 /** Answers in one submit_step_data call: a step holds at most 200 elements and items (LIMITS.entriesAndItemsPerCall). */
-export const MAX_ANSWERS_PER_CALL = 200;
 
-export type TrailStatus = TrailTable['status'];
 
 export interface StartTrailInput {
   flow_id: string;
@@ -41,6 +41,11 @@ export interface ListTrailsInput {
 
 type Q = Db | Tx;
 
+/** Whether the actor may answer and advance this step: an agent never acts on a human_required step nor on one handed to a person. */
+export function mayActOn(actor: Pick<Actor, 'kind'>, step: { human_required: boolean; waiting_for_person: boolean }): boolean {
+  return actor.kind === 'person' || (!step.human_required && !step.waiting_for_person);
+}
+
 export class TrailsService {
   constructor(private readonly store: Store) {}
 
@@ -48,8 +53,9 @@ export class TrailsService {
     return this.store.dialect.parseJson<T>(raw);
   }
 
-  private visibleTrail(actor: Actor, row: TrailTable | undefined, trailId: string): TrailTable {
-    if (!row || !canSee(actor, row)) throw new WaymarkError('TRAIL_NOT_FOUND', `No trail ${trailId} is visible to this token: list_trails shows the trails you can use.`);
+  /** The trail as read for the caller (visibleTo); another account's or an invisible scope's trail is TRAIL_NOT_FOUND. */
+  private visibleTrail(row: TrailTable | undefined, trailId: string): TrailTable {
+    if (!row) throw new WaymarkError('TRAIL_NOT_FOUND', `No trail ${trailId} is visible to this token: list_trails shows the trails you can use.`);
     return row;
   }
 
@@ -63,8 +69,7 @@ export class TrailsService {
 
   /** Agents may not act on a human_required step, nor on one handed to a person; people may. */
   private assertMayAct(actor: Actor, trail: TrailTable, snapshot: BitSnapshot): void {
-    if (actor.kind === 'person') return;
-    if (snapshot.human_required || trail.status === 'waiting_for_person') {
+    if (!mayActOn(actor, { human_required: snapshot.human_required, waiting_for_person: trail.status === 'waiting_for_person' })) {
       const why = snapshot.human_required ? `step "${snapshot.title}" is human_required` : `step "${snapshot.title}" was handed to a person`;
       throw new WaymarkError(
         'HUMAN_REQUIRED',
@@ -76,11 +81,11 @@ export class TrailsService {
 
   /** Enters a bit as the trail's next step: the bit as it is now, with its links and connections, is kept. */
   private async enterStep(tx: Tx, trail: { id: string; account_id: string }, bitId: string, seq: number, at: string): Promise<{ id: string; snapshot: BitSnapshot }> {
-    const bit = await findBit(tx, bitId);
-    if (!bit || bit.account_id !== trail.account_id || bit.status !== 'active') {
+    const bit = await findBit(tx, bitId, accountWide(trail.account_id));
+    if (!bit || bit.status !== 'active') {
       throw new WaymarkError('BIT_ARCHIVED', `Bit ${bitId} is no longer active, so the trail cannot enter it; ask an author to repoint the flow or restore the bit.`, { bit_id: bitId });
     }
-    const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await repo.connectionsOf(tx, trail.account_id, bitId));
+    const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await connectionsFrom(tx, trail.account_id, [bitId]));
     const id = randomUUID();
     // A bit entered again unchanged (a loop in the flow) shares the snapshot its first entry stored (migration 008).
     const json = this.store.dialect.json(snapshot);
@@ -122,8 +127,8 @@ export class TrailsService {
       const snapshot = step.id === trail.current_step_id ? (entered ?? this.parse<BitSnapshot>(await repo.stepSnapshot(q, step))) : null;
       history.push(historyEntry(step, step.bit_title ?? snapshot?.title ?? '', stepAnswers, stepEvents));
       if (snapshot) {
-        const targets = await findBitHeads(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
-        const live = new Map(targets.filter((b) => b.account_id === trail.account_id).map((b) => [b.id, { title: b.title, status: b.status }]));
+        const targets = await findBitHeads(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
+        const live = new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
         current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents);
       }
     }
@@ -143,7 +148,7 @@ export class TrailsService {
 
   /** The trail locked, visible, running, and its current step with the snapshot and answers. */
   private async current(tx: Tx, actor: Actor, trailId: string) {
-    const trail = this.visibleTrail(actor, await repo.lockTrail(tx, this.store.dialect, trailId), trailId);
+    const trail = this.visibleTrail(await repo.lockTrail(tx, this.store.dialect, trailId, actor), trailId);
     this.assertRunning(trail);
     const step = trail.current_step_id ? await repo.findStep(tx, trail.current_step_id) : undefined;
     if (!step) throw new Error(`trail ${trail.id} is ${trail.status} without a current step`);
@@ -155,8 +160,8 @@ export class TrailsService {
   async start(actor: Actor, input: StartTrailInput): Promise<TrailView> {
     assertContextSize(input.trail_context);
     return this.store.transaction(async (tx) => {
-      const flow = await findFlow(tx, input.flow_id);
-      if (!flow || !canSee(actor, flow)) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can run.`);
+      const flow = await findFlow(tx, input.flow_id, actor);
+      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can run.`);
       if (flow.is_active !== 1) {
         throw new WaymarkError('FLOW_INACTIVE', `Flow ${flow.id} is inactive, so no trail can start on it; an author re-activates it with update_flow (is_active: true).`, { flow_id: flow.id });
       }
@@ -191,20 +196,20 @@ export class TrailsService {
 
   async get(actor: Actor, input: { trail_id: string }): Promise<TrailView> {
     const db = this.store.db;
-    return this.view(db, this.visibleTrail(actor, await repo.findTrail(db, input.trail_id), input.trail_id));
+    return this.view(db, this.visibleTrail(await repo.findTrail(db, input.trail_id, actor), input.trail_id));
   }
 
   async list(actor: Actor, input: ListTrailsInput): Promise<{ trails: TrailSummary[]; next_cursor: string | null }> {
     const db = this.store.db;
     if (input.flow_id) {
-      const flow = await findFlow(db, input.flow_id);
-      if (!flow || !canSee(actor, flow)) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`);
+      const flow = await findFlow(db, input.flow_id, actor);
+      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`);
     }
     const page = await repo.listTrails(
       db,
       { accountId: actor.accountId, scopeId: actor.scopeId },
       { flowId: input.flow_id, status: input.status, principalId: input.principal_id },
-      { limit: input.limit ?? DEFAULT_PAGE_SIZE, cursor: input.cursor },
+      { limit: input.limit ?? LIMITS.defaultPageSize, cursor: input.cursor },
     );
     const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
     const steps = new Map((await repo.stepBits(db, stepIds)).map((s) => [s.id, { bit_id: s.bit_id, title: s.title }]));
@@ -314,8 +319,8 @@ export class TrailsService {
           { element_ids: missing },
         );
       }
-      const targets = await findBitHeads(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))]);
-      const live = new Map(targets.filter((b) => b.account_id === trail.account_id).map((b) => [b.id, { title: b.title, status: b.status }]));
+      const targets = await findBitHeads(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
+      const live = new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
       const available = availableConnections(snapshot, latest, live);
       const choices = available.map((c) => ({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: c.target_bit_title, label: c.label }));
       let follow = available.length === 1 ? available[0] : undefined;

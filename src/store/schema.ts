@@ -5,6 +5,9 @@
  * read them through the dialect's parseJson.
  */
 import type { Generated } from 'kysely';
+import type { BitStatus, Complexity, Permission, Priority, PrincipalKind, ReviewStatus, TrailEventKind, TrailStatus } from './enums.js';
+
+export type { TrailEventKind } from './enums.js';
 
 export type Json = unknown;
 export type Flag = number;
@@ -15,8 +18,8 @@ export interface PrincipalTable {
   id: string;
   account_id: string;
   scope_id: string | null;
-  kind: 'agent' | 'person';
-  permission: 'view' | 'edit' | 'admin';
+  kind: PrincipalKind;
+  permission: Permission;
   name: string;
   created_at: string;
 }
@@ -40,9 +43,9 @@ export interface BitTable {
   description: string | null;
   body: Json;
   categories: Json;
-  complexity: 'low' | 'medium' | 'high';
+  complexity: Complexity;
   human_required: Flag;
-  status: 'active' | 'archived';
+  status: BitStatus;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -62,11 +65,11 @@ export interface FlowTable {
   title: string;
   description: string | null;
   categories: Json;
-  priority: 'low' | 'medium' | 'high' | 'critical';
+  priority: Priority;
   start_bit_id: string;
   trail_context_schema: Json | null;
   is_active: Flag;
-  review_status: 'pending' | 'approved' | 'changes_requested';
+  review_status: ReviewStatus;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -104,7 +107,7 @@ export interface TrailTable {
   flow_id: string;
   title: string | null;
   context: Json;
-  status: 'running' | 'waiting_for_person' | 'completed' | 'cancelled';
+  status: TrailStatus;
   current_step_id: string | null;
   started_by: string;
   created_at: string;
@@ -150,7 +153,6 @@ export interface TrailAnswerTable {
   value_bytes: Generated<number>;
 }
 
-export type TrailEventKind = 'transfer' | 'cancel';
 
 /** Every transfer_step and the cancel_trail of a trail, oldest first by id (migration 004). */
 export interface TrailEventTable {

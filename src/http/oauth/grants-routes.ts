@@ -5,8 +5,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { WaymarkError } from '../../errors.js';
-import { errorBody } from '../../mcp/envelope.js';
+import { errorBody, WaymarkError } from '../../errors.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
 import { actorOf } from '../bearer.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_ACCESS } from '../../services/actor.js';
 import { LIMITS } from '../../content/limits.js';
 import { defineTool } from '../tool.js';
 import { recordId } from './common-schemas.js';
@@ -16,7 +17,7 @@ export const advanceTrailTool = defineTool({
     'Errors: TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING, HUMAN_REQUIRED (use transfer_step), REQUIRED_ANSWERS_MISSING (details.element_ids), VALIDATION_ERROR (connection_id not available, a choice needed, expected_step_id not the current step (details.current_step), or the step limit reached).',
   ].join(' '),
   flags: { W: true, D: false, I: false },
-  access: { capability: 'run', permission: 'view' },
+  access: RUN_ACCESS,
   input: z.strictObject({
     trail_id: trailId,
     connection_id: recordId('The connection to follow, from current_step.connections_available.').optional(),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { nodeScheme } from '../../config.js';
 import { ELEMENT_TYPES } from '../../content/index.js';
 import { LIMITS } from '../../content/limits.js';
+import { COMPLEXITIES } from '../../store/enums.js';
 import { nodeRef, recordId } from './common-schemas.js';
 
 export const bitId = recordId('The bit id (UUID).');
@@ -14,7 +15,7 @@ export const bitId = recordId('The bit id (UUID).');
 export const bitTitle = z.string().max(LIMITS.title).describe(`Non-empty, at most ${LIMITS.title} characters; cannot be blanked.`);
 export const bitAbstract = z.string().max(LIMITS.bitAbstract).describe(`At most ${LIMITS.bitAbstract} characters; an empty string stores null.`);
 export const bitDescription = z.string().max(LIMITS.bitDescription).describe(`At most ${LIMITS.bitDescription} characters; an empty string stores null.`);
-export const complexity = z.enum(['low', 'medium', 'high']).describe('Default medium; travels with the step so executors can weigh it.');
+export const complexity = z.enum(COMPLEXITIES).describe('Default medium; travels with the step so executors can weigh it.');
 export const humanRequired = z.boolean().describe('When true a person must do the step; an executing agent transfers it (transfer_step).');
 export const contentFormat = z.enum(['slate', 'markdown']).describe('markdown (default) or slate; a node array reads as slate.');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_ACCESS } from '../../services/actor.js';
 import { defineTool } from '../tool.js';
 import { PROGRESS_TEXT, progressOf, trailId, trailProgress, trailReason } from './trail-schemas.js';
 
@@ -13,7 +14,7 @@ export const cancelTrailTool = defineTool({
     'Errors: TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING (already completed or cancelled), VALIDATION_ERROR.',
   ].join(' '),
   flags: { W: true, D: true, I: false },
-  access: { capability: 'run', permission: 'view' },
+  access: RUN_ACCESS,
   input: z.strictObject({
     trail_id: trailId,
     reason: trailReason

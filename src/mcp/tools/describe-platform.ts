@@ -3,6 +3,7 @@ import { brand, capabilityName, nodeScheme, version } from '../../config.js';
 import { describeBodySyntax, describeElements } from '../../content/index.js';
 import { LIMITS } from '../../content/limits.js';
 import { ERROR_CODES } from '../../errors.js';
+import { hasAccess } from '../../services/actor.js';
 import { defineTool, flagText, type Tool } from '../tool.js';
 
 /**
@@ -48,12 +49,6 @@ export function describePlatformTool(allTools: () => Tool[]) {
       error_codes: z.array(z.object({ code: z.string(), status: z.number(), when: z.string() })),
     }),
     async run({ actor, services }) {
-      const readNames = [capabilityName('read'), capabilityName('author')];
-      const allowed = (capability: string, permission: string) => {
-        const capOk = capability === 'any' || (capability === 'read' ? readNames.some((c) => actor.capabilities.includes(c)) : actor.capabilities.includes(capabilityName(capability as 'author')));
-        const order = ['view', 'edit', 'admin'];
-        return capOk && order.indexOf(actor.permission) >= order.indexOf(permission);
-      };
       return {
         brand,
         version,
@@ -68,7 +63,7 @@ export function describePlatformTool(allTools: () => Tool[]) {
           flags: flagText(t.flags),
           capability: t.access.capability === 'any' ? 'any' : capabilityName(t.access.capability),
           permission: t.access.permission,
-          allowed: allowed(t.access.capability, t.access.permission),
+          allowed: hasAccess(actor, t.access),
         })),
         body_syntax: describeBodySyntax(),
         element_types: describeElements(),

@@ -4,19 +4,18 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
+import { PRIORITIES, REVIEW_STATUSES } from '../../store/enums.js';
 import { categories, cursor, recordId } from './common-schemas.js';
 
 export { lastModifiedIgnored } from './common-schemas.js';
 
-export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
-export const REVIEW_STATUSES = ['pending', 'approved', 'changes_requested'] as const;
+export { REVIEW_STATUSES } from '../../store/enums.js';
 
 export const flowId = recordId('The flow id (UUID).');
 
 export const flowTitle = z
   .string()
   .max(LIMITS.title)
-  .refine((s) => s.trim() !== '', { message: 'must not be blank' })
   .describe(`Non-empty, at most ${LIMITS.title} characters.`);
 
 export const flowDescription = z
@@ -57,5 +56,5 @@ export const flowView = z.object({
 
 export const pageInput = {
   cursor: cursor.optional().describe('next_cursor of the previous page; omit for the first page.'),
-  limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default 50.`),
+  limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default ${LIMITS.defaultPageSize}.`),
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BIT_STATUSES } from '../../store/enums.js';
 import { defineTool } from '../tool.js';
 import { conditionSchema } from './answer-schemas.js';
 import { bitId } from './bit-schemas.js';
@@ -23,7 +24,7 @@ export const getBitTool = defineTool({
       complexity: z.string(),
       human_required: z.boolean(),
       scope_id: z.string().nullable(),
-      status: z.enum(['active', 'archived']),
+      status: z.enum(BIT_STATUSES),
       elements: z.array(
         z.object({
           id: z.string(),

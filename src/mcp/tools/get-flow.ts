@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BIT_STATUSES } from '../../store/enums.js';
 import { defineTool } from '../tool.js';
 import { conditionSchema } from './answer-schemas.js';
 import { flowId, flowView } from './flow-schemas.js';
@@ -8,7 +9,7 @@ const condition = conditionSchema;
 const graphBit = z.object({
   bit_id: z.string(),
   bit_title: z.string(),
-  status: z.enum(['active', 'archived']),
+  status: z.enum(BIT_STATUSES),
   human_required: z.boolean(),
   depth: z.number().int().nullable(),
   connections: z.array(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_ACCESS } from '../../services/actor.js';
 import { defineTool } from '../tool.js';
 import { STEP_PAYLOAD_TEXT, trailId, trailView } from './trail-schemas.js';
 
@@ -7,7 +8,7 @@ export const getTrailTool = defineTool({
   title: 'Get a trail',
   description: `Reads a trail and its current step. ${STEP_PAYLOAD_TEXT} Errors: TRAIL_NOT_FOUND.`,
   flags: { W: false, D: false, I: true },
-  access: { capability: 'run', permission: 'view' },
+  access: RUN_ACCESS,
   input: z.strictObject({ trail_id: trailId }),
   output: trailView,
   run: ({ actor, services }, input) => services.trails.get(actor, input),

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { uuid } from './common-schemas.js';
 import { pageInput } from './flow-schemas.js';
+import { LIMITS } from '../../content/limits.js';
+import { BIT_STATUSES, COMPLEXITIES } from '../../store/enums.js';
 
 export const listBitsTool = defineTool({
   name: 'list_bits',
@@ -14,7 +16,7 @@ export const listBitsTool = defineTool({
     scope_id: uuid.nullable().optional().describe('Only this scope\'s bits; null: account-level bits only; omitted: every bit you can see.'),
     status: z.enum(['active', 'archived', 'any']).optional().describe('Default active.'),
     category: z.string().optional().describe('Only bits carrying this category (exact match).'),
-    query: z.string().max(256).optional().describe('Text to find in the title, abstract or description.'),
+    query: z.string().max(LIMITS.listQueryLength).optional().describe('Text to find in the title, abstract or description.'),
     ...pageInput,
   }),
   output: z.object({
@@ -25,10 +27,10 @@ export const listBitsTool = defineTool({
         bit_abstract: z.string().nullable(),
         bit_description: z.string().nullable(),
         bit_categories: z.array(z.string()),
-        complexity: z.enum(['low', 'medium', 'high']),
+        complexity: z.enum(COMPLEXITIES),
         human_required: z.boolean(),
         scope_id: z.string().nullable(),
-        status: z.enum(['active', 'archived']),
+        status: z.enum(BIT_STATUSES),
         created_date_time_utc: z.string(),
         last_modified_date_time_utc: z.string(),
       }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { uuid } from './common-schemas.js';
 import { flowView, pageInput, priority, REVIEW_STATUSES } from './flow-schemas.js';
+import { LIMITS } from '../../content/limits.js';
 
 export const listFlowsTool = defineTool({
   name: 'list_flows',
@@ -16,7 +17,7 @@ export const listFlowsTool = defineTool({
     review_status: z.enum(REVIEW_STATUSES).optional(),
     priority: priority.optional(),
     category: z.string().optional().describe('Only flows carrying this category (exact match).'),
-    query: z.string().max(256).optional().describe('Text to find in the title or description.'),
+    query: z.string().max(LIMITS.listQueryLength).optional().describe('Text to find in the title or description.'),
     ...pageInput,
   }),
   output: z.object({ flows: z.array(flowView), next_cursor: z.string().nullable() }),

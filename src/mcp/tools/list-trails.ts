@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_ACCESS } from '../../services/actor.js';
 import { defineTool } from '../tool.js';
 import { recordId } from './common-schemas.js';
 import { pageInput } from './flow-schemas.js';
@@ -10,7 +11,7 @@ export const listTrailsTool = defineTool({
   description:
     'Lists the trails your token can see, most recently changed first, one page at a time (pass next_cursor back as cursor; null means the last page). Filters combine: flow_id, status (running, waiting_for_person, completed, cancelled), principal_id (trails that principal started, answered on, handed over or advanced; describe_platform gives your own). Errors: FLOW_NOT_FOUND, VALIDATION_ERROR.',
   flags: { W: false, D: false, I: true },
-  access: { capability: 'run', permission: 'view' },
+  access: RUN_ACCESS,
   input: z.strictObject({
     flow_id: recordId('Only trails of this flow.').optional(),
     status: z.enum(TRAIL_STATUSES).optional(),

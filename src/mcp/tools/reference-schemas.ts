@@ -15,7 +15,6 @@ export { bitId } from './bit-schemas.js';
 export const referenceTitle = z
   .string()
   .max(LIMITS.title)
-  .refine((s) => s.trim() !== '', { message: 'must not be blank' })
   .describe(`Non-empty, at most ${LIMITS.title} characters.`);
 
 export const referenceAbstract = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_ACCESS } from '../../services/actor.js';
 import { LIMITS } from '../../content/limits.js';
 import { defineTool } from '../tool.js';
 import { recordId } from './common-schemas.js';
@@ -9,7 +10,7 @@ export const startTrailTool = defineTool({
   title: 'Start a trail',
   description: `Starts a run (trail) of an active flow at its start bit. trail_context must fit the flow's trail_context_schema (get_flow shows it). ${STEP_PAYLOAD_TEXT} Errors: FLOW_NOT_FOUND, FLOW_INACTIVE, TRAIL_CONTEXT_INVALID (details.issues with each path), VALIDATION_ERROR.`,
   flags: { W: true, D: false, I: false },
-  access: { capability: 'run', permission: 'view' },
+  access: RUN_ACCESS,
   input: z.strictObject({
     flow_id: recordId('The flow to run; it must be active.'),
     trail_context: z.record(z.string(), z.unknown()).optional().describe('The fields the flow\'s trail_context_schema declares; default {}.'),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { RUN_ACCESS } from '../../services/actor.js';
 import { ELEMENT_TYPES, ELEMENTS } from '../../content/elements/index.js';
-import { MAX_ANSWERS_PER_CALL } from '../../services/trails.service.js';
 import { defineTool } from '../tool.js';
 import { answerInnerSchema } from './answer-schemas.js';
 import { nodeRef } from './common-schemas.js';
 import { PROGRESS_TEXT, progressOf, trailId, trailProgress } from './trail-schemas.js';
+import { LIMITS } from '../../content/limits.js';
 
 /** Each step type with its answer rule, from the element definitions (one home for each rule). */
 const answerRules = ELEMENT_TYPES.filter((t) => ELEMENTS[t].stepType !== null)
@@ -23,7 +24,7 @@ export const submitStepDataTool = defineTool({
     'Errors: TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING, HUMAN_REQUIRED (use transfer_step), ELEMENT_NOT_FOUND, ANSWER_INVALID (details.issues), VALIDATION_ERROR.',
   ].join(' '),
   flags: { W: true, D: false, I: false },
-  access: { capability: 'run', permission: 'view' },
+  access: RUN_ACCESS,
   input: z.strictObject({
     trail_id: trailId,
     data: z
@@ -35,8 +36,8 @@ export const submitStepDataTool = defineTool({
         }),
       )
       .min(1)
-      .max(MAX_ANSWERS_PER_CALL)
-      .describe(`1 to ${MAX_ANSWERS_PER_CALL} answers.`),
+      .max(LIMITS.answersPerCall)
+      .describe(`1 to ${LIMITS.answersPerCall} answers.`),
   }),
   output: trailProgress.extend({ warnings: z.array(z.object({ element_id: z.string(), warnings: z.array(z.string()) })) }),
   run: async ({ actor, services }, input) => {

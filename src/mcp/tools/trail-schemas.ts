@@ -2,15 +2,17 @@
 import { z } from 'zod';
 import { answerInnerSchema, conditionSchema } from './answer-schemas.js';
 import { recordId } from './common-schemas.js';
+import { LIMITS } from '../../content/limits.js';
+import { TRAIL_STATUSES } from '../../store/enums.js';
 
-export const TRAIL_STATUSES = ['running', 'waiting_for_person', 'completed', 'cancelled'] as const;
+export { TRAIL_STATUSES } from '../../store/enums.js';
 
 export const trailId = recordId('The trail id (UUID), as start_trail or list_trails gave it.');
 
-/** A reason a person reads (transfer_step, cancel_trail): at most 1024 characters, not blank. */
+/** A reason a person reads (transfer_step, cancel_trail): at most LIMITS.reasonLength characters, not blank. */
 export const trailReason = z
   .string()
-  .max(1024)
+  .max(LIMITS.reasonLength)
   .refine((text) => text.trim() !== '', { message: 'must not be blank' });
 
 const condition = conditionSchema;

@@ -4,6 +4,7 @@
  */
 import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../schema.js';
+import type { Visibility } from '../visibility.js';
 
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -95,11 +96,10 @@ export interface SearchTerm {
 }
 
 export interface ReferenceSearchQuery {
-  accountId: string;
+  /** Who searches: only references it may see are hits (visibility.ts). */
+  seen: Visibility;
   /** Every term must match (AND). Never empty. */
   terms: SearchTerm[];
-  /** A scope-limited caller sees its scope and the account level only. */
-  visibleScopeId: string | null;
   /** undefined: no scope filter; null: account-level references only; an id: that scope only. */
   scopeId?: string | null;
   /** Any of these categories (exact match). */

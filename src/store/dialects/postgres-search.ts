@@ -2,7 +2,8 @@
  * References search on PostgreSQL: a stored generated tsvector column (always in step with the row,
  * whoever writes it) and a GIN index over it.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { inScope, visibleTo } from '../visibility.js';
 import type { DB } from '../schema.js';
 import type { ReferenceSearchHit, ReferenceSearchQuery, SearchDialect, SearchTerm } from './dialect.js';
 import { MARK_END, MARK_START, snippetFromMarked } from './snippet.js';
@@ -65,11 +66,8 @@ export function tsquery(terms: SearchTerm[]): RawBuilder<unknown> {
   );
 }
 
-function filters(query: ReferenceSearchQuery): RawBuilder<unknown>[] {
-  const where: RawBuilder<unknown>[] = [sql`r.account_id = ${query.accountId}`];
-  if (query.visibleScopeId !== null) where.push(sql`(r.scope_id IS NULL OR r.scope_id = ${query.visibleScopeId})`);
-  if (query.scopeId === null) where.push(sql`r.scope_id IS NULL`);
-  else if (query.scopeId !== undefined) where.push(sql`r.scope_id = ${query.scopeId}`);
+function filters(query: ReferenceSearchQuery): Expression<unknown>[] {
+  const where: Expression<unknown>[] = [visibleTo(query.seen, 'r'), inScope(query.scopeId, 'r')];
   if (!query.includeArchived) where.push(sql`r.is_active = 1`);
   if (query.categories && query.categories.length > 0) where.push(sql`r.categories ?| ${query.categories}::text[]`);
   return where;

@@ -4,13 +4,12 @@
  * its own fragment pickers, FTS5 snippet() and ts_headline's cover search, cost the square of a word's
  * hits in the text (29 s for one search of a 1 MB reference). Picking the fragment here is one pass.
  */
+import { LIMITS } from '../../content/limits.js';
 
 /** How the engine marks a matched word; replaced by `**` in the snippet (a reference's text never holds them, see searchTexts). */
 export const MARK_START = '\u0001';
 export const MARK_END = '\u0002';
 
-/** Words in a snippet: what FTS5 snippet() and ts_headline (MaxWords) were given before. */
-export const SNIPPET_WORDS = 32;
 
 interface Word {
   start: number;
@@ -28,7 +27,7 @@ const WORD_AHEAD = /[\p{L}\p{N}\p{M}]/u;
  * the text shows it, marks as `**…**`, with `…` where the text goes on before or after. One pass over the
  * text at most, and it stops at the first run whose every word is marked, as none can hold more.
  */
-export function snippetFromMarked(marked: string, size: number = SNIPPET_WORDS): string {
+export function snippetFromMarked(marked: string, size: number = LIMITS.snippetWords): string {
   const words: Word[] = [];
   let open = false;
   let best = 0;

@@ -2,7 +2,8 @@
  * References search on SQLite: an FTS5 index whose content is read through a view, kept in sync by
  * triggers on library_references (so a batch insert, a service write or a manual fix all stay indexed).
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { inScope, visibleTo } from '../visibility.js';
 import type { DB } from '../schema.js';
 import type { ReferenceSearchHit, ReferenceSearchQuery, SearchDialect, SearchTerm } from './dialect.js';
 import { MARK_END, MARK_START, snippetFromMarked } from './snippet.js';
@@ -112,11 +113,8 @@ export function fts5Match(terms: SearchTerm[]): string {
   return terms.map((t) => `"${t.words.join(' ')}"`).join(' ');
 }
 
-function filters(query: ReferenceSearchQuery): RawBuilder<unknown>[] {
-  const where: RawBuilder<unknown>[] = [sql`r.account_id = ${query.accountId}`];
-  if (query.visibleScopeId !== null) where.push(sql`(r.scope_id IS NULL OR r.scope_id = ${query.visibleScopeId})`);
-  if (query.scopeId === null) where.push(sql`r.scope_id IS NULL`);
-  else if (query.scopeId !== undefined) where.push(sql`r.scope_id = ${query.scopeId}`);
+function filters(query: ReferenceSearchQuery): Expression<unknown>[] {
+  const where: Expression<unknown>[] = [visibleTo(query.seen, 'r'), inScope(query.scopeId, 'r')];
   if (!query.includeArchived) where.push(sql`r.is_active = 1`);
   if (query.categories && query.categories.length > 0) {
     where.push(sql`EXISTS (SELECT 1 FROM json_each(r.categories) c WHERE c.value IN (${sql.join(query.categories)}))`);

@@ -1,17 +1,45 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { BitTable } from '../schema.js';
-import type { StoreDialect } from '../dialects/dialect.js';
+import { lowerText, type StoreDialect } from '../dialects/dialect.js';
 import type { Db, Tx } from '../store.js';
+import { inScope, visibleTo, type Visibility } from '../visibility.js';
+import { afterKey, categoryPattern, containsPattern, keysetPage, type ListFilter, type Page, type PageKey } from './paging.js';
 
 type Q = Db | Tx;
 
-export async function findBit(q: Q, id: string) {
-  return q.selectFrom('bits').selectAll().where('id', '=', id).executeTakeFirst();
+/** The bit; with `seen`, only if that caller may see it (the services' own reads pass none). */
+export async function findBit(q: Q, id: string, seen?: Visibility) {
+  return q.selectFrom('bits').selectAll().where('id', '=', id).where(visibleTo(seen)).executeTakeFirst();
 }
 
-/** The bit's row, locked for the rest of the transaction (see StoreDialect.forUpdate). */
-export async function lockBit(q: Tx, dialect: StoreDialect, id: string) {
-  return dialect.forUpdate(q.selectFrom('bits').selectAll().where('id', '=', id)).executeTakeFirst();
+/**
+ * The bit's row, locked for the rest of the transaction (see StoreDialect.forUpdate); `seen` as in findBit.
+ * The strong lock: only archive_bit (of the bit it archives) and the writers that must hold a bit against it.
+ */
+export async function lockBit(q: Tx, dialect: StoreDialect, id: string, seen?: Visibility) {
+  return dialect.forUpdate(q.selectFrom('bits').selectAll().where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();
+}
+
+/**
+ * A bit's row locked as the writer of its body and of its outgoing rows: FOR NO KEY UPDATE (see
+ * StoreDialect.forNoKeyUpdate). Writers of one bit queue on it, while inserts of connections that point at
+ * it (their foreign-key check) pass: a connect S→T never waits for a writer of T, so connects and body
+ * edits between the same bits, either way round, cannot deadlock. Only archive_bit takes the strong lock
+ * on the bit it archives (clearIncoming in services/connection-rows.ts).
+ */
+export async function lockBitForWrite(q: Tx, dialect: StoreDialect, id: string, seen?: Visibility) {
+  return dialect.forNoKeyUpdate(q.selectFrom('bits').selectAll().where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();
+}
+
+/**
+ * Connection targets, read FOR KEY SHARE (see StoreDialect.forKeyShare) before rows pointing at them are
+ * inserted: an archive_bit holding one FOR UPDATE is waited for and its result read, and once we hold the
+ * share lock an archive waits for our commit and then sees our row. In id order, as locks should be taken.
+ */
+export async function readTargets(q: Tx, dialect: StoreDialect, ids: readonly string[], seen: Visibility) {
+  if (ids.length === 0) return [];
+  // Only what the target checks need: a target's body can be megabytes.
+  return dialect.forKeyShare(q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'status']).where('id', 'in', [...ids]).where(visibleTo(seen)).orderBy('id')).execute();
 }
 
 export async function findBits(q: Q, ids: string[]) {
@@ -27,14 +55,51 @@ export async function updateBit(q: Q, id: string, changes: Updateable<BitTable>)
   await q.updateTable('bits').set(changes).where('id', '=', id).execute();
 }
 
-/** These bits without their bodies (a body can be 8 MB): for lists, graphs and a step's connection targets. */
-export async function findBitHeads(q: Q, ids: string[]) {
+/** Those of these bits that `seen` may see, without their bodies (a body can be 8 MB): for graphs and a step's connection targets. */
+export async function findBitHeads(q: Q, ids: string[], seen: Visibility) {
   if (ids.length === 0) return [];
-  return q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'title', 'status', 'human_required']).where('id', 'in', ids).execute();
+  return q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'title', 'status', 'human_required']).where('id', 'in', ids).where(visibleTo(seen)).execute();
 }
 
 /** The `bit-connection` nodes of a bit's body, without reading the body (StoreDialect.connectionNodesOf). */
 export async function connectionNodesOf(q: Q, dialect: StoreDialect, id: string): Promise<unknown[]> {
   const result = await dialect.connectionNodesOf(id).execute(q);
   return result.rows.map((row) => dialect.parseJson(row.node));
+}
+
+export interface BitListFilter extends ListFilter {
+  status?: BitTable['status'];
+}
+
+export type BitListRow = Omit<BitTable, 'body'>;
+
+export async function listBits(
+  q: Q,
+  seen: Visibility,
+  filter: BitListFilter,
+  page: { limit: number; cursor?: string },
+  keep: (row: BitListRow) => boolean,
+): Promise<Page<BitListRow>> {
+  const fetch = (after: PageKey | null, count: number) => {
+    let query = q
+      .selectFrom('bits')
+      .select(['id', 'account_id', 'scope_id', 'title', 'abstract', 'description', 'categories', 'complexity', 'human_required', 'status', 'created_by', 'created_at', 'updated_at'])
+      .where(visibleTo(seen))
+      .where(inScope(filter.scopeId));
+    if (filter.status) query = query.where('status', '=', filter.status);
+    if (filter.category !== undefined) query = query.where(sql<string>`cast(categories as text)`, 'like', sql<string>`${categoryPattern(filter.category)} escape '\\'`);
+    if (filter.query) {
+      const pattern = containsPattern(filter.query);
+      query = query.where((eb) =>
+        eb.or([
+          eb(lowerText(sql.ref('title')), 'like', sql<string>`${pattern} escape '\\'`),
+          eb(lowerText(sql.ref('abstract')), 'like', sql<string>`${pattern} escape '\\'`),
+          eb(lowerText(sql.ref('description')), 'like', sql<string>`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    if (after) query = query.where((eb) => afterKey(eb, after));
+    return query.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(count).execute();
+  };
+  return keysetPage(fetch, keep, page.limit, page.cursor);
 }

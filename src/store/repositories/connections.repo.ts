@@ -1,29 +1,6 @@
-import type { StoreDialect } from '../dialects/dialect.js';
 import type { Db, Tx } from '../store.js';
 
 type Q = Db | Tx;
-
-/**
- * A bit's row locked as the writer of its body and of its outgoing rows: FOR NO KEY UPDATE (see
- * StoreDialect.forNoKeyUpdate). Writers of one bit queue on it, while inserts of connections that point at
- * it (their foreign-key check) pass: a connect S→T never waits for a writer of T, so connects and body
- * edits between the same bits, either way round, cannot deadlock. Only archive_bit takes the strong lock
- * on the bit it archives (clearIncoming in services/connection-rows.ts).
- */
-export async function lockBitForWrite(q: Tx, dialect: StoreDialect, id: string) {
-  return dialect.forNoKeyUpdate(q.selectFrom('bits').selectAll().where('id', '=', id)).executeTakeFirst();
-}
-
-/**
- * Connection targets, read FOR KEY SHARE (see StoreDialect.forKeyShare) before rows pointing at them are
- * inserted: an archive_bit holding one FOR UPDATE is waited for and its result read, and once we hold the
- * share lock an archive waits for our commit and then sees our row. In id order, as locks should be taken.
- */
-export async function readTargets(q: Tx, dialect: StoreDialect, ids: readonly string[]) {
-  if (ids.length === 0) return [];
-  // Only what the target checks need: a target's body can be megabytes.
-  return dialect.forKeyShare(q.selectFrom('bits').select(['id', 'account_id', 'scope_id', 'status']).where('id', 'in', [...ids]).orderBy('id')).execute();
-}
 
 export async function findConnection(q: Q, id: string) {
   return q.selectFrom('connections').selectAll().where('id', '=', id).executeTakeFirst();
@@ -122,4 +99,30 @@ export async function writeOutgoing(
   const storedIds = new Set(stored.map((r) => r.id));
   const fresh = wanted.flatMap((c, i) => (storedIds.has(c.id) ? [] : [{ id: c.id, account_id: accountId, source_bit_id: sourceBitId, target_bit_id: c.target_bit_id, sort_order: i, created_at: createdAt }]));
   if (fresh.length > 0) await q.insertInto('connections').values(fresh).execute();
+}
+
+/** Connection mirror rows leaving any of these bits, in each source's sort_order. */
+export async function connectionsFrom(q: Q, accountId: string, sourceIds: string[]) {
+  if (sourceIds.length === 0) return [];
+  return q
+    .selectFrom('connections')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('source_bit_id', 'in', sourceIds)
+    .orderBy('source_bit_id')
+    .orderBy('sort_order')
+    .execute();
+}
+
+/** Connection mirror rows that touch any of these bits, in either direction. */
+export async function connectionsTouching(q: Q, accountId: string, bitIds: string[]) {
+  if (bitIds.length === 0) return [];
+  return q
+    .selectFrom('connections')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('source_bit_id', 'in', bitIds), eb('target_bit_id', 'in', bitIds)]))
+    .orderBy('source_bit_id')
+    .orderBy('sort_order')
+    .execute();
 }

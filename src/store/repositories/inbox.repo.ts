@@ -7,8 +7,9 @@ import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kyse
 import type { StoreDialect } from '../dialects/dialect.js';
 import type { DB, TrailTable } from '../schema.js';
 import type { Db } from '../store.js';
-import type { Visibility } from './flows.repo.js';
+import { visibleTo, type Visibility } from '../visibility.js';
 import { afterKey, keysetPage } from './paging.js';
+import { OPEN_TRAIL_STATUSES, type OpenTrailStatus } from '../enums.js';
 
 export const INBOX_REASONS = ['started_by_me', 'transferred', 'human_required'] as const;
 export type InboxReason = (typeof INBOX_REASONS)[number];
@@ -21,7 +22,7 @@ export interface InboxWho extends Visibility {
 
 export interface InboxFilter {
   flowId?: string;
-  status?: 'running' | 'waiting_for_person';
+  status?: OpenTrailStatus;
   reason?: InboxReason;
 }
 
@@ -50,9 +51,8 @@ function reasonConditions(eb: Eb, dialect: StoreDialect, who: InboxWho): Record<
 }
 
 function inboxQuery(db: Db, dialect: StoreDialect, who: InboxWho, filter: Omit<InboxFilter, 'reason'>) {
-  let query = db.selectFrom('trails').where('trails.account_id', '=', who.accountId);
-  if (who.scopeId !== null) query = query.where((eb) => eb.or([eb('trails.scope_id', 'is', null), eb('trails.scope_id', '=', who.scopeId)]));
-  query = query.where('trails.status', 'in', filter.status ? [filter.status] : ['running', 'waiting_for_person']);
+  let query = db.selectFrom('trails').where(visibleTo(who, 'trails'));
+  query = query.where('trails.status', 'in', filter.status ? [filter.status] : [...OPEN_TRAIL_STATUSES]);
   if (filter.flowId) query = query.where('trails.flow_id', '=', filter.flowId);
   return query;
 }

@@ -48,7 +48,7 @@ export async function keysetPage<R extends PageKey>(
   keep: (row: R) => boolean,
   limit: number,
   cursor: string | undefined,
-): Promise<{ rows: R[]; next_cursor: string | null }> {
+): Promise<Page<R>> {
   const rows: R[] = [];
   let after = cursor ? decodeCursor(cursor) : null;
   for (;;) {
@@ -61,4 +61,22 @@ export async function keysetPage<R extends PageKey>(
     if (batch.length < limit + 1) return { rows, next_cursor: null };
     after = batch[batch.length - 1];
   }
+}
+
+export interface ListFilter {
+  /** undefined: every visible scope; null: account level only. */
+  scopeId?: string | null;
+  /** Narrowed in SQL, then matched exactly by the caller's `keep` (a value inside a JSON array). */
+  category?: string;
+  query?: string;
+}
+
+export interface Page<R> {
+  rows: R[];
+  next_cursor: string | null;
+}
+
+/** The JSON text of a category as it appears inside the stored array, for a LIKE that narrows the rows. */
+export function categoryPattern(category: string): string {
+  return `%${JSON.stringify(category).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

@@ -2,6 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { StoreDialect, ReferenceSearchHit, ReferenceSearchQuery } from '../dialects/dialect.js';
 import type { ReferenceTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
+import { visibleTo, type Visibility } from '../visibility.js';
 
 type Q = Db | Tx;
 
@@ -24,19 +25,20 @@ const COLUMNS = [
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof ReferenceTable>;
 
-export async function findReference(q: Q, id: string) {
-  return q.selectFrom('library_references').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+/** The reference, if `seen` may see it. */
+export async function findReference(q: Q, id: string, seen: Visibility) {
+  return q.selectFrom('library_references').select(COLUMNS).where('id', '=', id).where(visibleTo(seen)).executeTakeFirst();
 }
 
-/** The reference's row, locked for the rest of the transaction (see StoreDialect.forUpdate). */
-export async function lockReference(q: Tx, dialect: StoreDialect, id: string) {
-  return dialect.forUpdate(q.selectFrom('library_references').select(COLUMNS).where('id', '=', id)).executeTakeFirst();
+/** The reference's row if `seen` may see it, locked for the rest of the transaction (see StoreDialect.forUpdate). */
+export async function lockReference(q: Tx, dialect: StoreDialect, id: string, seen: Visibility) {
+  return dialect.forUpdate(q.selectFrom('library_references').select(COLUMNS).where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();
 }
 
-/** The few columns the citability and link checks need, for many ids at once. */
-export async function findReferenceStates(q: Q, ids: string[]) {
+/** The few columns the citability and link checks need, for those of many ids that `seen` may see. */
+export async function findReferenceStates(q: Q, ids: string[], seen: Visibility) {
   if (ids.length === 0) return [];
-  return q.selectFrom('library_references').select(['id', 'account_id', 'scope_id', 'is_active', 'title']).where('id', 'in', ids).execute();
+  return q.selectFrom('library_references').select(['id', 'account_id', 'scope_id', 'is_active', 'title']).where('id', 'in', ids).where(visibleTo(seen)).execute();
 }
 
 export async function insertReference(q: Q, row: Insertable<ReferenceTable>): Promise<void> {

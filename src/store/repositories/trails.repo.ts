@@ -2,18 +2,19 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { StoreDialect } from '../dialects/dialect.js';
 import type { TrailAnswerTable, TrailEventKind, TrailStepTable, TrailTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
-import type { Visibility } from './flows.repo.js';
+import { visibleTo, type Visibility } from '../visibility.js';
 import { afterKey, keysetPage, type PageKey } from './paging.js';
 
 type Q = Db | Tx;
 
-export async function findTrail(q: Q, id: string) {
-  return q.selectFrom('trails').selectAll().where('id', '=', id).executeTakeFirst();
+/** The trail, if `seen` may see it. */
+export async function findTrail(q: Q, id: string, seen: Visibility) {
+  return q.selectFrom('trails').selectAll().where('id', '=', id).where(visibleTo(seen)).executeTakeFirst();
 }
 
-/** The trail's row, locked for the rest of the transaction: one step change at a time per trail. */
-export async function lockTrail(q: Tx, dialect: StoreDialect, id: string) {
-  return dialect.forUpdate(q.selectFrom('trails').selectAll().where('id', '=', id)).executeTakeFirst();
+/** The trail's row if `seen` may see it, locked for the rest of the transaction: one step change at a time per trail. */
+export async function lockTrail(q: Tx, dialect: StoreDialect, id: string, seen: Visibility) {
+  return dialect.forUpdate(q.selectFrom('trails').selectAll().where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();
 }
 
 export async function insertTrail(q: Q, row: Insertable<TrailTable>): Promise<void> {
@@ -141,8 +142,7 @@ export interface TrailListFilter {
 
 export async function listTrails(q: Q, seen: Visibility, filter: TrailListFilter, page: { limit: number; cursor?: string }) {
   const fetch = (after: PageKey | null, count: number) => {
-    let query = q.selectFrom('trails').selectAll().where('account_id', '=', seen.accountId);
-    if (seen.scopeId !== null) query = query.where((eb) => eb.or([eb('scope_id', 'is', null), eb('scope_id', '=', seen.scopeId)]));
+    let query = q.selectFrom('trails').selectAll().where(visibleTo(seen));
     if (filter.flowId) query = query.where('flow_id', '=', filter.flowId);
     if (filter.status) query = query.where('status', '=', filter.status);
     const principal = filter.principalId;
@@ -169,11 +169,6 @@ export async function listTrails(q: Q, seen: Visibility, filter: TrailListFilter
     return query.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(count).execute();
   };
   return keysetPage(fetch, () => true, page.limit, page.cursor);
-}
-
-/** Connection mirror rows leaving a bit, in sort_order. */
-export async function connectionsOf(q: Q, accountId: string, bitId: string) {
-  return q.selectFrom('connections').selectAll().where('account_id', '=', accountId).where('source_bit_id', '=', bitId).orderBy('sort_order').execute();
 }
 
 export interface TrailEvent {

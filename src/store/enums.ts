@@ -1,0 +1,34 @@
+/**
+ * The values of every enumerated column (authoring-interface.md and CONTRACT.md name them), each list once:
+ * the store's column types, the services' types and the tools' zod enums are all derived from these.
+ * Pure constants, so any layer may read them.
+ */
+
+export const PRINCIPAL_KINDS = ['agent', 'person'] as const;
+export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
+
+/** In rising order: each permission includes the ones before it. */
+export const PERMISSIONS = ['view', 'edit', 'admin'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const COMPLEXITIES = ['low', 'medium', 'high'] as const;
+export type Complexity = (typeof COMPLEXITIES)[number];
+
+export const BIT_STATUSES = ['active', 'archived'] as const;
+export type BitStatus = (typeof BIT_STATUSES)[number];
+
+export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export const REVIEW_STATUSES = ['pending', 'approved', 'changes_requested'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+export const TRAIL_STATUSES = ['running', 'waiting_for_person', 'completed', 'cancelled'] as const;
+export type TrailStatus = (typeof TRAIL_STATUSES)[number];
+
+/** The statuses of a trail that is still under way: what the inbox lists. */
+export const OPEN_TRAIL_STATUSES = ['running', 'waiting_for_person'] as const satisfies readonly TrailStatus[];
+export type OpenTrailStatus = (typeof OPEN_TRAIL_STATUSES)[number];
+
+export const TRAIL_EVENT_KINDS = ['transfer', 'cancel'] as const;
+export type TrailEventKind = (typeof TRAIL_EVENT_KINDS)[number];
