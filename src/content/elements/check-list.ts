@@ -17,6 +17,7 @@ export const checkList: ElementDefinition = {
     textField: 'text',
     fields: z.strictObject({ text: z.string().regex(/\S/, 'must not be blank'), checked: z.boolean().optional(), required: z.boolean().optional() }),
     booleanDefaults: ['checked', 'required'],
+    syntaxNotes: '`- [x]` = checked; " *(required)*" is printed for required items and ignored on input',
   },
   answer,
   answerRule: 'true = checked; element_id is the item id (each item is answered on its own)',

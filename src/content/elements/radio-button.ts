@@ -15,6 +15,7 @@ export const radioButton: ElementDefinition = {
     textField: 'text',
     fields: z.strictObject({ checked: z.boolean().optional(), text: z.string().regex(/\S/, 'must not be blank') }),
     booleanDefaults: ['checked'],
+    syntaxNotes: '`- (x)` = the default choice',
     // "(x)" marks the default choice: a group has at most one.
     check: (items) =>
       items.filter((i) => i.checked === true).length > 1

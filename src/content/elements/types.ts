@@ -31,6 +31,8 @@ export interface ItemsDefinition {
   fields: z.ZodObject;
   /** Boolean fields stored as false when not given, so a stored item is always complete. */
   booleanDefaults: readonly string[];
+  /** What describe_platform adds to the item line's form (how its state is written). */
+  syntaxNotes?: string;
   /** Checks across the items of one element. */
   check?: (items: ReadonlyArray<Record<string, unknown>>) => ValidationIssue[];
 }

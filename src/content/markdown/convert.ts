@@ -8,9 +8,9 @@ import { validateElementEntries, type ElementEntry } from '../entries.js';
 import { defaultNewId } from '../ids.js';
 import { LIMITS } from '../limits.js';
 import { invalid } from '../problems.js';
-import { ElementResolver } from '../resolve.js';
+import { ElementResolver, standingAlone } from '../resolve.js';
 import { assertBodySize } from '../size.js';
-import type { BlockNode, ConnectionCondition, ElementNode, LinkInlineNode, SlateBody } from '../slate.js';
+import type { BlockNode, ConnectionCondition, ElementNode, SlateBody } from '../slate.js';
 import { ParseContext, type PendingConnection } from './context.js';
 import { parseBlocks } from './parse.js';
 import { assertMarkdownDepth, assertMarkdownSize } from './prescan.js';
@@ -37,7 +37,7 @@ export function markdownToBody(markdown: string, opts: ConvertOptions = {}): Con
   const ctx = new ParseContext(markdown, resolver, previous);
   const children: BlockNode[] = parseBlocks(ctx, ctx.blockTokens());
   for (const { node } of resolver.unplaced()) {
-    children.push(node.type === 'link-inline' ? { type: 'p', children: [node as LinkInlineNode] } : node);
+    children.push(standingAlone(node));
   }
   finishConnections(ctx.connections, children, previous, resolver.minted);
   const body: SlateBody = { children: children.length > 0 ? children : [{ type: 'p', children: [{ text: '' }] }] };
