@@ -33,6 +33,7 @@ export { describeBodySyntax, type SyntaxEntry } from './constructs/index.js';
 export { slateToBody, type SlateInputOptions } from './slate-input.js';
 export { applyElementEdits } from './edits.js';
 export { appendConnection, removeConnections } from './connections.js';
+export { assertConnectionCount, checkNamedConnection, connectionNotFound } from './connection-rules.js';
 export { validateElementEntries, type ElementEntry, type ItemEntry } from './entries.js';
 export {
   nodeInventory,
@@ -53,6 +54,7 @@ export {
   ELEMENTS,
   ELEMENT_TYPES,
   allowedProps,
+  answeredByItems,
   elementDefinition,
   elementTypeForStep,
   isElementType,

@@ -28,7 +28,7 @@ export interface ListedElement {
   step_type: string | null;
   props: Record<string, unknown>;
   items?: Array<Record<string, unknown> & { id: string }>;
-  /** props.required, or for a check-list whether any item is required. */
+  /** props.required, or for a type answered by its items whether any item is required. */
   required: boolean;
 }
 
@@ -39,13 +39,14 @@ export function listElements(body: SlateBody): ListedElement[] {
     const type = (node as { type?: string }).type;
     if (!isElementType(type)) return true;
     const e = node as ElementNode;
-    const required = e.type === 'check-list' ? (e.items ?? []).some((i) => i.required === true) : e.props.required === true;
+    const def = ELEMENTS[e.type];
+    const required = def.answered === 'items' ? (e.items ?? []).some((i) => i.required === true) : e.props.required === true;
     out.push({
       id: e.id,
       type: e.type,
-      step_type: ELEMENTS[e.type].stepType,
+      step_type: def.stepType,
       props: { ...e.props },
-      ...(ELEMENTS[e.type].items ? { items: (e.items ?? []).map((i) => ({ ...i })) } : {}),
+      ...(def.items ? { items: (e.items ?? []).map((i) => ({ ...i })) } : {}),
       required,
     });
     return false;

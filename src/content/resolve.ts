@@ -69,8 +69,8 @@ export function patchProps(base: Record<string, unknown>, patch: Record<string, 
 }
 
 /**
- * An entry that edits one check-list item (`id` an item, `parent_element_id` its list, fields in `props`)
- * becomes an item edit of an entry for the list, so one path handles both spellings.
+ * An entry that edits one item answered on its own (`id` the item, `parent_element_id` its element, fields
+ * in `props`) becomes an item edit of an entry for the element, so one path handles both spellings.
  */
 function foldItemEntries(entries: readonly CheckedEntry[]): CheckedEntry[] {
   const out: CheckedEntry[] = [];
@@ -87,7 +87,7 @@ function foldItemEntries(entries: readonly CheckedEntry[]): CheckedEntry[] {
     const item: ItemEntry = { ...(e.props ?? {}), id: e.id };
     let list = byId.get(e.parent_element_id);
     if (!list) {
-      list = { type: 'check-list', id: e.parent_element_id };
+      list = { type: e.type, id: e.parent_element_id };
       byId.set(e.parent_element_id, list);
       out.push(list);
     }

@@ -4,7 +4,8 @@
  * items against their definitions, urls for safety; missing ids are minted. Walked with an explicit stack,
  * since a client can send any depth.
  */
-import { WaymarkError, validationError } from '../errors.js';
+import { validationError } from '../errors.js';
+import { assertConnectionCount, checkCondition, checkNamedConnection, claimConnections } from './connection-rules.js';
 import { OutputBudget } from './budget.js';
 import { indexBody } from './body-index.js';
 import { handlerOf } from './constructs/index.js';
@@ -107,32 +108,17 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
   return body;
 }
 
-/** The same connection rules as a markdown body: at most 20, `when` naming this body's options, claims. */
+/** The connection rules of a markdown body (../connection-rules.ts), for connections given as Slate. */
 function finishConnections(body: SlateBody, connections: ConnectionNode[], previous: SlateBody | undefined): void {
   if (connections.length === 0) return;
-  if (connections.length > LIMITS.outgoingConnections) {
-    throw new WaymarkError('CONNECTION_LIMIT_EXCEEDED', `a bit has at most ${LIMITS.outgoingConnections} outgoing connections`, {
-      max: LIMITS.outgoingConnections,
-    });
+  assertConnectionCount(connections.length);
+  const stored = indexBody(previous);
+  for (const c of connections) {
+    if (c.id === null) continue;
+    const found = stored.get(c.id);
+    checkNamedConnection({ id: c.id, target_bit_id: c.target_bit_id }, found?.kind === 'connection' ? found.node : undefined);
   }
   const index = indexBody(body);
-  for (const c of connections) {
-    const when = c.params.when;
-    if (!when) continue;
-    const found = index.get(when.element_id);
-    const ok =
-      'checked' in when
-        ? found?.kind === 'item' && found.element.type === 'check-list'
-        : found?.kind === 'element' &&
-          (found.node.type === 'dropdown' || found.node.type === 'radio-button') &&
-          when.option_ids.every((o) => (found.node.items ?? []).some((i) => i.id === o));
-    if (!ok) throw invalid('bit_body', `a connection's when names ${quote(when.element_id)}, not an option of a dropdown or radio-button, or a check-list item, of this body`);
-  }
-  const named = new Set(connections.flatMap((c) => (c.id === null ? [] : [c.id])));
-  const unclaimed = [...indexBody(previous).values()].flatMap((v) => (v.kind === 'connection' && !named.has(v.node.id!) ? [v.node] : []));
-  for (const c of connections) {
-    if (c.id !== null) continue;
-    const i = unclaimed.findIndex((u) => u.target_bit_id === c.target_bit_id);
-    if (i >= 0) c.id = unclaimed.splice(i, 1)[0].id;
-  }
+  for (const c of connections) if (c.params.when) checkCondition(c.params.when, index, 'bit_body');
+  claimConnections(connections, stored);
 }

@@ -10,6 +10,8 @@ export const checkList: ElementDefinition = {
   summary: 'list of items to tick; each item is recorded on the trail as its own CheckListItem; an item can be required',
   hasLabel: true,
   placement: 'block',
+  answered: 'items',
+  when: 'item-checked',
   props: z.strictObject({ label: z.string().optional() }),
   urlProps: [],
   items: {
