@@ -4,7 +4,7 @@
  * items against their definitions, urls for safety; missing ids are minted. Walked with an explicit stack,
  * since a client can send any depth.
  */
-import { validationError } from '../errors.js';
+import { validationError, WaymarkError } from '../errors.js';
 import { assertConnectionCount, checkCondition, checkNamedConnection, claimConnections } from './connection-rules.js';
 import { OutputBudget } from './budget.js';
 import { indexBody } from './body-index.js';
@@ -12,6 +12,7 @@ import { handlerOf } from './constructs/index.js';
 import { isObj, textLeaf } from './constructs/input.js';
 import { normaliseList } from './constructs/list.js';
 import type { InputStep, Obj, Place } from './constructs/types.js';
+import { elementTypeForStep, isElementType } from './elements/index.js';
 import { defaultNewId, UUID_PATTERN } from './ids.js';
 import { LIMITS } from './limits.js';
 import { invalid } from './problems.js';
@@ -35,12 +36,38 @@ function allows(place: Place, type: string): boolean {
 export interface SlateInputOptions {
   previous?: SlateBody;
   newId?: () => string;
+  /**
+   * What the nodes are: a bit body, or a reference's content, which is the same document without
+   * interactive elements and connections (authoring-interface.md, Reference). It names the paths too.
+   */
+  of?: 'bit_body' | 'reference_content';
+}
+
+/** Paths into a bit body read `bit_body[0].children[1]`, into reference content `reference_content.0.children.1` (as the tools document). */
+function childPath(of: NonNullable<SlateInputOptions['of']>, parent: string, i: number): string {
+  return of === 'bit_body' ? `${parent}[${i}]` : `${parent}.${i}`;
+}
+
+/** What reference content refuses beyond a body's rules: an element (by its type or step type name), a connection. */
+function refuseInReference(type: unknown, path: string): void {
+  if (typeof type !== 'string') return;
+  if (isElementType(type) || elementTypeForStep(type) !== undefined) {
+    throw new WaymarkError(
+      'INTERACTIVE_ELEMENT_NOT_ALLOWED',
+      `reference_content holds an interactive element (${type}) at ${path}; references hold prose, links and media only. Put interactive elements in a bit body.`,
+      { type, path },
+    );
+  }
+  if (type === 'bit-connection') {
+    throw invalid(path, 'a reference holds no bit connections: they join bits (connect_bits, or a connection line in a bit body)');
+  }
 }
 
 export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): SlateBody {
   const newId = opts.newId ?? defaultNewId;
+  const of = opts.of ?? 'bit_body';
   const input = isObj(nodes) && Array.isArray(nodes.children) ? nodes.children : nodes;
-  if (!Array.isArray(input)) throw invalid('bit_body', 'a Slate body is an array of nodes (or {children: [...]})');
+  if (!Array.isArray(input)) throw invalid(of, 'a Slate body is an array of nodes (or {children: [...]})');
   const ids = new Set<string>();
   const connections: ConnectionNode[] = [];
   const lists: ListNode[] = [];
@@ -56,7 +83,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
 
   const root: SlateNode[] = [];
   const stack: Work[] = [];
-  for (let i = input.length - 1; i >= 0; i--) stack.push({ value: input[i], path: `bit_body[${i}]`, place: 'block', out: root, depth: 1 });
+  for (let i = input.length - 1; i >= 0; i--) stack.push({ value: input[i], path: childPath(of, of, i), place: 'block', out: root, depth: 1 });
 
   // Each node is charged at least the 11 bytes of `{"text":""}`, and its text or url: an input that cannot fit
   // stops before the rest of it is checked and copied.
@@ -71,9 +98,9 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     children(value: Obj, place: Place, into: SlateNode[], depth: number, emptyFill?: SlateNode) {
       const children = value.children;
       const path = step.path;
-      if (!Array.isArray(children)) throw invalid(`${path}.children`, 'must be an array of nodes');
+      if (!Array.isArray(children)) throw invalid(path, 'a node is a text leaf {"text": …} or an element {"type": …, "children": [...]}');
       if (children.length === 0 && emptyFill) into.push(emptyFill);
-      for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i], path: `${path}.children[${i}]`, place, out: into, depth });
+      for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i], path: childPath(of, `${path}.children`, i), place, out: into, depth });
     },
     list: (node: ListNode) => lists.push(node),
     connection: (node: ConnectionNode) => connections.push(node),
@@ -93,6 +120,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
       continue;
     }
     const type = value.type;
+    if (of === 'reference_content') refuseInReference(type, path);
     if (typeof type !== 'string' || !allows(place, type)) {
       throw invalid(`${path}.type`, `a ${quote(String(type))} node cannot stand here`);
     }
