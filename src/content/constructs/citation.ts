@@ -20,11 +20,11 @@ const citation: NodeHandler<CitationNode> = {
   render: {
     inline: {
       kind: 'void',
-      inline(node, _mask, w) {
+      inline(node, _mask, ctx) {
         let label = node.label.replace(/[\\\]]/g, '\\$&').replace(/\n/g, ' ');
-        if (w.ctx.inTable) label = label.replace(/\|/g, '\\|');
+        if (ctx.inTable) label = label.replace(/\|/g, '\\|');
         // In a table the separator is a cell boundary too: GFM splits the row before reading the citation.
-        const bar = w.ctx.inTable ? '\\|' : '|';
+        const bar = ctx.inTable ? '\\|' : '|';
         return label === '' ? `[[ref:${node.reference_id}]]` : `[[ref:${node.reference_id}${bar}${label}]]`;
       },
     },

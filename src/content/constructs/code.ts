@@ -4,9 +4,9 @@ import { parser } from '../markdown/md.js';
 import type { CodeBlockNode, CodeLineNode, SlateNode, TextLeaf } from '../slate.js';
 import { invalid } from '../problems.js';
 import { isObj, onlyKeys, str, textLeaf } from './input.js';
-import type { BlockWalk, Construct, NodeHandler } from './types.js';
+import type { BlockWalk, BlockWriter, Construct, NodeHandler } from './types.js';
 
-function write(node: CodeBlockNode, line: (content: string) => void): void {
+function write(node: CodeBlockNode, w: BlockWriter): void {
   const lines = node.children.map((l) => l.children.map((t) => t.text).join(''));
   const lang = node.lang ?? '';
   // An info string cannot hold a backtick after a backtick fence.
@@ -19,11 +19,11 @@ function write(node: CodeBlockNode, line: (content: string) => void): void {
   const fence = char.repeat(Math.max(3, longest + 1));
   // The info string reads backslash escapes and references.
   const info = lang.replace(/[\\&]/g, '\\$&');
-  line(fence + info);
+  w.line(fence + info);
   // One empty line is how Slate holds an empty code block (an element needs a child): it is written empty.
   const content = lines.join('\n');
-  if (content !== '') for (const l of content.split('\n')) line(l);
-  line(fence);
+  if (content !== '') for (const l of content.split('\n')) w.line(l);
+  w.line(fence);
 }
 
 const codeBlock: NodeHandler<CodeBlockNode> = {
@@ -35,7 +35,7 @@ const codeBlock: NodeHandler<CodeBlockNode> = {
     step.out.push(node);
     step.children(value, 'code', node.children, step.depth, { type: 'code_line', children: [{ text: '' }] });
   },
-  render: { block: { block: (node, _task, w) => write(node, (l) => w.line(l)) } },
+  render: { block: { block: (node, _task, w) => write(node, w) } },
   text: 'descend',
 };
 

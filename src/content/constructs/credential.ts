@@ -44,8 +44,8 @@ const credential: NodeHandler<CredentialNode> = {
   render: {
     inline: {
       kind: 'void',
-      inline(node, _mask, w) {
-        const title = node.purpose === '' ? '' : ` ${escapeTitle(node.purpose, w.ctx)}`;
+      inline(node, _mask, ctx) {
+        const title = node.purpose === '' ? '' : ` ${escapeTitle(node.purpose, ctx)}`;
         return `[credential: ${node.handle}](credential:${node.handle}${title})`;
       },
     },

@@ -17,7 +17,7 @@ import type { ItemLine } from '../resolve.js';
 import type { BlockNode, ElementItem, ElementNode, SlateNode } from '../slate.js';
 import { isObj, normalizeUrl, onlyKeys, voidChildren, emptyText } from './input.js';
 import { LABEL_TEXT } from './text-contexts.js';
-import type { InputStep, NodeHandler, Obj } from './types.js';
+import type { BlockWriter, InputStep, NodeHandler, Obj } from './types.js';
 
 function lineOf(t: Token): number {
   return t.map ? t.map[0] + 1 : 1;
@@ -71,18 +71,18 @@ function oneLine(escaped: string): string {
   return escaped.includes('\n') ? escaped.replace(/\n/g, '&#xA;') : escaped;
 }
 
-function writeElement(node: ElementNode, line: (content: string) => void): void {
+function writeElement(node: ElementNode, w: BlockWriter): void {
   const def = ELEMENTS[node.type];
   const label = typeof node.props.label === 'string' && node.props.label !== '' && def.hasLabel ? `: ${oneLine(escapeInline(node.props.label, LABEL_TEXT))}` : '';
   const required = node.props.required === true ? ' (required)' : '';
-  line(`[${node.type}${label}](${anchorOf(node.id)})${required}`);
+  w.line(`[${node.type}${label}](${anchorOf(node.id)})${required}`);
   if (!def.items) return;
   const field = def.items.textField;
   for (const item of node.items ?? []) {
     let marker = itemMarkerForm(def);
     if (item.checked === true) marker = marker.replace(' ]', 'x]').replace(' )', 'x)');
     const text = oneLine(escapeLineEnd(escapeLineStart(escapeInline(String(item[field] ?? ''), LABEL_TEXT))));
-    line(`- ${marker}[${text}](${anchorOf(item.id)})${item.required === true ? ' *(required)*' : ''}`);
+    w.line(`- ${marker}[${text}](${anchorOf(item.id)})${item.required === true ? ' *(required)*' : ''}`);
   }
 }
 
@@ -130,7 +130,7 @@ export const elementLine: NodeHandler<ElementNode> = {
   input: (value, step) => elementInput(value, step, ELEMENTS[value.type as ElementNode['type']]),
   render: {
     block: {
-      block: (node, _task, w) => writeElement(node, (l) => w.line(l)),
+      block: (node, _task, w) => writeElement(node, w),
       endsWithItems: (node) => ELEMENTS[node.type].items !== undefined && (node.items?.length ?? 0) > 0,
     },
   },

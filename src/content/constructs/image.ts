@@ -44,9 +44,9 @@ const image: NodeHandler<ImageNode> = {
   render: {
     inline: {
       kind: 'void',
-      inline(node, _mask, w) {
-        const alt = escapeInline(node.alt, { ...w.ctx, inLink: true }).replace(/\n/g, '&#xA;');
-        return `![${alt}](${escapeDestination(node.url, w.ctx)} ${escapeTitle(anchorTitle(node.id, node.title), w.ctx)})`;
+      inline(node, _mask, ctx) {
+        const alt = escapeInline(node.alt, { ...ctx, inLink: true }).replace(/\n/g, '&#xA;');
+        return `![${alt}](${escapeDestination(node.url, ctx)} ${escapeTitle(anchorTitle(node.id, node.title), ctx)})`;
       },
     },
   },

@@ -82,9 +82,11 @@ function addTokens(c: Construct): void {
 /** The handler of a node type (an element type by its placement), or undefined for a type no construct owns. */
 export function handlerOf(type: string): NodeHandler | undefined {
   const handler = byType.get(type);
-  if (handler !== undefined) return handler;
-  if (!isElementType(type)) return undefined;
-  return (ELEMENTS[type].placement === 'inline' ? inlineElement : elementLine) as NodeHandler;
+  if (handler !== undefined || !isElementType(type)) return handler;
+  const element = (ELEMENTS[type].placement === 'inline' ? inlineElement : elementLine) as NodeHandler;
+  // An element type keeps its placement: the next lookup is one map read, as for every other type.
+  byType.set(type, element);
+  return element;
 }
 
 export function blockTokenHandler(type: string): BlockTokenHandler | undefined {

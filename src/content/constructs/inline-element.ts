@@ -16,8 +16,8 @@ export const inlineElement: NodeHandler<ElementNode> = {
   render: {
     inline: {
       kind: 'container',
-      inline: (node, mask, w) =>
-        `[${w.linkText(node.children as InlineNode[], mask)}](${escapeDestination(String(node.props.url ?? ''), w.ctx)} ${escapeTitle(anchorTitle(node.id, undefined), w.ctx)})`,
+      inline: (node, mask, ctx, w) =>
+        `[${w.linkText(node.children as InlineNode[], mask, ctx)}](${escapeDestination(String(node.props.url ?? ''), ctx)} ${escapeTitle(anchorTitle(node.id, undefined), ctx)})`,
     },
   },
   // Its text is the sentence's.

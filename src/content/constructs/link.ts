@@ -30,8 +30,8 @@ const link: NodeHandler<LinkNode> = {
   render: {
     inline: {
       kind: 'container',
-      inline: (node, mask, w) =>
-        `[${w.linkText(node.children, mask)}](${escapeDestination(node.url, w.ctx)} ${escapeTitle(anchorTitle(node.id, node.title), w.ctx)})`,
+      inline: (node, mask, ctx, w) =>
+        `[${w.linkText(node.children, mask, ctx)}](${escapeDestination(node.url, ctx)} ${escapeTitle(anchorTitle(node.id, node.title), ctx)})`,
     },
   },
   text: 'descend',

@@ -96,11 +96,7 @@ const item: NodeHandler<ListItemNode> = {
         const marker = task.marker ?? '-';
         const first = li.children[0];
         const isTask = li.checked !== undefined && (first?.type === 'lic' || first?.type === 'p');
-        w.open({ first: `${marker} `, rest: ' '.repeat(marker.length + 1) }, li.children as BlockNode[], {
-          tight: task.tight,
-          ...(isTask ? { taskMarker: li.checked ? '[x] ' : '[ ] ' } : {}),
-          enclosing: marker,
-        });
+        w.open({ first: `${marker} `, rest: ' '.repeat(marker.length + 1) }, li.children as BlockNode[], task.tight, isTask ? (li.checked ? '[x] ' : '[ ] ') : undefined, marker);
       },
     },
   },

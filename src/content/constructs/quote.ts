@@ -4,6 +4,8 @@ import { onlyKeys } from './input.js';
 import { closeContainer } from './containers.js';
 import type { Construct, NodeHandler } from './types.js';
 
+const QUOTE = { first: '> ', rest: '> ' };
+
 const blockquote: NodeHandler<BlockquoteNode> = {
   standsIn: ['block', 'li'],
   input(value, step) {
@@ -15,7 +17,7 @@ const blockquote: NodeHandler<BlockquoteNode> = {
   render: {
     block: {
       block(node, _task, w) {
-        w.open({ first: '> ', rest: '> ' }, node.children as BlockNode[], { tight: false });
+        w.open(QUOTE, node.children as BlockNode[], false);
       },
     },
   },

@@ -62,8 +62,11 @@ export interface BlockWriter {
   /** Writes one line, under the prefixes of every open container. */
   line(content: string): void;
   inlines(nodes: readonly InlineNode[], ctx: TextContext, lineStart?: boolean): string;
-  /** Writes `children` inside a container whose lines carry `prefix`. */
-  open(prefix: Prefix, children: readonly BlockNode[], opts: { tight: boolean; taskMarker?: string; enclosing?: string }): void;
+  /**
+   * Writes `children` inside a container whose lines carry `prefix`: without blank lines between them when
+   * `tight`, the first after `taskMarker`; `enclosing` is the marker of the list item they open.
+   */
+  open(prefix: Prefix, children: readonly BlockNode[], tight: boolean, taskMarker?: string, enclosing?: string): void;
   /** Writes `nodes` one after another, each with its own marker (list items). */
   sequence(nodes: readonly SlateNode[], markerOf: (i: number) => string, tight: boolean): void;
 }
@@ -86,15 +89,14 @@ export interface BlockRender<N = SlateNode> {
 }
 
 export interface InlineWriter {
-  ctx: TextContext;
-  /** The markdown of a link's content, the marks written around the link taken out. */
-  linkText(children: readonly InlineNode[], mask: number): string;
+  /** The markdown of a link's content in `ctx`, the marks written around the link (`mask`) taken out. */
+  linkText(children: readonly InlineNode[], mask: number, ctx: TextContext): string;
 }
 
 export interface InlineRender<N = SlateNode> {
   /** A container's marks are those its text shares; a void carries the marks of its one empty text. */
   kind: 'container' | 'void';
-  inline(node: N, mask: number, w: InlineWriter): string;
+  inline(node: N, mask: number, ctx: TextContext, w: InlineWriter): string;
 }
 
 // ---- text and inventory ----------------------------------------------------------------------------------

@@ -232,9 +232,11 @@ function linkText(nodes: readonly InlineNode[], mask: number, ctx: TextContext):
   return guardLinkText(inner);
 }
 
+/** What an inline construct is handed to write a link's content. */
+const WRITER: InlineWriter = { linkText };
+
 function writeNode(node: Exclude<InlineNode, TextLeaf>, mask: number, ctx: TextContext): string {
-  const writer: InlineWriter = { ctx, linkText: (children, m) => linkText(children, m, ctx) };
-  return inlineRender(node).inline(node, mask, writer);
+  return inlineRender(node).inline(node, mask, ctx, WRITER);
 }
 
 /** A code span whose fence is a backtick run the content does not hold; padded where a space would be stripped. */

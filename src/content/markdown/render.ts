@@ -9,7 +9,17 @@ import type { BlockRender, BlockTask, BlockWriter, PreviousBlock, Prefix } from 
 import type { BlockNode, SlateBody, SlateNode } from '../slate.js';
 import { renderInlines } from './render-inline.js';
 
-type Task = { kind: 'block'; node: SlateNode; blank: boolean; task: BlockTask } | { kind: 'pop' };
+/** A block to write (its construct's render found once), or the end of a container. */
+interface BlockJob extends BlockTask {
+  kind: 'block';
+  node: SlateNode;
+  render: BlockRender;
+  blank: boolean;
+}
+
+type Task = BlockJob | { kind: 'pop' };
+
+const POP: Task = { kind: 'pop' };
 
 class Writer implements BlockWriter {
   out = '';
@@ -34,15 +44,16 @@ class Writer implements BlockWriter {
 
   inlines = renderInlines;
 
-  open(prefix: Prefix, children: readonly BlockNode[], opts: { tight: boolean; taskMarker?: string; enclosing?: string }): void {
+  open(prefix: Prefix, children: readonly BlockNode[], tight: boolean, taskMarker?: string, enclosing?: string): void {
     this.push(prefix);
-    this.stack.push({ kind: 'pop' });
-    schedule(this.stack, children, opts.tight, opts.taskMarker, opts.enclosing);
+    this.stack.push(POP);
+    schedule(this.stack, children, tight, taskMarker, enclosing);
   }
 
   sequence(nodes: readonly SlateNode[], markerOf: (i: number) => string, tight: boolean): void {
     for (let i = nodes.length - 1; i >= 0; i--) {
-      this.stack.push({ kind: 'block', node: nodes[i], blank: i > 0 && !tight, task: { marker: markerOf(i), taskMarker: undefined, tight } });
+      const node = nodes[i];
+      this.stack.push({ kind: 'block', node, render: blockRender(node), blank: i > 0 && !tight, marker: markerOf(i), taskMarker: undefined, tight });
     }
   }
 
@@ -72,15 +83,21 @@ function blockRender(node: SlateNode): BlockRender {
 /** Pushes a container's children as tasks, in order; lists get their marker from the sibling before. */
 function schedule(stack: Task[], children: readonly BlockNode[], tight: boolean, taskMarker?: string, enclosing?: string): void {
   const tasks: Task[] = new Array(children.length);
-  const previous: PreviousBlock = { type: undefined, marker: undefined, endsWithItems: false };
+  let before: BlockNode | undefined;
+  let beforeMarker: string | undefined;
+  let beforeRender: BlockRender | undefined;
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     const render = blockRender(child);
-    const marker = render.marker ? render.marker(child, previous, i === 0 ? enclosing : undefined) : undefined;
-    tasks[i] = { kind: 'block', node: child, blank: i > 0 && !tight, task: { marker, taskMarker: i === 0 ? taskMarker : undefined, tight } };
-    previous.type = child.type;
-    previous.marker = marker;
-    previous.endsWithItems = render.endsWithItems?.(child) ?? false;
+    let marker: string | undefined;
+    if (render.marker) {
+      const previous: PreviousBlock = { type: before?.type, marker: beforeMarker, endsWithItems: before !== undefined && beforeRender?.endsWithItems?.(before) === true };
+      marker = render.marker(child, previous, i === 0 ? enclosing : undefined);
+    }
+    tasks[i] = { kind: 'block', node: child, render, blank: i > 0 && !tight, marker, taskMarker: i === 0 ? taskMarker : undefined, tight };
+    before = child;
+    beforeMarker = marker;
+    beforeRender = render;
   }
   for (let i = tasks.length - 1; i >= 0; i--) stack.push(tasks[i]);
 }
@@ -96,7 +113,7 @@ export function bodyToMarkdown(body: SlateBody): string {
       continue;
     }
     if (task.blank) w.line('');
-    blockRender(task.node).block(task.node, task.task, w);
+    task.render.block(task.node, task, w);
   }
   return w.out;
 }
