@@ -27,12 +27,13 @@ export function checkStepAnswer(body: SlateBody, answer: StepAnswer): StepAnswer
     issues: [{ path, message }],
   });
   if (!found || (found.kind !== 'element' && found.kind !== 'item')) return fail('this step has no element with that id');
-  // A check-list item is answered on its own, by its id (CheckListItem).
-  if (found.kind === 'item' && found.element.type !== 'check-list') return fail('answer the dropdown or radio-button by its own id, with the option id as value');
   const element = found.kind === 'item' ? found.element : found.node;
   const def = ELEMENTS[element.type];
+  // The items of some types are answered each on its own, by its id (a check-list's, as CheckListItem); the
+  // items of the others are options, the value of the element's answer.
+  if (found.kind === 'item' && def.answered !== 'items') return fail(`answer the ${element.type} by its own id, with the option id as value`);
   if (def.stepType === null) return fail(`a ${element.type} records nothing and cannot be answered`);
-  if (found.kind === 'element' && element.type === 'check-list') return fail('answer each check-list item by its own id (CheckListItem)');
+  if (found.kind === 'element' && def.answered === 'items') return fail(`answer each ${element.type} item by its own id (${def.stepType})`);
   if (answer.element_type !== def.stepType) return fail(`element ${answer.element_id} is a ${def.stepType}`, 'element_type');
   const result = def.checkAnswer(answer.value, element);
   if (!result.ok) return { ok: false, element_id: answer.element_id, issues: result.issues };

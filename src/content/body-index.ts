@@ -1,5 +1,5 @@
 /** Every node of a body that has an id, by id: what "kept" anchors of a rewritten body are matched against. */
-import { isElementType } from './elements/index.js';
+import { ELEMENTS, isElementType } from './elements/index.js';
 import type { ConnectionNode, ElementItem, ElementNode, ImageNode, LinkNode, SlateBody, SlateNode } from './slate.js';
 
 export type IndexedNode =
@@ -33,7 +33,8 @@ export function indexBody(body: SlateBody | undefined): BodyIndex {
       const element = node as ElementNode;
       index.set(element.id, { kind: 'element', node: element });
       for (const item of element.items ?? []) index.set(item.id, { kind: 'item', node: item, element });
-      if (element.type !== 'link-inline') continue;
+      // An inline element holds its link text (which can hold links); a block element is a void.
+      if (ELEMENTS[element.type].placement !== 'inline') continue;
     }
     const children = (node as { children?: SlateNode[] }).children;
     if (Array.isArray(children)) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);

@@ -7,9 +7,9 @@ import { indexBody } from './body-index.js';
 import { validateElementEntries, type ElementEntry } from './entries.js';
 import { defaultNewId } from './ids.js';
 import type { ConvertResult } from './markdown/convert.js';
-import { ElementResolver } from './resolve.js';
+import { ElementResolver, standingAlone } from './resolve.js';
 import { assertBodySize } from './size.js';
-import type { ElementNode, LinkInlineNode, SlateBody } from './slate.js';
+import type { ElementNode, SlateBody } from './slate.js';
 import { quote } from './quote.js';
 
 export function applyElementEdits(body: SlateBody, elements: ElementEntry[], opts: { newId?: () => string } = {}): ConvertResult {
@@ -26,7 +26,7 @@ export function applyElementEdits(body: SlateBody, elements: ElementEntry[], opt
   }
   for (const entry of resolver.keyEntries()) {
     const node = resolver.newFromEntry(entry);
-    copy.children.push(node.type === 'link-inline' ? { type: 'p', children: [node as LinkInlineNode] } : node);
+    copy.children.push(standingAlone(node));
   }
   assertBodySize(copy);
   return { body: copy, minted: resolver.minted };

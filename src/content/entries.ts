@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { validationError, type ValidationIssue } from '../errors.js';
-import { assertKnownProps, ELEMENTS, ELEMENT_TYPES, isElementType, type ElementType } from './elements/index.js';
+import { assertKnownProps, ELEMENTS, ELEMENT_TYPES, isElementType, typesAnsweredByItems, type ElementType } from './elements/index.js';
 import { ELEMENT_KEY_PATTERN, LIMITS } from './limits.js';
 import { quote } from './quote.js';
 
@@ -87,7 +87,9 @@ export function validateElementEntries(entries: unknown): CheckedEntry[] {
     if (entry.id !== undefined) checkId(entry.id, `${at}.id`);
     if (entry.parent_element_id !== undefined) {
       checkId(entry.parent_element_id, `${at}.parent_element_id`);
-      if (type !== 'check-list') issues.push({ path: `${at}.parent_element_id`, message: 'only a check-list item has a parent_element_id' });
+      if (ELEMENTS[type].answered !== 'items') {
+        issues.push({ path: `${at}.parent_element_id`, message: `only an item answered on its own (of a ${typesAnsweredByItems().join(' or ')}) has a parent_element_id` });
+      }
     }
     const target = entry.id ?? entry.parent_element_id;
     if (typeof target === 'string' && entry.parent_element_id === undefined) {

@@ -15,7 +15,7 @@ export type {
   ElementNode,
   ImageNode,
   InlineNode,
-  LinkInlineNode,
+  InlineElementNode,
   LinkNode,
   ListItemNode,
   ListNode,
@@ -29,10 +29,11 @@ export { walk, textOf, isText } from './slate.js';
 
 export { markdownToBody, type ConvertOptions, type ConvertResult } from './markdown/convert.js';
 export { bodyToMarkdown } from './markdown/render.js';
-export { describeBodySyntax, type SyntaxEntry } from './markdown/syntax.js';
+export { describeBodySyntax, type SyntaxEntry } from './constructs/index.js';
 export { slateToBody, type SlateInputOptions } from './slate-input.js';
 export { applyElementEdits } from './edits.js';
 export { appendConnection, removeConnections } from './connections.js';
+export { assertConnectionCount, checkNamedConnection, connectionNotFound } from './connection-rules.js';
 export { validateElementEntries, type ElementEntry, type ItemEntry } from './entries.js';
 export {
   nodeInventory,
@@ -53,6 +54,7 @@ export {
   ELEMENTS,
   ELEMENT_TYPES,
   allowedProps,
+  answeredByItems,
   elementDefinition,
   elementTypeForStep,
   isElementType,

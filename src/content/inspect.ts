@@ -1,50 +1,25 @@
 /** Read-only views of a stored body that services need: inventories, element lists, citations, text. */
+import { handlerOf } from './constructs/index.js';
+import type { InventoryEntry } from './constructs/types.js';
 import { ELEMENTS, isElementType } from './elements/index.js';
-import type { CitationNode, ConnectionNode, ElementNode, ImageNode, LinkNode, SlateBody, SlateNode } from './slate.js';
-import { HEADING_TYPES, isText, textOf, walk } from './slate.js';
+import type { CitationNode, ConnectionNode, ElementNode, SlateBody, SlateNode } from './slate.js';
+import { isText, walk } from './slate.js';
 
-export interface InventoryEntry {
-  id: string;
-  /** Slate type (`a`, `img`, `bit-connection`, an element type), or `<element type>-item` for an item. */
-  type: string;
-  label: string | null;
-}
+export type { InventoryEntry };
 
 /**
  * Every element, item, link, media and connection node by id; a connection without an id is keyed by its
- * label (`→` when it has none). What update_bit compares to find BIT_CONTENT_LOSS.
+ * label (`→` when it has none). What update_bit compares to find BIT_CONTENT_LOSS. Each construct adds its own.
  */
 export function nodeInventory(body: SlateBody): Map<string, InventoryEntry> {
   const out = new Map<string, InventoryEntry>();
   walk(body.children, (node) => {
     const type = (node as { type?: string }).type;
-    if (type === 'a') {
-      const link = node as LinkNode;
-      out.set(link.id, { id: link.id, type, label: textOf(link) });
-    } else if (type === 'img') {
-      const img = node as ImageNode;
-      out.set(img.id, { id: img.id, type, label: img.alt });
-    } else if (type === 'bit-connection') {
-      const c = node as ConnectionNode;
-      const key = c.id ?? c.label ?? '→';
-      out.set(key, { id: key, type, label: c.label });
-    } else if (isElementType(type)) {
-      const element = node as ElementNode;
-      out.set(element.id, { id: element.id, type, label: elementLabel(element) });
-      const field = ELEMENTS[element.type].items?.textField;
-      for (const item of element.items ?? []) {
-        out.set(item.id, { id: item.id, type: `${type}-item`, label: field ? String(item[field] ?? '') : null });
-      }
-      return false;
-    }
-    return true;
+    if (type === undefined) return true;
+    const handler = handlerOf(type);
+    return handler?.inventory ? handler.inventory(node, out) : true;
   });
   return out;
-}
-
-function elementLabel(element: ElementNode): string | null {
-  if (element.type === 'link-inline') return textOf(element);
-  return typeof element.props.label === 'string' ? element.props.label : null;
 }
 
 export interface ListedElement {
@@ -53,7 +28,7 @@ export interface ListedElement {
   step_type: string | null;
   props: Record<string, unknown>;
   items?: Array<Record<string, unknown> & { id: string }>;
-  /** props.required, or for a check-list whether any item is required. */
+  /** props.required, or for a type answered by its items whether any item is required. */
   required: boolean;
 }
 
@@ -64,13 +39,14 @@ export function listElements(body: SlateBody): ListedElement[] {
     const type = (node as { type?: string }).type;
     if (!isElementType(type)) return true;
     const e = node as ElementNode;
-    const required = e.type === 'check-list' ? (e.items ?? []).some((i) => i.required === true) : e.props.required === true;
+    const def = ELEMENTS[e.type];
+    const required = def.answered === 'items' ? (e.items ?? []).some((i) => i.required === true) : e.props.required === true;
     out.push({
       id: e.id,
       type: e.type,
-      step_type: ELEMENTS[e.type].stepType,
+      step_type: def.stepType,
       props: { ...e.props },
-      ...(ELEMENTS[e.type].items ? { items: (e.items ?? []).map((i) => ({ ...i })) } : {}),
+      ...(def.items ? { items: (e.items ?? []).map((i) => ({ ...i })) } : {}),
       required,
     });
     return false;
@@ -95,14 +71,12 @@ export function collectConnections(body: SlateBody): ConnectionNode[] {
   return out;
 }
 
-const TEXT_BLOCKS = new Set<string>(['p', 'lic', 'code_line', 'th', 'td', ...HEADING_TYPES]);
-
 /**
- * The prose of a body as plain text, for search and derived abstracts: text of paragraphs, headings,
- * lists, quotes, code and tables, link text and citation labels; one line per block. Elements,
+ * The prose of a body as plain text, for search and derived abstracts: one line per text block (paragraph,
+ * heading, code line, cell), the text its constructs give (link text, citation labels); elements,
  * connections and credentials are not prose.
  */
-export function bodyText(body: SlateBody): string {
+export function bodyText(body: SlateBody | { children: readonly SlateNode[] }): string {
   const lines: string[] = [];
   let current = '';
   const flush = () => {
@@ -115,11 +89,14 @@ export function bodyText(body: SlateBody): string {
       current += node.text;
       return;
     }
-    const type = node.type;
-    if (TEXT_BLOCKS.has(type)) flush();
-    if (type === 'citation') current += (node as CitationNode).label;
-    if (type === 'bit-connection' || type === 'credential' || (isElementType(type) && type !== 'link-inline')) return false;
-    return true;
+    const rule = handlerOf(node.type)?.text ?? 'skip';
+    if (rule === 'descend') return true;
+    if (rule === 'line') {
+      flush();
+      return true;
+    }
+    if (rule !== 'skip') current += rule.text(node);
+    return false;
   });
   flush();
   return lines.join('\n');

@@ -4,13 +4,13 @@
  * Markdown alone never creates an element (authoring-interface.md, Body syntax rule 1).
  */
 import { WaymarkError } from '../errors.js';
-import { checkItems, ELEMENTS, validateElementProps, validateItemFields, type ElementType } from './elements/index.js';
+import { checkItems, ELEMENTS, ELEMENT_TYPES, validateElementProps, validateItemFields, type ElementType } from './elements/index.js';
 import { itemLineForm } from './elements/forms.js';
 import { itemFields, type CheckedEntry, type ItemEntry } from './entries.js';
 import type { BodyIndex } from './body-index.js';
 import { parser } from './markdown/md.js';
 import { invalid, unsupported, type Place, type SourceLine } from './problems.js';
-import { emptyVoidChildren, type ElementItem, type ElementNode, type InlineNode } from './slate.js';
+import { emptyVoidChildren, type BlockNode, type ElementItem, type ElementNode, type InlineElementNode, type InlineNode } from './slate.js';
 import { quote } from './quote.js';
 
 /** An element line as the parser read it. */
@@ -33,16 +33,29 @@ export interface ItemLine extends SourceLine {
   checked?: boolean;
 }
 
-export type LinkAnchor =
-  | { type: 'a' | 'img'; id: string }
-  | { type: 'link-inline'; id: string; props: Record<string, unknown> };
+/** What a link or image anchor names: a link or image node, or an inline element (written as a link). */
+export type LinkAnchor = { kind: 'node'; id: string } | { kind: 'element'; type: ElementType; id: string; props: Record<string, unknown> };
 
 /**
- * A link-inline's url given in props, stored as the markdown parser stores a link destination (normalised,
- * as slateToBody does too): get_bit prints it in the body, and writing that back must not change it.
+ * An inline element's url given in props, stored as the markdown parser stores a link destination
+ * (normalised, as slateToBody does too): get_bit prints it in the body, and writing that back must not change it.
  */
 function storedUrl(type: ElementType, props: Record<string, unknown>): Record<string, unknown> {
-  return type === 'link-inline' && typeof props.url === 'string' ? { ...props, url: parser().normalizeLink(props.url) } : props;
+  return isInline(type) && typeof props.url === 'string' ? { ...props, url: parser().normalizeLink(props.url) } : props;
+}
+
+function isInline(type: ElementType): boolean {
+  return ELEMENTS[type].placement === 'inline';
+}
+
+/** The element types written as a link inside a sentence. */
+function inlineTypes(): string {
+  return ELEMENT_TYPES.filter(isInline).join(', ');
+}
+
+/** An element that stands on its own (appended at the end of a body): an inline one in a paragraph of its own. */
+export function standingAlone(node: ElementNode): BlockNode {
+  return isInline(node.type) ? { type: 'p', children: [node as InlineElementNode] } : node;
 }
 
 /** Applies a props patch: a value replaces, `null` removes the prop, `undefined` is ignored. */
@@ -56,8 +69,8 @@ export function patchProps(base: Record<string, unknown>, patch: Record<string, 
 }
 
 /**
- * An entry that edits one check-list item (`id` an item, `parent_element_id` its list, fields in `props`)
- * becomes an item edit of an entry for the list, so one path handles both spellings.
+ * An entry that edits one item answered on its own (`id` the item, `parent_element_id` its element, fields
+ * in `props`) becomes an item edit of an entry for the element, so one path handles both spellings.
  */
 function foldItemEntries(entries: readonly CheckedEntry[]): CheckedEntry[] {
   const out: CheckedEntry[] = [];
@@ -74,7 +87,7 @@ function foldItemEntries(entries: readonly CheckedEntry[]): CheckedEntry[] {
     const item: ItemEntry = { ...(e.props ?? {}), id: e.id };
     let list = byId.get(e.parent_element_id);
     if (!list) {
-      list = { type: 'check-list', id: e.parent_element_id };
+      list = { type: e.type, id: e.parent_element_id };
       byId.set(e.parent_element_id, list);
       out.push(list);
     }
@@ -255,20 +268,23 @@ export class ElementResolver {
     return out;
   }
 
-  /** The node a link or image anchor names; a link or image without an anchor is new. */
+  /**
+   * The node a link or image anchor names; a link or image without an anchor is new. A link's anchor can
+   * name an inline element (or its entry): the link is that element, its destination the element's url.
+   */
   resolveAnchor(kind: 'a' | 'img', ref: string | null, url: string, at: SourceLine): LinkAnchor {
-    if (ref === null) return { type: kind, id: this.newId() };
+    if (ref === null) return { kind: 'node', id: this.newId() };
     const entry = this.byKey.get(ref) ?? this.byId.get(ref);
     const found = this.previous.get(ref);
     if (entry) {
-      if (entry.type !== 'link-inline' || kind !== 'a') {
-        throw invalid(at, `anchor '${ref}' names a ${entry.type} entry; only link-inline is written as a link`);
+      if (!isInline(entry.type) || kind !== 'a') {
+        throw invalid(at, `anchor '${ref}' names a ${entry.type} entry; only ${inlineTypes()} is written as a link`);
       }
       let id: string;
       let base: Record<string, unknown> = {};
       if (entry.key !== undefined) id = this.useKey(ref, at);
       else {
-        if (!found || found.kind !== 'element' || found.node.type !== 'link-inline') throw notFound(ref);
+        if (!found || found.kind !== 'element' || found.node.type !== entry.type) throw notFound(ref);
         id = ref;
         this.place(id, at);
         base = found.node.props;
@@ -286,16 +302,16 @@ export class ElementResolver {
         }
         destination = wanted;
       }
-      return { type: 'link-inline', id, props: validateElementProps('link-inline', { ...patchProps(base, entry.props), url: destination }) };
+      return { kind: 'element', type: entry.type, id, props: validateElementProps(entry.type, { ...patchProps(base, entry.props), url: destination }) };
     }
-    if (found?.kind === 'element' && found.node.type === 'link-inline' && kind === 'a') {
+    if (found?.kind === 'element' && isInline(found.node.type) && kind === 'a') {
       this.place(ref, at);
       // A destination changed on a kept anchor is applied (update_bit rule 3).
-      return { type: 'link-inline', id: ref, props: validateElementProps('link-inline', { ...found.node.props, url }) };
+      return { kind: 'element', type: found.node.type, id: ref, props: validateElementProps(found.node.type, { ...found.node.props, url }) };
     }
     if (found && found.kind === kind) {
       this.place(ref, at);
-      return { type: kind, id: ref };
+      return { kind: 'node', id: ref };
     }
     if (found) throw unsupported(at, `anchor '${ref}' names a ${found.kind === 'element' ? found.node.type : found.kind} node, not ${kind === 'a' ? 'a link' : 'an image'}`);
     throw unsupported(
@@ -328,7 +344,8 @@ export class ElementResolver {
     const id = this.useKey(entry.key!, `elements[${entry.key}]`);
     const props = storedUrl(type, validateElementProps(type, patchProps({}, entry.props), `elements[${entry.key}].props`));
     const node: ElementNode = { type, id, props, children: emptyVoidChildren() };
-    if (type === 'link-inline') node.children = [{ text: String(props.url) }] as InlineNode[];
+    // An inline element made from its entry alone shows its url as its text.
+    if (isInline(type)) node.children = [{ text: String(props.url) }] as InlineNode[];
     if (ELEMENTS[type].items) {
       node.items = (entry.items ?? []).map((item) => {
         const fields = validateItemFields(type, itemFields(item), `elements[${entry.key}].items[${item.key ?? item.id}]`);

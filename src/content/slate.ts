@@ -60,8 +60,8 @@ export interface ElementItem {
 }
 
 /**
- * An interactive element. Block elements are voids; `link-inline` is the one inline element: it sits inside
- * a sentence and its children are the link's text (authoring-interface.md, "Body syntax").
+ * An interactive element. Block elements are voids; an inline element (its definition's placement) sits
+ * inside a sentence and its children are the link's text (authoring-interface.md, "Body syntax").
  */
 export interface ElementNode {
   type: ElementType;
@@ -71,8 +71,7 @@ export interface ElementNode {
   children: InlineNode[] | VoidChildren;
 }
 
-export interface LinkInlineNode extends ElementNode {
-  type: 'link-inline';
+export interface InlineElementNode extends ElementNode {
   children: InlineNode[];
 }
 
@@ -104,7 +103,7 @@ export interface ConnectionNode {
   children: VoidChildren;
 }
 
-export type InlineNode = TextLeaf | LinkNode | ImageNode | CitationNode | CredentialNode | LinkInlineNode;
+export type InlineNode = TextLeaf | LinkNode | ImageNode | CitationNode | CredentialNode | InlineElementNode;
 
 export type HeadingType = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 export const HEADING_TYPES: readonly HeadingType[] = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];

@@ -4,8 +4,7 @@
  * holds the source bit's row lock.
  */
 import { randomUUID } from 'node:crypto';
-import { collectConnections, removeConnections, type ConnectionNode, type SlateBody } from '../content/index.js';
-import { LIMITS } from '../content/limits.js';
+import { assertConnectionCount, checkNamedConnection, collectConnections, removeConnections, type ConnectionNode, type SlateBody } from '../content/index.js';
 import { WaymarkError } from '../errors.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import { lockBit, lockBitForWrite, readTargets, updateBit } from '../store/repositories/bits.repo.js';
@@ -51,11 +50,7 @@ export interface SyncOptions {
  */
 export async function syncConnectionRows(tx: Tx, dialect: StoreDialect, actor: Actor, source: Source, body: SlateBody, options: SyncOptions = {}): Promise<string[]> {
   const nodes = collectConnections(body);
-  if (nodes.length > LIMITS.outgoingConnections) {
-    throw new WaymarkError('CONNECTION_LIMIT_EXCEEDED', `A bit has at most ${LIMITS.outgoingConnections} outgoing connections; this body has ${nodes.length}. Remove some lines first.`, {
-      max: LIMITS.outgoingConnections,
-    });
-  }
+  assertConnectionCount(nodes.length);
   const stored = options.stored ?? (await outgoing(tx, source.id));
   const byId = new Map(stored.map((r) => [r.id, r]));
   const fresh: ConnectionNode[] = [];
@@ -64,17 +59,8 @@ export async function syncConnectionRows(tx: Tx, dialect: StoreDialect, actor: A
       fresh.push(node);
       continue;
     }
-    const row = byId.get(node.id);
-    if (row && row.target_bit_id !== node.target_bit_id) {
-      throw new WaymarkError('VALIDATION_ERROR', `Connection ${node.id} goes to ${row.target_bit_id}; a connection's target cannot change: remove it and add a new one.`, {
-        issues: [{ path: 'bit_body', message: `connection ${node.id} cannot change its target` }],
-      });
-    }
-    if (!row && !options.created?.has(node.id)) {
-      throw new WaymarkError('CONNECTION_NOT_FOUND', `Bit ${source.id} has no connection ${node.id}: write a new connection without an id (it gets one), and keep stored ones as get_bit returned them.`, {
-        connection_id: node.id,
-      });
-    }
+    // The connection rules of the body's input, against the rows (a node the caller has just added has none yet).
+    if (!options.created?.has(node.id)) checkNamedConnection({ id: node.id, target_bit_id: node.target_bit_id }, byId.get(node.id));
   }
   if (fresh.length > 0) {
     const targets = new Map((await readTargets(tx, dialect, [...new Set(fresh.map((n) => n.target_bit_id))], actor)).map((b) => [b.id, b]));

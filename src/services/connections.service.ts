@@ -4,8 +4,7 @@
  * bit's row lock; sort_order stays dense (0..n-1 in body order), so the next append is always `count`.
  */
 import { randomUUID } from 'node:crypto';
-import { appendConnection, collectConnections, removeConnections, type SlateBody } from '../content/index.js';
-import { LIMITS } from '../content/limits.js';
+import { appendConnection, assertConnectionCount, collectConnections, removeConnections, type SlateBody } from '../content/index.js';
 import { WaymarkError } from '../errors.js';
 import { updateBit } from '../store/repositories/bits.repo.js';
 import { lockBitForWrite, readTargets } from '../store/repositories/bits.repo.js';
@@ -41,11 +40,7 @@ export class ConnectionsService {
       const inBody = collectConnections(body).length;
       // The row goes in at the row count; a refusal below rolls it back with the transaction.
       const count = await appendConnectionRow(tx, { id, account_id: source.account_id, source_bit_id: source.id, target_bit_id: input.target_bit_id, created_at: nowIso() });
-      if (count >= LIMITS.outgoingConnections) {
-        throw new WaymarkError('CONNECTION_LIMIT_EXCEEDED', `Bit ${source.id} already has ${count} outgoing connections, the most a bit may have; remove one first (remove_connection).`, {
-          max: LIMITS.outgoingConnections,
-        });
-      }
+      assertConnectionCount(count + 1);
       if (input.sort_order !== undefined && input.sort_order !== count) {
         throw new WaymarkError('SORT_ORDER_CONFLICT', `sort_order must be ${count}, the source's next position (connections are appended); omit it to get that position.`, {
           expected_sort_order: count,

@@ -4,7 +4,7 @@
  * answers against the element definitions (content/elements: one definition per type, never a second set
  * of answer rules), and which connections are available given the answers so far.
  */
-import { checkStepAnswer, listElements, nodeInventory, type ConnectionCondition, type SlateBody } from '../content/index.js';
+import { answeredByItems, checkStepAnswer, listElements, nodeInventory, type ConnectionCondition, type SlateBody } from '../content/index.js';
 import type { ValidationIssue } from '../errors.js';
 import type { BitReferenceLinkView } from '../store/repositories/links.repo.js';
 import type { BitTable } from '../store/schema.js';
@@ -112,13 +112,13 @@ function filled(value: unknown): boolean {
 
 /**
  * Required elements without a counting answer: elements with `required: true` need a non-empty answer;
- * a required check-list item must be answered `true` (checked). A default (`checked` on an item) is what
+ * a required item answered on its own (a check-list's) must be answered `true` (checked). A default (`checked` on an item) is what
  * the app shows first, not an answer given on this trail.
  */
 export function missingRequired(elements: StepElement[], latest: Map<string, LatestAnswer>): string[] {
   const missing: string[] = [];
   for (const element of elements) {
-    if (element.type === 'check-list') {
+    if (answeredByItems(element.type)) {
       for (const item of element.items ?? []) {
         if (item.required === true && latest.get(item.id)?.value !== true) missing.push(item.id);
       }

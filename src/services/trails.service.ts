@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { issuesError, validationError, WaymarkError } from '../errors.js';
+import { answeredByItems } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { assertAnswerSizes, assertContextSize } from './trail-bounds.js';
 import { findBit, findBitHeads } from '../store/repositories/bits.repo.js';
@@ -239,7 +240,7 @@ export class TrailsService {
       this.assertMayAct(actor, trail, snapshot);
       const check = checkAnswers(snapshot.body, input.data);
       if (check.unknown.length > 0) {
-        const known = stepElements(snapshot.body).flatMap((e) => (e.type === 'check-list' ? (e.items ?? []).map((i) => i.id) : e.element_type ? [e.element_id] : []));
+        const known = stepElements(snapshot.body).flatMap((e) => (answeredByItems(e.type) ? (e.items ?? []).map((i) => i.id) : e.element_type ? [e.element_id] : []));
         throw new WaymarkError('ELEMENT_NOT_FOUND', `The current step "${snapshot.title}" holds no element ${check.unknown.join(', ')}; its answerable ids are: ${known.join(', ') || 'none'} (get_trail lists them with their element_type).`, {
           element_ids: check.unknown,
           answerable_element_ids: known,

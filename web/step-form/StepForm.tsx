@@ -162,10 +162,10 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
     });
 
   const hooks = {
-    element(node: ElementNode) {
+    element(node: ElementNode, placement: 'block' | 'inline') {
       const element = elements.get(node.id);
       if (!element) return null;
-      if (node.type === 'link-inline') {
+      if (placement === 'inline') {
         const field = byId.get(node.id);
         const text = (node.children as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
         return field ? <LinkInline field={field} form={form}>{text}</LinkInline> : text;

@@ -11,8 +11,8 @@ import { walk } from '../../src/content/slate.js';
 import { isSafeUrl } from '../../src/content/url.js';
 
 export interface BodyHooks {
-  /** An interactive element (block, or the inline link-inline). */
-  element(node: ElementNode): ComponentChild;
+  /** An interactive element: `inline` for one inside a sentence (its definition's placement), whose children are its text. */
+  element(node: ElementNode, placement: 'block' | 'inline'): ComponentChild;
   /** A connection line of the body; nothing by default (a step offers its connections after the form). */
   connection?(node: Extract<BlockNode, { type: 'bit-connection' }>): ComponentChild;
   /** The highest heading level the body uses (1 for `#`), set by SlateView. */
@@ -60,7 +60,7 @@ function inline(node: InlineNode, key: number, hooks: BodyHooks): ComponentChild
         </span>
       );
     default:
-      return isElementType(node.type) ? <span key={key}>{hooks.element(node as ElementNode)}</span> : null;
+      return isElementType(node.type) ? <span key={key}>{hooks.element(node as ElementNode, 'inline')}</span> : null;
   }
 }
 
@@ -166,7 +166,7 @@ function block(node: BlockNode | SlateNode, key: number, hooks: BodyHooks): Comp
     case 'bit-connection':
       return hooks.connection ? <div key={key}>{hooks.connection(node as Extract<BlockNode, { type: 'bit-connection' }>)}</div> : null;
     default:
-      return isElementType(type) ? <div key={key} class="element">{hooks.element(node as ElementNode)}</div> : null;
+      return isElementType(type) ? <div key={key} class="element">{hooks.element(node as ElementNode, 'block')}</div> : null;
   }
 }
 

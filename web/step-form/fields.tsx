@@ -2,7 +2,8 @@
  * Each interactive element of a step as real, labelled form controls. The values are the answers'
  * inner values (CONTRACT.md, "Answer values"); the rules under each field come from rules.ts.
  */
-import type { ComponentChildren } from 'preact';
+import type { ComponentChild, ComponentChildren } from 'preact';
+import { isElementType, type ElementType } from '../../src/content/elements/element-types.js';
 import { numberProp } from '../../src/content/elements/types.js';
 import { frameUrl, linkUrl, shownUrl, videoSource } from './embed.js';
 import { controlId, describedBy, Notes, RequiredMark } from './notes.js';
@@ -270,29 +271,35 @@ export function IframeEmbed({ element }: { element: StepElementPayload }) {
   );
 }
 
-/** The control of one block element of the step (link-inline is rendered inline by the body). */
+type Control = (props: { element: StepElementPayload; field: Field | undefined; form: FormState }) => ComponentChild;
+
+/** A control answering one field (the element's own); nothing when the step has no such field. */
+function fieldControl(render: (field: Field, form: FormState) => ComponentChild): Control {
+  return ({ field, form }) => (field ? render(field, form) : null);
+}
+
+/**
+ * The control of each element type, one entry per type (a type without one is a compile error). An inline
+ * element is rendered inside its sentence by the body (LinkInline), so its entry here is never reached.
+ */
+const CONTROLS: Record<ElementType, Control> = {
+  'check-list': ({ element, form }) => <CheckList element={element} form={form} />,
+  'date-picker': fieldControl((field, form) => <DatePicker field={field} form={form} />),
+  dropdown: fieldControl((field, form) => <Dropdown field={field} form={form} />),
+  iframe: ({ element }) => <IframeEmbed element={element} />,
+  'link-block': fieldControl((field, form) => <LinkBlock field={field} form={form} />),
+  'link-inline': () => null,
+  'radio-button': fieldControl((field, form) => <Radio field={field} form={form} />),
+  'searchable-field': fieldControl((field, form) => (
+    <SearchableField field={field} value={form.values[field.id]} check={form.checks[field.id] ?? NO_CHECK} rules={rulesFor(field)} disabled={form.disabled} onChange={(v) => form.set(field.id, v)} />
+  )),
+  'text-area': fieldControl((field, form) => <TextArea field={field} form={form} />),
+  'video-external': fieldControl((field, form) => <Video field={field} form={form} />),
+};
+
+/** The control of one block element of the step. */
 export function ElementControl({ element, form }: { element: StepElementPayload; form: FormState }) {
-  if (element.type === 'iframe') return <IframeEmbed element={element} />;
-  if (element.type === 'check-list') return <CheckList element={element} form={form} />;
-  const field = form.fields.get(element.element_id);
-  if (!field) return null;
-  const check = form.checks[field.id] ?? NO_CHECK;
-  switch (element.type) {
-    case 'radio-button':
-      return <Radio field={field} form={form} />;
-    case 'dropdown':
-      return <Dropdown field={field} form={form} />;
-    case 'date-picker':
-      return <DatePicker field={field} form={form} />;
-    case 'text-area':
-      return <TextArea field={field} form={form} />;
-    case 'searchable-field':
-      return <SearchableField field={field} value={form.values[field.id]} check={check} rules={rulesFor(field)} disabled={form.disabled} onChange={(v) => form.set(field.id, v)} />;
-    case 'link-block':
-      return <LinkBlock field={field} form={form} />;
-    case 'video-external':
-      return <Video field={field} form={form} />;
-    default:
-      return null;
-  }
+  if (!isElementType(element.type)) return null;
+  const Control = CONTROLS[element.type];
+  return <Control element={element} field={form.fields.get(element.element_id)} form={form} />;
 }

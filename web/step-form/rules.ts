@@ -3,7 +3,7 @@
  * element definitions themselves (src/content/elements: the same checkAnswer submit_step_data runs), so
  * what the form says before and after submitting is what the server enforces, with no limit copied here.
  */
-import { ELEMENTS, isElementType } from '../../src/content/elements/index.js';
+import { answeredByItems, ELEMENTS, isElementType } from '../../src/content/elements/index.js';
 import { dateAnswerFormat } from '../../src/content/elements/date-picker.js';
 import { numberProp, type AnswerTarget } from '../../src/content/elements/types.js';
 import type { AnswerInput, AnswerPayload, StepElementPayload, StepError, StepView } from './payload.js';
@@ -34,7 +34,7 @@ export function fieldsOf(step: Pick<StepView, 'elements'>): Field[] {
   const fields: Field[] = [];
   for (const element of step.elements) {
     if (element.element_type === null) continue;
-    if (element.type === 'check-list') {
+    if (answeredByItems(element.type)) {
       for (const item of element.items ?? []) {
         fields.push({ id: item.id, element, stepType: element.element_type, label: String(item.text ?? item.id), required: item.required === true });
       }
@@ -49,7 +49,9 @@ export function fieldsOf(step: Pick<StepView, 'elements'>): Field[] {
 export function rulesFor(field: Field): string[] {
   const { type, config } = field.element;
   const rules: string[] = [];
-  if (field.required) rules.push(type === 'check-list' ? 'Required: tick it before continuing' : 'Required');
+  if (field.required) rules.push(answeredByItems(type) ? 'Required: tick it before continuing' : 'Required');
+  // Items answered as one (the element's options): one of them is the answer.
+  if (isElementType(type) && ELEMENTS[type].items && !answeredByItems(type)) rules.push('Choose one option');
   switch (type) {
     case 'text-area': {
       const min = numberProp(config, 'minLength');
@@ -75,10 +77,6 @@ export function rulesFor(field: Field): string[] {
       rules.push(listed ? (multi ? 'Choose one or more from the list' : 'Choose one from the list') : multi ? 'One or more values' : 'Any value');
       break;
     }
-    case 'dropdown':
-    case 'radio-button':
-      rules.push('Choose one option');
-      break;
   }
   return rules;
 }
@@ -130,11 +128,12 @@ export function initialValues(step: Pick<StepView, 'elements' | 'answers'>): Rec
       continue;
     }
     const { type, config, items } = field.element;
-    if (type === 'check-list') {
+    // A checked item is a default: ticked when items are answered each on its own, else the option chosen first.
+    if (answeredByItems(type)) {
       const item = items?.find((i) => i.id === field.id);
       if (item?.checked === true) values[field.id] = true;
-    } else if (type === 'radio-button') {
-      const preset = items?.find((i) => i.checked === true);
+    } else if (items !== undefined && isElementType(type) && ELEMENTS[type].items) {
+      const preset = items.find((i) => i.checked === true);
       if (preset) values[field.id] = preset.id;
     } else if (type === 'date-picker' && config.default_to_now === true) {
       values[field.id] = nowFor(typeof config.picker_type === 'string' ? config.picker_type : 'date', config.seconds_precision === true);

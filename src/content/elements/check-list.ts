@@ -10,6 +10,8 @@ export const checkList: ElementDefinition = {
   summary: 'list of items to tick; each item is recorded on the trail as its own CheckListItem; an item can be required',
   hasLabel: true,
   placement: 'block',
+  answered: 'items',
+  when: 'item-checked',
   props: z.strictObject({ label: z.string().optional() }),
   urlProps: [],
   items: {
@@ -17,6 +19,7 @@ export const checkList: ElementDefinition = {
     textField: 'text',
     fields: z.strictObject({ text: z.string().regex(/\S/, 'must not be blank'), checked: z.boolean().optional(), required: z.boolean().optional() }),
     booleanDefaults: ['checked', 'required'],
+    syntaxNotes: '`- [x]` = checked; " *(required)*" is printed for required items and ignored on input',
   },
   answer,
   answerRule: 'true = checked; element_id is the item id (each item is answered on its own)',

@@ -33,6 +33,7 @@ export const datePicker: ElementDefinition = {
   summary: 'a date, time, or both',
   hasLabel: true,
   placement: 'block',
+  answered: 'element',
   props: z.strictObject({
     default_to_now: z.boolean().optional(),
     label: z.string().optional(),

@@ -8,6 +8,8 @@ export const dropdown: ElementDefinition = {
   summary: 'one choice from a list; bit connections can depend on the option chosen',
   hasLabel: true,
   placement: 'block',
+  answered: 'element',
+  when: 'options',
   props: z.strictObject({ label: z.string().optional(), required: z.boolean().optional() }),
   urlProps: [],
   items: {

@@ -8,6 +8,7 @@ export const iframe: ElementDefinition = {
   summary: 'embedded page; records nothing and is not a step element',
   hasLabel: false,
   placement: 'block',
+  answered: 'element',
   props: z.strictObject({
     height: numberOrText().optional(),
     url: z.string(),

@@ -14,7 +14,8 @@ import { linkInline } from './link-inline.js';
 import { radioButton } from './radio-button.js';
 import { searchableField } from './searchable-field.js';
 import { textArea } from './text-area.js';
-import { ELEMENT_TYPES, type ElementDefinition, type ElementType } from './types.js';
+import { addElementType } from './element-types.js';
+import { ELEMENT_TYPES, isElementType, type ElementDefinition, type ElementType } from './types.js';
 import { videoExternal } from './video-external.js';
 
 export { ELEMENT_TYPES, isElementType, type ElementDefinition, type ElementType } from './types.js';
@@ -32,6 +33,26 @@ export const ELEMENTS: Readonly<Record<ElementType, ElementDefinition>> = {
   'video-external': videoExternal,
 };
 
+/**
+ * Adds an element type that is not built in (a built-in type is its definition file plus its line above and in
+ * element-types.ts): from here on its definition is read wherever an element is (entries, element and item
+ * lines, Slate input, answers, `when=`, describe_platform). A type that exists is refused.
+ */
+export function registerElement(def: ElementDefinition): void {
+  if (isElementType(def.type)) throw new Error(`element type ${def.type} exists`);
+  (ELEMENTS as Record<string, ElementDefinition>)[def.type] = def;
+  addElementType(def.type);
+}
+
+/** Whether a step answers the items of `type` each on its own (a check-list's), rather than the element. */
+export function answeredByItems(type: string): boolean {
+  return isElementType(type) && ELEMENTS[type].answered === 'items';
+}
+
+/** The element types whose items are answered each on its own (a step's questions are the items). */
+export function typesAnsweredByItems(): ElementType[] {
+  return ELEMENT_TYPES.filter((t) => ELEMENTS[t].answered === 'items');
+}
 
 export function elementDefinition(type: ElementType): ElementDefinition {
   return ELEMENTS[type];

@@ -8,6 +8,7 @@ export const linkBlock: ElementDefinition = {
   summary: 'link shown as a card with title, description and image; opening it is recorded as clicked',
   hasLabel: false,
   placement: 'block',
+  answered: 'element',
   props: z.strictObject({
     bitId: z.string().optional(),
     custom_description: z.string().optional(),

@@ -11,6 +11,7 @@ export const linkInline: ElementDefinition = {
   summary: 'link inside a sentence; its click is recorded',
   hasLabel: false,
   placement: 'inline',
+  answered: 'element',
   props: z.strictObject({ url: z.string() }),
   urlProps: ['url'],
   answer: linkAnswer,

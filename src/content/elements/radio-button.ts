@@ -8,6 +8,8 @@ export const radioButton: ElementDefinition = {
   summary: 'one choice from a group shown together; bit connections can depend on the option chosen',
   hasLabel: true,
   placement: 'block',
+  answered: 'element',
+  when: 'options',
   props: z.strictObject({ label: z.string().optional(), required: z.boolean().optional() }),
   urlProps: [],
   items: {
@@ -15,6 +17,7 @@ export const radioButton: ElementDefinition = {
     textField: 'text',
     fields: z.strictObject({ checked: z.boolean().optional(), text: z.string().regex(/\S/, 'must not be blank') }),
     booleanDefaults: ['checked'],
+    syntaxNotes: '`- (x)` = the default choice',
     // "(x)" marks the default choice: a group has at most one.
     check: (items) =>
       items.filter((i) => i.checked === true).length > 1

@@ -31,6 +31,7 @@ export const searchableField: ElementDefinition = {
   summary: 'search box over a provided list of values',
   hasLabel: true,
   placement: 'block',
+  answered: 'element',
   props: z.strictObject({
     data: z
       .array(z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'each data item must be a string or an object' }))

@@ -71,6 +71,7 @@ export const textArea: ElementDefinition = {
   summary: 'free text with optional length limits and a pattern',
   hasLabel: true,
   placement: 'block',
+  answered: 'element',
   props: z.strictObject({
     autoComplete: onOff.optional(),
     autoCorrect: z.union([onOff, z.boolean()], { error: "must be 'on', 'off' or a boolean" }).optional(),

@@ -31,6 +31,8 @@ export interface ItemsDefinition {
   fields: z.ZodObject;
   /** Boolean fields stored as false when not given, so a stored item is always complete. */
   booleanDefaults: readonly string[];
+  /** What describe_platform adds to the item line's form (how its state is written). */
+  syntaxNotes?: string;
   /** Checks across the items of one element. */
   check?: (items: ReadonlyArray<Record<string, unknown>>) => ValidationIssue[];
 }
@@ -43,8 +45,23 @@ export interface ElementDefinition {
   summary: string;
   /** Whether the element line carries a label (iframe, link-block and video-external do not). */
   hasLabel: boolean;
-  /** link-inline sits inside a sentence; every other element is a line of its own. */
+  /**
+   * Where it stands in a body: `block`, a line of its own; `inline`, inside a sentence, written as a link
+   * whose destination is its `url` prop and whose text is the element's children.
+   */
   placement: 'block' | 'inline';
+  /**
+   * What a step answers: the element by its own id, or each item by its own id (each item is then a
+   * question of its own, a tick: required means answered true, and an elements[] entry may edit one item
+   * through `parent_element_id`).
+   */
+  answered: 'element' | 'items';
+  /**
+   * How a connection can depend on it (`when=`, Body syntax rule 4): `options`, on the item chosen (`when`
+   * names the element and option ids); `item-checked`, on one item being checked or not (`when` names the
+   * item). Absent: no connection depends on it.
+   */
+  when?: 'options' | 'item-checked';
   /** Allowed props with their types and limits (strict object: the keys are the allowed props). */
   props: z.ZodObject;
   /** Props holding a url: checked for a safe scheme. */

@@ -10,6 +10,7 @@ export const videoExternal: ElementDefinition = {
   summary: 'video from an external address; watching it is recorded as played',
   hasLabel: false,
   placement: 'block',
+  answered: 'element',
   props: z.strictObject({
     altText: z.string().optional(),
     aspectRatio: z.string().optional(),

@@ -2,15 +2,14 @@
  * markdownToBody: the markdown form of bit_body → the stored Slate body (authoring-interface.md, "Body
  * syntax" and update_bit rules; CONTRACT.md, "Body forms").
  */
-import { WaymarkError } from '../../errors.js';
 import { indexBody, type BodyIndex } from '../body-index.js';
 import { validateElementEntries, type ElementEntry } from '../entries.js';
 import { defaultNewId } from '../ids.js';
-import { LIMITS } from '../limits.js';
+import { assertConnectionCount, checkNamedConnection, claimConnections, conditionFromLine } from '../connection-rules.js';
 import { invalid } from '../problems.js';
-import { ElementResolver } from '../resolve.js';
+import { ElementResolver, standingAlone } from '../resolve.js';
 import { assertBodySize } from '../size.js';
-import type { BlockNode, ConnectionCondition, ElementNode, LinkInlineNode, SlateBody } from '../slate.js';
+import type { BlockNode, SlateBody } from '../slate.js';
 import { ParseContext, type PendingConnection } from './context.js';
 import { parseBlocks } from './parse.js';
 import { assertMarkdownDepth, assertMarkdownOutputFloor, assertMarkdownSize } from './prescan.js';
@@ -38,7 +37,7 @@ export function markdownToBody(markdown: string, opts: ConvertOptions = {}): Con
   const ctx = new ParseContext(markdown, resolver, previous);
   const children: BlockNode[] = parseBlocks(ctx, ctx.blockTokens());
   for (const { node } of resolver.unplaced()) {
-    children.push(node.type === 'link-inline' ? { type: 'p', children: [node as LinkInlineNode] } : node);
+    children.push(standingAlone(node));
   }
   finishConnections(ctx.connections, children, previous, resolver.minted);
   const body: SlateBody = { children: children.length > 0 ? children : [{ type: 'p', children: [{ text: '' }] }] };
@@ -47,9 +46,9 @@ export function markdownToBody(markdown: string, opts: ConvertOptions = {}): Con
 }
 
 /**
- * Connections after the whole body is read: a line without `node=` claims the first stored connection to
- * the same target that no line names (Body syntax rule 5); `when` is resolved against the body's elements
- * (ids, or keys of this call); at most LIMITS.outgoingConnections.
+ * Connections after the whole body is read, by the connection rules (../connection-rules.ts): the limit,
+ * each `node=` a stored connection named once with its target kept, claims by the lines without `node=`,
+ * and `when` resolved against the body's elements (ids, or keys of this call).
  */
 function finishConnections(
   pending: readonly PendingConnection[],
@@ -58,61 +57,23 @@ function finishConnections(
   minted: Record<string, string>,
 ): void {
   if (pending.length === 0) return;
-  if (pending.length > LIMITS.outgoingConnections) {
-    throw new WaymarkError(
-      'CONNECTION_LIMIT_EXCEEDED',
-      `a bit has at most ${LIMITS.outgoingConnections} outgoing connections; the body has ${pending.length}`,
-      { max: LIMITS.outgoingConnections },
-    );
-  }
+  assertConnectionCount(pending.length);
   const named = new Set<string>();
   for (const { node, at } of pending) {
     if (node.id === null) continue;
     const stored = previous.get(node.id);
-    if (!stored || stored.kind !== 'connection') {
-      throw new WaymarkError('CONNECTION_NOT_FOUND', `line ${at.line}: this bit has no connection ${quote(node.id)}`, { connection_id: quote(node.id), line: at.line });
-    }
+    checkNamedConnection({ id: node.id, target_bit_id: node.target_bit_id }, stored?.kind === 'connection' ? stored.node : undefined, at);
     if (named.has(node.id)) throw invalid(at, `connection ${quote(node.id)} is written more than once`);
-    if (stored.node.target_bit_id !== node.target_bit_id) {
-      throw invalid(at, `connection ${node.id} goes to ${stored.node.target_bit_id}; a connection's target cannot change (remove it and add a new line)`);
-    }
     named.add(node.id);
   }
-  const unclaimed = [...previous.values()].flatMap((v) => (v.kind === 'connection' && !named.has(v.node.id!) ? [v.node] : []));
-  for (const { node } of pending) {
-    if (node.id !== null) continue;
-    const i = unclaimed.findIndex((c) => c.target_bit_id === node.target_bit_id);
-    if (i >= 0) node.id = unclaimed.splice(i, 1)[0].id;
-  }
+  claimConnections(
+    pending.map((p) => p.node),
+    previous,
+  );
   if (!pending.some((p) => p.when)) return;
   const elements = indexBody({ children });
   for (const { node, when, at } of pending) {
     if (!when) continue;
-    node.params = { when: resolveWhen(when, elements, minted, at), ...node.params };
+    node.params = { when: conditionFromLine(when, elements, minted, at), ...node.params };
   }
-}
-
-function resolveWhen(
-  when: { ref: string; values: string[] },
-  elements: BodyIndex,
-  minted: Record<string, string>,
-  at: Parameters<typeof invalid>[0],
-): ConnectionCondition {
-  const id = minted[when.ref] ?? when.ref;
-  const found = elements.get(id);
-  if (found?.kind === 'item' && found.element.type === 'check-list') {
-    if (when.values.length !== 1 || (when.values[0] !== 'checked' && when.values[0] !== 'unchecked')) {
-      throw invalid(at, `when=${quote(when.ref)}:… on a check-list item is checked or unchecked`);
-    }
-    return { element_id: id, checked: when.values[0] === 'checked' };
-  }
-  if (found?.kind === 'element' && (found.node.type === 'dropdown' || found.node.type === 'radio-button')) {
-    const element: ElementNode = found.node;
-    const options = new Set((element.items ?? []).map((i) => i.id));
-    const optionIds = when.values.map((v) => minted[v] ?? v);
-    const unknown = optionIds.filter((o) => !options.has(o));
-    if (unknown.length > 0) throw invalid(at, `when=: ${quote(unknown.join(', '))} is not an option of ${element.type} ${id}`);
-    return { element_id: id, option_ids: optionIds };
-  }
-  throw invalid(at, `when= names ${quote(when.ref)}, which is neither a dropdown or radio-button of this body nor a check-list item`);
 }

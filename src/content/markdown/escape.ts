@@ -5,7 +5,7 @@
  * A rule escapes a character with a backslash (every ASCII punctuation character can be escaped) or, where a
  * backslash cannot help (spaces, letters, newlines), writes it as a numeric character reference.
  */
-import { ELEMENT_TYPES } from '../elements/index.js';
+import { elementTypePattern } from '../elements/element-types.js';
 
 /** Where the text is written. */
 export interface TextContext {
@@ -120,13 +120,19 @@ export function escapeLineEnd(escaped: string): string {
   return escaped.slice(0, -1) + charRef(last);
 }
 
-const TYPES_AT_START = new RegExp(`^([\\s*_~]*)(${ELEMENT_TYPES.map((t) => t.replace(/-/g, '\\-')).join('|')})\\s*(?::|$)`);
+let typesAtStartOf = '';
+let TYPES_AT_START = /$^/;
 
 /**
  * Link text that starts like an element line (`text-area: …`) is refused as an imitation when read
  * (imitation.ts); written with its first letter as a character reference it reads back as the same text.
  */
 export function guardLinkText(escaped: string): string {
+  const types = elementTypePattern();
+  if (types !== typesAtStartOf) {
+    TYPES_AT_START = new RegExp(`^([\\s*_~]*)(${types})\\s*(?::|$)`);
+    typesAtStartOf = types;
+  }
   const m = TYPES_AT_START.exec(escaped);
   if (!m) return escaped;
   const at = m[1].length;

@@ -10,23 +10,33 @@
  *
  * Type names are matched as written (lowercase), so ordinary prose such as "[Dropdown menus](…)" stays a link.
  */
-import { ELEMENT_TYPES } from '../elements/index.js';
+import { elementTypePattern } from '../elements/element-types.js';
 
 /** Stands in the raw view for a character written as an escape or entity. */
 export const ESCAPED = '\u0000';
 
-const TYPES = ELEMENT_TYPES.map((t) => t.replace(/[-]/g, '\\-')).join('|');
+let types = '';
+let TEXT_IMITATION = /$^/;
+let LINK_TEXT_IMITATION = /$^/;
 
-const TEXT_IMITATION = new RegExp(`\\[\\s*(?:(?:${TYPES})\\s*[:\\]]|\\[ref:)`);
-const LINK_TEXT_IMITATION = new RegExp(`^\\s*(?:${TYPES})\\s*(?::|$)`);
+/** The patterns follow the registered types (a type registered later is matched too). */
+function patterns(): void {
+  const now = elementTypePattern();
+  if (now === types) return;
+  types = now;
+  TEXT_IMITATION = new RegExp(`\\[\\s*(?:(?:${types})\\s*[:\\]]|\\[ref:)`);
+  LINK_TEXT_IMITATION = new RegExp(`^\\s*(?:${types})\\s*(?::|$)`);
+}
 
 /** The imitation in a run of text (raw view), or null. */
 export function textImitation(raw: string): string | null {
   if (!raw.includes('[')) return null;
+  patterns();
   const m = TEXT_IMITATION.exec(raw);
   return m ? m[0] : null;
 }
 
 export function linkTextImitates(raw: string): boolean {
+  patterns();
   return LINK_TEXT_IMITATION.test(raw);
 }

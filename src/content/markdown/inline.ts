@@ -1,23 +1,16 @@
 /**
  * markdown-it inline tokens → Slate inline nodes, in one pass with a mark counter per kind (emphasis is
- * flat in Slate: nested emphasis of the same kind becomes one mark). Links and images are checked for a
- * safe url and matched to their anchors; citations and credential declarations become their void nodes.
+ * flat in Slate: nested emphasis of the same kind becomes one mark). Text and marks are read here; links,
+ * images, citations and what else a construct reads are handed to it (../constructs/).
  */
 import type { Token } from 'markdown-it';
-import { assertSafeUrl } from '../url.js';
+import { inlineTokenHandler } from '../constructs/index.js';
+import type { InlineBuild } from '../constructs/types.js';
 import { unsupported } from '../problems.js';
-import type { ImageNode, InlineNode, LinkInlineNode, LinkNode, TextLeaf } from '../slate.js';
-import type { CitationMeta } from './citation.js';
+import type { InlineNode, TextLeaf } from '../slate.js';
 import type { ParseContext } from './context.js';
 import { ESCAPED, linkTextImitates, textImitation } from './imitation.js';
-import { CONNECTION_SCHEME } from './connection-url.js';
-import { attr, plainText } from './lines.js';
-import { quote } from '../quote.js';
-
-const CREDENTIAL_SCHEME = 'credential:';
-const CREDENTIAL_TEXT = /^credential:\s*(\S+)$/;
-/** Our choice: a handle is what a secret store names (letters, digits, `_`, `.`, `-`), at most 128 chars. */
-export const CREDENTIAL_HANDLE = /^[A-Za-z0-9_.-]{1,128}$/;
+import { plainText } from './lines.js';
 
 const BOLD = 1;
 const ITALIC = 2;
@@ -33,25 +26,15 @@ function leaf(text: string, mask: number): TextLeaf {
   return l;
 }
 
-/** Splits a link title into our anchor (`waymark-node:<ref>`) and the link's own title after one space. */
-export function splitAnchorTitle(title: string | null, anchorPrefix: string): { ref: string | null; title?: string } {
-  if (title === null || title === '') return { ref: null };
-  if (!title.startsWith(anchorPrefix)) return { ref: null, title };
-  const space = title.indexOf(' ', anchorPrefix.length);
-  const ref = space < 0 ? title.slice(anchorPrefix.length) : title.slice(anchorPrefix.length, space);
-  const own = space < 0 ? '' : title.slice(space + 1);
-  return own === '' ? { ref } : { ref, title: own };
-}
-
 export function buildInlines(ctx: ParseContext, tokens: readonly Token[], from: number, to: number, firstLine: number): InlineNode[] {
   return new InlineBuilder(ctx, firstLine).build(tokens, from, to);
 }
 
 /** Builds one run of inline content; a class rather than closures, since it runs for every paragraph. */
-class InlineBuilder {
+class InlineBuilder implements InlineBuild {
   readonly root: InlineNode[] = [];
   private target: InlineNode[] = this.root;
-  private link: LinkNode | LinkInlineNode | null = null;
+  private link: (InlineNode & { children: InlineNode[] }) | null = null;
   private linkRaw = '';
   private bold = 0;
   private italic = 0;
@@ -64,8 +47,8 @@ class InlineBuilder {
   private nested = 0;
 
   constructor(
-    private readonly ctx: ParseContext,
-    private line: number,
+    readonly ctx: ParseContext,
+    public line: number,
   ) {}
 
   private mask(): number {
@@ -83,12 +66,23 @@ class InlineBuilder {
     }
   }
 
-  private pushNode(node: InlineNode): void {
+  leaf(text: string): TextLeaf {
+    return leaf(text, this.mask());
+  }
+
+  pushNode(node: InlineNode): void {
     this.target.push(node);
     this.last = null;
   }
 
-  private flushRaw(): void {
+  openLink(node: InlineNode & { children: InlineNode[] }): void {
+    this.pushNode(node);
+    this.link = node;
+    this.linkRaw = '';
+    this.target = node.children;
+  }
+
+  flushRaw(): void {
     if (this.raw === '') return;
     const found = textImitation(this.raw);
     this.raw = '';
@@ -150,41 +144,11 @@ class InlineBuilder {
         case 's_close':
           this.strike--;
           break;
-        case 'link_open': {
-          if (this.link) {
-            this.nested++;
-            break;
-          }
-          this.flushRaw();
-          const href = attr(t, 'href') ?? '';
-          if (href.startsWith(ctx.anchorPrefix)) {
-            throw unsupported(
-              ctx.at(this.line),
-              `an anchor (${href}) belongs on an element line alone on its line, or on an item line right under it`,
-            );
-          }
-          if (href.startsWith(`${CONNECTION_SCHEME}:`)) {
-            throw unsupported(ctx.at(this.line), 'a connection line [<label>](bit-connection:<target_bit_id>) stands alone on its own line');
-          }
-          if (href.startsWith(CREDENTIAL_SCHEME)) {
-            const declared = credential(ctx, tokens, k, to, this.line, this.mask());
-            this.pushNode(declared.node);
-            k = declared.close;
-            break;
-          }
-          assertSafeUrl(href, `line ${this.line}`);
-          const anchor = splitAnchorTitle(attr(t, 'title'), ctx.anchorPrefix);
-          const resolved = ctx.resolver.resolveAnchor('a', anchor.ref, href, ctx.at(this.line));
-          const node: LinkNode | LinkInlineNode =
-            resolved.type === 'link-inline'
-              ? { type: 'link-inline', id: resolved.id, props: resolved.props, children: [] }
-              : { type: 'a', id: resolved.id, url: href, ...(anchor.title !== undefined ? { title: anchor.title } : {}), children: [] };
-          this.pushNode(node);
-          this.link = node;
-          this.linkRaw = '';
-          this.target = node.children;
+        case 'link_open':
+          // A link opened inside a link (markdown-it lets an autolink nest): its text joins the outer link.
+          if (this.link) this.nested++;
+          else k = inlineTokenHandler('link_open')!(this, tokens, k, to);
           break;
-        }
         case 'link_close':
           if (this.nested > 0) {
             this.nested--;
@@ -202,77 +166,18 @@ class InlineBuilder {
           this.target = this.root;
           this.last = null;
           break;
-        case 'image': {
-          this.flushRaw();
-          const src = attr(t, 'src') ?? '';
-          if (src.startsWith(ctx.anchorPrefix) || src.startsWith(`${CONNECTION_SCHEME}:`) || src.startsWith(CREDENTIAL_SCHEME)) {
-            throw unsupported(ctx.at(this.line), `an image cannot point at ${quote(src)}`);
-          }
-          assertSafeUrl(src, `line ${this.line}`);
-          const anchor = splitAnchorTitle(attr(t, 'title'), ctx.anchorPrefix);
-          const resolved = ctx.resolver.resolveAnchor('img', anchor.ref, src, ctx.at(this.line));
-          const alt = altText(t.children ?? []);
-          const node: ImageNode = {
-            type: 'img',
-            id: resolved.id,
-            url: src,
-            alt,
-            ...(anchor.title !== undefined ? { title: anchor.title } : {}),
-            children: [leaf('', this.mask())],
-          };
-          this.pushNode(node);
-          break;
+        default: {
+          // Images, citations and what other constructs read; html_inline cannot occur (html is off), and a
+          // token no construct owns is kept as its text.
+          const handler = inlineTokenHandler(t.type);
+          if (handler !== undefined) k = handler(this, tokens, k, to);
+          else if (t.content) this.pushText(t.content, this.mask());
         }
-        case 'citation': {
-          this.flushRaw();
-          const meta = t.meta as unknown as CitationMeta;
-          this.pushNode({ type: 'citation', reference_id: meta.reference_id, label: meta.label, children: [leaf('', this.mask())] });
-          break;
-        }
-        default:
-          // html_inline cannot occur (html is off); anything else a plugin adds is kept as its text.
-          if (t.content) this.pushText(t.content, this.mask());
       }
     }
     this.flushRaw();
-      return this.root.length > 0 ? this.root : [{ text: '' }];
-    }
+    return this.root.length > 0 ? this.root : [{ text: '' }];
   }
-
-
-/** An image's alt: its label as plain text (soft breaks as spaces, a hard break as a newline). */
-function altText(children: readonly Token[]): string {
-  let out = '';
-  for (const c of children) {
-    if (c.type === 'text' || c.type === 'text_special' || c.type === 'code_inline') out += c.content;
-    else if (c.type === 'softbreak') out += ' ';
-    else if (c.type === 'hardbreak') out += '\n';
-    else if (c.type === 'image') out += altText(c.children ?? []);
-  }
-  return out;
 }
 
-/**
- * `[credential: <handle>](credential:<handle> "<purpose>")` (authoring-interface.md, Body syntax): the
- * handle in the text and in the destination are one value. Returns the node and the link's close token index.
- */
-function credential(
-  ctx: ParseContext,
-  tokens: readonly Token[],
-  open: number,
-  to: number,
-  line: number,
-  mask: number,
-): { node: InlineNode; close: number } {
-  let close = open + 1;
-  while (close < to && tokens[close].type !== 'link_close') close++;
-  const handle = (attr(tokens[open], 'href') ?? '').slice(CREDENTIAL_SCHEME.length);
-  const text = CREDENTIAL_TEXT.exec(plainText(tokens, open + 1, close).trim());
-  if (!CREDENTIAL_HANDLE.test(handle) || !text || text[1] !== handle) {
-    throw unsupported(
-      ctx.at(line),
-      'a credential declaration is [credential: <handle>](credential:<handle> "<purpose>"), the same handle twice (letters, digits, _ . -)',
-    );
-  }
-  return { node: { type: 'credential', handle, purpose: attr(tokens[open], 'title') ?? '', children: [leaf('', mask)] }, close };
-}
+

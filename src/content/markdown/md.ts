@@ -1,13 +1,13 @@
 /**
  * The one markdown-it configuration bodies are read with: CommonMark plus GFM tables and strikethrough,
  * raw HTML off (it stays literal text, CONTRACT.md "Body forms"), no linkify (a bare url stays text, as
- * written), and our citation rule.
+ * written), and the rules of our constructs (citations).
  */
 import MarkdownItCtor, { type MarkdownIt, type StateBlock, type StateInline, type Token } from 'markdown-it';
 import { nodeScheme } from '../../config.js';
 import { chargeBlockTokens, chargeInlineTokens, type OutputBudget } from '../budget.js';
 import { LIMITS } from '../limits.js';
-import { citationRule } from './citation.js';
+import { applyConstructPlugins } from '../constructs/index.js';
 
 /** Where a parse's env holds its OutputBudget (and how many block tokens were charged). */
 const BUDGET = Symbol('budget');
@@ -71,7 +71,7 @@ export function createParser(maxNesting: number = LIMITS.bodyDepth * 2 + 8): Mar
   // markdown-it silently turns `[x](javascript:…)` into text; we refuse it with VALIDATION_ERROR instead, so every
   // destination reaches the walker, which checks it.
   md.validateLink = () => true;
-  md.inline.ruler.before('link', 'citation', citationRule);
+  applyConstructPlugins(md);
   // Block structure only: each `inline` token keeps its source text and gets its children from
   // inlineChildren when the walker reaches it. The inline tokens of a whole 8 MB body, alive at once, were
   // the largest part of update_bit's peak memory (bench/memory.ts); the walker lets each go once read.
@@ -117,6 +117,13 @@ let inline: MarkdownIt | undefined;
 function inlineParser(): MarkdownIt {
   inline ??= createParser(LIMITS.inlineNesting);
   return inline;
+}
+
+/** Drops the parsers made so far: a construct added since brings its rule (constructs/index.ts). */
+export function resetParsers(): void {
+  shared = undefined;
+  inline = undefined;
+  walked = undefined;
 }
 
 export function parser(): MarkdownIt {

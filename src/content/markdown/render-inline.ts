@@ -6,20 +6,11 @@
  * delimiter open or close, the letter beside it is written as a character reference, which reads back as
  * the same letter but counts as punctuation for the rules.
  */
-import { nodeScheme } from '../../config.js';
-import type { InlineNode, TextLeaf } from '../slate.js';
+import { handlerOf } from '../constructs/index.js';
+import type { InlineRender, InlineWriter } from '../constructs/types.js';
+import type { InlineNode, SlateNode, TextLeaf } from '../slate.js';
 import { isText } from '../slate.js';
-import { formatConnectionUrl } from './connection-url.js';
-import {
-  charRef,
-  escapeDestination,
-  escapeInline,
-  escapeLineEnd,
-  escapeLineStart,
-  escapeTitle,
-  guardLinkText,
-  type TextContext,
-} from './escape.js';
+import { charRef, escapeInline, escapeLineEnd, escapeLineStart, guardLinkText, type TextContext } from './escape.js';
 
 const BOLD = 1;
 const ITALIC = 2;
@@ -46,6 +37,15 @@ interface Atom {
 
 const WS = /\s/;
 
+/** How an inline node is written: its construct's inline render (a node no construct writes inline is refused). */
+function inlineRender(node: SlateNode): InlineRender {
+  const render = handlerOf((node as { type: string }).type)?.render;
+  if (render === undefined || typeof render === 'string' || !('inline' in render)) {
+    throw new Error(`a ${String((node as { type?: unknown }).type)} node cannot be written inline`);
+  }
+  return render.inline as InlineRender;
+}
+
 function commonMask(nodes: readonly InlineNode[]): number {
   let mask = BOLD | ITALIC | STRIKE;
   let any = false;
@@ -54,7 +54,7 @@ function commonMask(nodes: readonly InlineNode[]): number {
       if (n.text === '') continue;
       mask &= maskOf(n);
       any = true;
-    } else if ('children' in n && n.type !== 'img' && n.type !== 'citation' && n.type !== 'credential') {
+    } else if (inlineRender(n).kind === 'container') {
       mask &= commonMask(n.children as InlineNode[]);
       any = true;
     }
@@ -79,7 +79,7 @@ function atomsOf(nodes: readonly InlineNode[]): Atom[] {
       }
       // Whitespace at either edge of a leaf goes out of marks that end or start there (handled below).
       push({ mask, text: n.text, code: false, node: null });
-    } else if (n.type === 'a' || n.type === 'link-inline') {
+    } else if (inlineRender(n).kind === 'container') {
       atoms.push({ mask: commonMask(n.children as InlineNode[]), text: null, code: false, node: n });
     } else {
       atoms.push({ mask: maskOf((n.children as TextLeaf[])[0] ?? { text: '' }), text: null, code: false, node: n });
@@ -214,10 +214,6 @@ function writeAtom(atom: Atom, ctx: TextContext): Piece {
   return { src: writeNode(atom.node as Exclude<InlineNode, TextLeaf>, atom.mask, ctx), delim: null, opens: false, plain: false };
 }
 
-function anchorTitle(id: string, own: string | undefined): string {
-  return own !== undefined && own !== '' ? `${nodeScheme}:${id} ${own}` : `${nodeScheme}:${id}`;
-}
-
 /** Strips the marks written around a link from its content, so they are not written twice. */
 function withoutMask(nodes: readonly InlineNode[], mask: number): InlineNode[] {
   if (mask === 0) return nodes as InlineNode[];
@@ -236,30 +232,11 @@ function linkText(nodes: readonly InlineNode[], mask: number, ctx: TextContext):
   return guardLinkText(inner);
 }
 
+/** What an inline construct is handed to write a link's content. */
+const WRITER: InlineWriter = { linkText };
+
 function writeNode(node: Exclude<InlineNode, TextLeaf>, mask: number, ctx: TextContext): string {
-  switch (node.type) {
-    case 'a':
-      return `[${linkText(node.children, mask, ctx)}](${escapeDestination(node.url, ctx)} ${escapeTitle(anchorTitle(node.id, node.title), ctx)})`;
-    case 'link-inline':
-      return `[${linkText(node.children as InlineNode[], mask, ctx)}](${escapeDestination(String(node.props.url ?? ''), ctx)} ${escapeTitle(anchorTitle(node.id, undefined), ctx)})`;
-    case 'img': {
-      const alt = escapeInline(node.alt, { ...ctx, inLink: true }).replace(/\n/g, '&#xA;');
-      return `![${alt}](${escapeDestination(node.url, ctx)} ${escapeTitle(anchorTitle(node.id, node.title), ctx)})`;
-    }
-    case 'citation': {
-      let label = node.label.replace(/[\\\]]/g, '\\$&').replace(/\n/g, ' ');
-      if (ctx.inTable) label = label.replace(/\|/g, '\\|');
-      // In a table the separator is a cell boundary too: GFM splits the row before reading the citation.
-      const bar = ctx.inTable ? '\\|' : '|';
-      return label === '' ? `[[ref:${node.reference_id}]]` : `[[ref:${node.reference_id}${bar}${label}]]`;
-    }
-    case 'credential': {
-      const title = node.purpose === '' ? '' : ` ${escapeTitle(node.purpose, ctx)}`;
-      return `[credential: ${node.handle}](credential:${node.handle}${title})`;
-    }
-    default:
-      return '';
-  }
+  return inlineRender(node).inline(node, mask, ctx, WRITER);
 }
 
 /** A code span whose fence is a backtick run the content does not hold; padded where a space would be stripped. */
@@ -399,10 +376,3 @@ function assemble(pieces: readonly Piece[], ctx: TextContext, lineStart: boolean
   }
   return out;
 }
-
-export function connectionLine(label: string | null, url: string): string {
-  const text = label === null ? '→' : escapeInline(label, { inLink: true, inTable: false, singleLine: true }).replace(/\n/g, '&#xA;');
-  return `[${text}](${url})`;
-}
-
-export { formatConnectionUrl };

@@ -1,0 +1,119 @@
+/**
+ * The registries are the only place a new element type or a new construct goes: a throwaway element with
+ * items that a connection can depend on, and a throwaway inline construct, added through registerElement and
+ * registerConstruct alone, are read, written, checked and described like the built-in ones.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { bodyToMarkdown, bodyText, checkStepAnswer, describeElements, markdownToBody, nodeInventory, slateToBody, type ElementType } from '../index.js';
+import { registerElement } from '../elements/index.js';
+import { checkOptionAnswer } from '../elements/types.js';
+import { idMaker } from '../test-support/ids.js';
+import { expectError } from '../test-support/errors.js';
+import { describeBodySyntax, registerConstruct } from './index.js';
+import { onlyKeys, str, voidChildren } from './input.js';
+import type { Construct } from './types.js';
+
+const MOOD = 'mood-picker' as ElementType;
+registerElement({
+  type: MOOD,
+  stepType: 'MoodPicker',
+  summary: 'one mood from a list; bit connections can depend on the mood chosen',
+  hasLabel: true,
+  placement: 'block',
+  answered: 'element',
+  when: 'options',
+  props: z.strictObject({ label: z.string().optional(), required: z.boolean().optional() }),
+  urlProps: [],
+  items: { marker: 'none', textField: 'name', fields: z.strictObject({ name: z.string().regex(/\S/, 'must not be blank') }), booleanDefaults: [] },
+  answer: z.string(),
+  answerRule: "the chosen mood's id",
+  checkAnswer: checkOptionAnswer,
+});
+
+/** `{{Ctrl+C}}`: keys to press, an inline void. */
+interface KeysNode {
+  type: 'keys';
+  keys: string;
+  children: [{ text: string }];
+}
+
+const keys: Construct<'keys'> = {
+  name: 'keys',
+  nodes: {
+    keys: {
+      standsIn: ['inline', 'link'],
+      input(value, step) {
+        onlyKeys(value, ['type', 'children', 'keys'], step.path);
+        step.out.push({ type: 'keys', keys: str(value, 'keys', step.path), children: voidChildren(value, step.path) } as unknown as KeysNode as never);
+      },
+      render: { inline: { kind: 'void', inline: (node) => `{{${(node as unknown as KeysNode).keys}}}` } },
+      text: { text: (node) => (node as unknown as KeysNode).keys },
+    },
+  },
+  inlineTokens: {
+    keys(b, tokens, k) {
+      b.flushRaw();
+      b.pushNode({ type: 'keys', keys: tokens[k].content, children: [b.leaf('')] } as unknown as never);
+      return k;
+    },
+  },
+  plugin: (md) =>
+    md.inline.ruler.before('link', 'keys', (state, silent) => {
+      if (!state.src.startsWith('{{', state.pos)) return false;
+      const end = state.src.indexOf('}}', state.pos + 2);
+      if (end < 0 || end >= state.posMax) return false;
+      if (!silent) state.push('keys', '', 0).content = state.src.slice(state.pos + 2, end);
+      state.pos = end + 2;
+      return true;
+    }),
+  syntax: () => [{ construct: 'keys', form: '{{<keys>}}' }],
+};
+registerConstruct(keys as Construct);
+
+const TARGET = '00000000-0000-4000-8000-0000000000aa';
+const MARKDOWN = `Press {{Ctrl+C}} when done.
+
+[mood-picker: How do you feel](waymark-node:mood)
+- [Happy](waymark-node:happy)
+- [Sad](waymark-node:sad)
+
+[Cheer up](bit-connection:${TARGET}?when=mood:sad)
+`;
+
+describe('registries', () => {
+  const elements = [{ key: 'mood', type: MOOD, items: [{ key: 'happy' }, { key: 'sad' }] }];
+
+  it('reads, writes and reads back a registered element with items and a when source, and a registered construct', () => {
+    const { body, minted } = markdownToBody(MARKDOWN, { elements, newId: idMaker() });
+    expect(body.children[0]).toEqual({ type: 'p', children: [{ text: 'Press ' }, { type: 'keys', keys: 'Ctrl+C', children: [{ text: '' }] }, { text: ' when done.' }] });
+    expect(body.children[1]).toMatchObject({ type: MOOD, id: minted.mood, props: { label: 'How do you feel' }, items: [{ id: minted.happy, name: 'Happy' }, { id: minted.sad, name: 'Sad' }] });
+    expect(body.children[2]).toMatchObject({ type: 'bit-connection', params: { when: { element_id: minted.mood, option_ids: [minted.sad] } } });
+
+    const canonical = bodyToMarkdown(body);
+    expect(canonical).toBe(
+      `Press {{Ctrl+C}} when done.\n\n[mood-picker: How do you feel](waymark-node:${minted.mood})\n- [Happy](waymark-node:${minted.happy})\n- [Sad](waymark-node:${minted.sad})\n\n` +
+        `[Cheer up](bit-connection:${TARGET}?when=${minted.mood}:${minted.sad})\n`,
+    );
+    const again = markdownToBody(canonical, { previous: body, newId: idMaker() });
+    expect(again.body).toEqual(body);
+    expect(bodyToMarkdown(again.body)).toBe(canonical);
+    // The same body as Slate is the same body.
+    expect(slateToBody(body.children, { previous: body })).toEqual(body);
+  });
+
+  it('answers, inventories, texts and describes them from the registries', () => {
+    const { body, minted } = markdownToBody(MARKDOWN, { elements, newId: idMaker() });
+    expect(checkStepAnswer(body, { element_id: minted.mood, element_type: 'MoodPicker', value: minted.sad })).toMatchObject({ ok: true, value: minted.sad });
+    expect(checkStepAnswer(body, { element_id: minted.sad, element_type: 'MoodPicker', value: true })).toMatchObject({ ok: false });
+    expect(nodeInventory(body).get(minted.sad)).toEqual({ id: minted.sad, type: `${MOOD}-item`, label: 'Sad' });
+    expect(bodyText(body)).toBe('Press Ctrl+C when done.');
+    expect(describeElements().map((e) => e.type)).toContain(MOOD);
+    expect(describeBodySyntax()).toEqual(expect.arrayContaining([{ construct: 'keys', form: '{{<keys>}}' }, { construct: `${MOOD} item`, form: '- [<name>](waymark-node:<key-or-id>)' }]));
+  });
+
+  it('holds a registered element to the same rules: a when on an unknown option, prose imitating it', () => {
+    expectError(() => markdownToBody(MARKDOWN.replace('when=mood:sad', 'when=mood:angry'), { elements, newId: idMaker() }), 'VALIDATION_ERROR');
+    expectError(() => markdownToBody('Say [mood-picker: x] here.\n'), 'UNSUPPORTED_MARKDOWN_CONSTRUCT');
+  });
+});
