@@ -14,7 +14,7 @@ import { openStore } from '../store/store.js';
 const BIN = new URL('../../bin/waymark.js', import.meta.url).pathname;
 const mode = (path: string) => statSync(path).mode & 0o777;
 
-describe('the embedded store on disk', { timeout: 120_000 }, () => {
+describe('the embedded store on disk', () => {
   const parent = mkdtempSync(join(tmpdir(), 'waymark-files-'));
   afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
