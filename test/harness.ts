@@ -7,6 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { pino } from 'pino';
 import { capabilityName, type CapabilityKind } from '../src/config.js';
 import { createMcpServer } from '../src/mcp/server.js';
+import { allTools } from '../src/mcp/tools/index.js';
 import type { Permission, PrincipalKind } from '../src/services/actor.js';
 import { createServices, type Services } from '../src/services/index.js';
 import { createTestStore, type Engine, type TestStore } from './engines.js';
@@ -29,6 +30,9 @@ export interface ToolClient {
 
 export const silentLogger = pino({ level: 'silent' });
 
+/** Each tool's whole output schema, by name. */
+const OUTPUTS = new Map(allTools().map((tool) => [tool.name, tool.output]));
+
 export async function connectClient(services: Services, token: string | undefined): Promise<ToolClient> {
   const server = createMcpServer(
     services,
@@ -47,6 +51,8 @@ export async function connectClient(services: Services, token: string | undefine
   await client.connect(clientTransport);
   // With the list cached, the SDK client checks every answer's structuredContent against the tool's
   // outputSchema (the server does not check its own output again), so every test also proves the schemas.
+  // tools/list gives only the outline of each answer (mcp/json-schema.ts, OUTLINE_DEPTH): every answer's data
+  // is checked here against the tool's whole zod output schema too.
   await client.listTools();
   const call = async <T,>(name: string, args: Record<string, unknown> = {}): Promise<Envelope<T>> => {
     const result = await client.callTool({ name, arguments: args });
@@ -57,6 +63,11 @@ export async function connectClient(services: Services, token: string | undefine
       throw new Error(`${name}: the text content is not the envelope`);
     }
     if (Boolean(result.isError) === envelope.success) throw new Error(`${name}: isError disagrees with success`);
+    const output = OUTPUTS.get(name);
+    if (envelope.success && output) {
+      const checked = output.safeParse(envelope.data);
+      if (!checked.success) throw new Error(`${name}: the answer does not fit the tool's output schema: ${checked.error.message.slice(0, 2000)}`);
+    }
     return envelope;
   };
   return {

@@ -1,35 +1,22 @@
 /**
- * Fixtures for the References Library tests: bits come straight from the bits repository (the bit tools
- * belong to another part of the server), references through create_reference.
+ * Fixtures for the References Library tests: bits and references made through the tools (add_bit,
+ * archive_bit, create_reference), the write path the server serves, so no fixture holds a row the server
+ * would not have written.
  */
-import { randomUUID } from 'node:crypto';
-import { insertBit, updateBit } from '../src/store/repositories/bits.repo.js';
 import type { Harness, ToolClient } from './harness.js';
 
 export const para = (text: string) => [{ type: 'p', children: [{ text }] }];
 
 export async function makeBit(h: Harness, options: { scopeId?: string | null; accountId?: string; archived?: boolean; title?: string } = {}): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  const store = h.store.store;
-  await insertBit(store.db, {
-    id,
-    account_id: options.accountId ?? h.accountId,
-    scope_id: options.scopeId ?? null,
-    title: options.title ?? 'A bit',
-    abstract: null,
-    description: null,
-    body: store.dialect.json({ children: [] }),
-    categories: store.dialect.json([]),
-    complexity: 'medium',
-    human_required: 0,
-    status: 'active',
-    created_by: h.owner.principalId,
-    created_at: now,
-    updated_at: now,
+  // A bit of another account is written by a principal of that account.
+  const client = options.accountId && options.accountId !== h.accountId ? (await h.principal({ accountId: options.accountId })).client : h.owner.client;
+  const { bit_id } = await client.ok<{ bit_id: string }>('add_bit', {
+    bit_title: options.title ?? 'A bit',
+    bit_body: 'A step.',
+    ...(options.scopeId ? { scope_id: options.scopeId } : {}),
   });
-  if (options.archived) await updateBit(store.db, id, { status: 'archived' });
-  return id;
+  if (options.archived) await client.ok('archive_bit', { bit_id });
+  return bit_id;
 }
 
 export async function makeReference(client: ToolClient, fields: Record<string, unknown> = {}): Promise<string> {

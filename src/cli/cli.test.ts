@@ -1,9 +1,10 @@
 /**
- * The waymark command as scripts use it (CONTRACT.md, "How it is started"): `node bin/waymark.js` in a
- * child process on each engine, with what it prints on stdout and its exit code (0 done, 1 failed, 2 usage).
+ * The waymark command as scripts use it (CONTRACT.md, "How it is started"): on each engine, what it prints on
+ * stdout and its exit code (0 done, 1 failed, 2 usage). The commands run in this process (`main` with its
+ * output captured); one smoke test runs `node bin/waymark.js` in a child process, as a shell would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waymark } from '../../test/cli.js';
+import { spawnWaymark, waymark, waymarkEach } from '../../test/cli.js';
 import { createTestStore, ENGINES, type TestStore } from '../../test/engines.js';
 import { createServices, type Services } from '../services/index.js';
 
@@ -110,20 +111,18 @@ describe.each(ENGINES)('signin-link create and session revoke on %s', (engine) =
     const agent = await services.auth.createToken({ accountId: account, permission: 'view', capabilities: ['waymark.run'] });
     const failures = [['signin-link', 'create', '--principal', agent.principalId], ['session', 'revoke', '--principal', 'nobody']];
     const usages = [['signin-link', 'create'], ['session', 'list']];
-    const runs = await Promise.all([...failures, ...usages].map((args) => waymark(ts.env, ...args)));
+    const runs = await waymarkEach(ts.env, [...failures, ...usages]);
     runs.forEach((result, i) => {
       const args = [...failures, ...usages][i];
       expect([result.code, result.stdout], args.join(' ')).toEqual([i < failures.length ? 1 : 2, '']);
       expect(result.stderr, args.join(' ')).toMatch(/^waymark: \S/);
     });
-    // Eight child processes, each starting node with tsx: slow on a loaded machine.
-  }, 180_000);
+  });
 });
 
 // Usage errors come before the store is opened; failures need one. Once, on the embedded store.
 describe('the waymark command, exit codes', () => {
   let ts: TestStore;
-  const run = (...args: string[]) => waymark(ts.env, ...args);
   beforeAll(async () => {
     ts = await createTestStore('sqlite');
   });
@@ -142,7 +141,7 @@ describe('the waymark command, exit codes', () => {
       ['token', 'create', '--account', 'x', '--permission', 'view', '--capabilities', 'read', '--kind', 'robot'],
       ['serve', '--port', 'many'],
     ];
-    const usageRuns = await Promise.all(usage.map((args) => run(...args)));
+    const usageRuns = await waymarkEach(ts.env, usage);
     usageRuns.forEach((result, i) => {
       expect([result.code, result.stdout], usage[i].join(' ')).toEqual([2, '']);
       expect(result.stderr, usage[i].join(' ')).toContain('Usage: waymark <command>');
@@ -154,10 +153,18 @@ describe('the waymark command, exit codes', () => {
       ['token', 'create', '--account', missing, '--permission', 'view', '--capabilities', 'fly'],
       ['token', 'create', '--account', missing, '--permission', 'view', '--capabilities', 'read', '--expires-in', 'soon'],
     ];
-    const failureRuns = await Promise.all(failures.map((args) => run(...args)));
+    const failureRuns = await waymarkEach(ts.env, failures);
     failureRuns.forEach((result, i) => {
       expect([result.code, result.stdout], failures[i].join(' ')).toEqual([1, '']);
       expect(result.stderr, failures[i].join(' ')).toMatch(/^waymark: \S/);
     });
+  });
+
+  it('bin/waymark.js in a child process: the launcher runs the command on the store and exits with its code', { timeout: 120_000 }, async () => {
+    const [created, usage] = await Promise.all([spawnWaymark(ts.env, 'account', 'create', 'Spawned'), spawnWaymark(ts.env, 'frobnicate')]);
+    expect([created.code, created.stdout]).toEqual([0, expect.stringMatching(/^[0-9a-f-]{36}\n$/)]);
+    expect(await createServices(ts.store).auth.accountName(created.stdout.trim())).toBe('Spawned');
+    expect([usage.code, usage.stdout]).toEqual([2, '']);
+    expect(usage.stderr).toContain('Usage: waymark <command>');
   });
 });

@@ -10,6 +10,18 @@ import { openStore, storeOptionsFromEnv } from '../store/store.js';
 import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
 import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
 
+/**
+ * Where a command writes and what environment it reads: the process's own when `bin/waymark.js` runs it, or
+ * buffers and a given environment when a test calls `main` in process (no child process to start).
+ */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+}
+
+const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+
 /** Exit codes scripts can branch on. */
 const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 /** How long a stopping server waits for the tool calls under way before it cuts them. */
@@ -38,8 +50,8 @@ const USAGE = `Usage: waymark <command>
 Capabilities: ${allCapabilityNames().join(', ')}
 Store: WAYMARK_DATABASE_URL=postgres://… for PostgreSQL, else ./.waymark (WAYMARK_DATA_DIR moves it).`;
 
-async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
-  const store = openStore(storeOptionsFromEnv());
+async function withServices<T>(io: CliIo, work: (services: Services) => Promise<T>): Promise<T> {
+  const store = openStore(storeOptionsFromEnv(io.env));
   try {
     await store.migrate();
     return await work(createServices(store));
@@ -61,33 +73,33 @@ function onePositional(args: ParsedArgs, what: string): string {
 }
 
 /** `--workers N` (or `auto`, one per core): how many server processes share the port. */
-function workerCount(args: ParsedArgs): number {
-  const text = stringOption(args, 'workers') ?? process.env.WAYMARK_WORKERS ?? '1';
+function workerCount(args: ParsedArgs, io: CliIo): number {
+  const text = stringOption(args, 'workers') ?? io.env.WAYMARK_WORKERS ?? '1';
   const count = text === 'auto' ? availableParallelism() : Number(text);
   if (!Number.isInteger(count) || count < 1 || count > 64) throw new UsageError(`--workers must be a whole number from 1 to 64, or auto (got ${text})`);
   return count;
 }
 
-async function serve(argv: string[]): Promise<void> {
+async function serve(argv: string[], io: CliIo): Promise<void> {
   const args = parseArgs(argv, { values: ['host', 'port', 'workers'], flags: [] });
   if (args.positionals.length > 0) throw new UsageError(`serve takes no arguments`);
-  const host = stringOption(args, 'host') ?? process.env.WAYMARK_HOST ?? '127.0.0.1';
-  const portText = stringOption(args, 'port') ?? process.env.WAYMARK_PORT ?? '3000';
+  const host = stringOption(args, 'host') ?? io.env.WAYMARK_HOST ?? '127.0.0.1';
+  const portText = stringOption(args, 'port') ?? io.env.WAYMARK_PORT ?? '3000';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${portText})`);
-  const workers = workerCount(args);
+  const workers = workerCount(args, io);
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  const store = openStore(storeOptionsFromEnv());
+  const store = openStore(storeOptionsFromEnv(io.env));
   const location = store.location;
-  const httpOptions = (actualPort: number) => ({ host, port: actualPort, publicUrl: process.env.WAYMARK_PUBLIC_URL || undefined });
+  const httpOptions = (actualPort: number) => ({ host, port: actualPort, publicUrl: io.env.WAYMARK_PUBLIC_URL || undefined });
   const announce = async (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
-    process.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}\n`);
+    io.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}\n`);
     const { publicBase } = await import('../http/app.js');
     const { oauthStartNotice } = await import('../http/oauth/server.js');
     const oauthNotice = oauthStartNotice(publicBase(httpOptions(actualPort)));
-    if (oauthNotice) process.stdout.write(`${oauthNotice}\n`);
+    if (oauthNotice) io.stdout.write(`${oauthNotice}\n`);
     if (first.token) {
-      process.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
+      io.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
     }
   };
   if (workers > 1 && !isClusterWorker()) {
@@ -103,7 +115,7 @@ async function serve(argv: string[]): Promise<void> {
   const services = createServices(store);
   const first = await services.auth.init();
   // Large bodies convert in worker threads, off the event loop every account shares.
-  startConvertPool(convertPoolOptionsFromEnv());
+  startConvertPool(convertPoolOptionsFromEnv(io.env));
   // Listen first, so that with --port 0 the URLs the app advertises carry the port the system chose.
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -141,55 +153,55 @@ async function serve(argv: string[]): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-async function stdio(argv: string[]): Promise<void> {
+async function stdio(argv: string[], io: CliIo): Promise<void> {
   parseArgs(argv, { values: [], flags: [] });
   const logger = createLogger({ stderr: true });
-  const store = openStore(storeOptionsFromEnv());
+  const store = openStore(storeOptionsFromEnv(io.env));
   await store.migrate();
-  startConvertPool(convertPoolOptionsFromEnv());
+  startConvertPool(convertPoolOptionsFromEnv(io.env));
   try {
     const { runStdio } = await import('../mcp/stdio.js');
-    await runStdio(createServices(store), logger, process.env.WAYMARK_TOKEN || undefined);
+    await runStdio(createServices(store), logger, io.env.WAYMARK_TOKEN || undefined);
   } finally {
     await Promise.all([store.close(), stopConvertPool()]);
   }
 }
 
-async function init(argv: string[]): Promise<void> {
+async function init(argv: string[], io: CliIo): Promise<void> {
   const args = parseArgs(argv, { values: ['expires-in'], flags: ['new-token'] });
   if (args.positionals.length > 0) throw new UsageError(`init takes no positional arguments`);
   const expires = stringOption(args, 'expires-in');
   // Checked before the store is touched: a bad duration must not leave a store with an owner and no token.
   const expiresInMs = expires ? parseDuration(expires) : undefined;
-  await withServices(async (services) => {
+  await withServices(io, async (services) => {
     const result = await services.auth.init({ newToken: args.options['new-token'] === true, expiresInMs });
-    if (result.token) process.stdout.write(`${result.token.token}\n`);
-    if (result.created) process.stderr.write(`Created account ${result.accountId} with an Admin owner.\n`);
-    else if (!result.token) process.stderr.write(`The store is already set up (account ${result.accountId}); pass --new-token for another token.\n`);
+    if (result.token) io.stdout.write(`${result.token.token}\n`);
+    if (result.created) io.stderr.write(`Created account ${result.accountId} with an Admin owner.\n`);
+    else if (!result.token) io.stderr.write(`The store is already set up (account ${result.accountId}); pass --new-token for another token.\n`);
   });
 }
 
-async function account(argv: string[]): Promise<void> {
+async function account(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub !== 'create') throw new UsageError(`account: expected 'create'`);
   const args = parseArgs(rest, { values: [], flags: [] });
   const name = onePositional(args, 'account NAME');
-  await withServices(async (services) => process.stdout.write(`${await services.auth.createAccount(name)}\n`));
+  await withServices(io, async (services) => io.stdout.write(`${await services.auth.createAccount(name)}\n`));
 }
 
-async function scope(argv: string[]): Promise<void> {
+async function scope(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub !== 'create') throw new UsageError(`scope: expected 'create'`);
   const args = parseArgs(rest, { values: ['account'], flags: [] });
   const accountId = requireOption(args, 'account');
   const name = onePositional(args, 'scope NAME');
-  await withServices(async (services) => process.stdout.write(`${await services.auth.createScope(accountId, name)}\n`));
+  await withServices(io, async (services) => io.stdout.write(`${await services.auth.createScope(accountId, name)}\n`));
 }
 
-async function token(argv: string[]): Promise<void> {
+async function token(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
-  if (sub === 'list') return tokenList(rest);
-  if (sub === 'revoke') return tokenRevoke(rest);
+  if (sub === 'list') return tokenList(rest, io);
+  if (sub === 'revoke') return tokenRevoke(rest, io);
   if (sub !== 'create') throw new UsageError(`token: expected 'create', 'list' or 'revoke'`);
   const args = parseArgs(rest, { values: ['account', 'permission', 'capabilities', 'scope', 'kind', 'principal', 'expires-in', 'name'], flags: [] });
   if (args.positionals.length > 0) throw new UsageError(`token create takes no positional arguments`);
@@ -201,7 +213,7 @@ async function token(argv: string[]): Promise<void> {
   if (kind !== undefined && kind !== 'agent' && kind !== 'person') throw new UsageError(`--kind must be agent or person`);
   const capabilities = capabilityList(requireOption(args, 'capabilities'));
   const expires = stringOption(args, 'expires-in');
-  await withServices(async (services) => {
+  await withServices(io, async (services) => {
     const issued = await services.auth.createToken({
       accountId: requireOption(args, 'account'),
       permission: permission as Permission,
@@ -212,9 +224,9 @@ async function token(argv: string[]): Promise<void> {
       name: stringOption(args, 'name'),
       expiresInMs: expires ? parseDuration(expires) : undefined,
     });
-    process.stdout.write(`${issued.token}\n`);
+    io.stdout.write(`${issued.token}\n`);
     // stdout holds only the token; the principal's id (for --principal) goes to stderr.
-    process.stderr.write(`principal ${issued.principalId}\n`);
+    io.stderr.write(`principal ${issued.principalId}\n`);
   });
 }
 
@@ -228,14 +240,14 @@ function capabilityList(text: string): string[] {
 }
 
 /** Where people open the app: WAYMARK_PUBLIC_URL, else where `serve` listens by default. */
-function publicUrl(): URL {
-  const configured = process.env.WAYMARK_PUBLIC_URL;
+function publicUrl(io: CliIo): URL {
+  const configured = io.env.WAYMARK_PUBLIC_URL;
   if (configured) return new URL(configured);
-  const host = process.env.WAYMARK_HOST ?? '127.0.0.1';
-  return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${process.env.WAYMARK_PORT ?? '3000'}`);
+  const host = io.env.WAYMARK_HOST ?? '127.0.0.1';
+  return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${io.env.WAYMARK_PORT ?? '3000'}`);
 }
 
-async function signinLink(argv: string[]): Promise<void> {
+async function signinLink(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub !== 'create') throw new UsageError(`signin-link: expected 'create'`);
   const args = parseArgs(rest, { values: ['principal', 'expires-in', 'capabilities'], flags: [] });
@@ -243,84 +255,84 @@ async function signinLink(argv: string[]): Promise<void> {
   const principalId = requireOption(args, 'principal');
   const expires = stringOption(args, 'expires-in');
   const capabilities = stringOption(args, 'capabilities');
-  const base = publicUrl();
-  await withServices(async (services) => {
+  const base = publicUrl(io);
+  await withServices(io, async (services) => {
     const link = await services.signin.createLink({ principalId, expiresInMs: expires ? parseDuration(expires) : undefined, capabilities: capabilities ? capabilityList(capabilities) : undefined });
     const url = new URL('app/signin', base.href.endsWith('/') ? base : `${base.href}/`);
     url.searchParams.set('token', link.token);
-    process.stdout.write(`${url.href}\n`);
-    process.stderr.write(`valid once, until ${link.expiresAt}\n`);
+    io.stdout.write(`${url.href}\n`);
+    io.stderr.write(`valid once, until ${link.expiresAt}\n`);
   });
 }
 
-async function session(argv: string[]): Promise<void> {
+async function session(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub !== 'revoke') throw new UsageError(`session: expected 'revoke'`);
   const args = parseArgs(rest, { values: ['principal'], flags: [] });
   if (args.positionals.length > 0) throw new UsageError(`session revoke takes no positional arguments`);
   const principalId = requireOption(args, 'principal');
-  await withServices(async (services) => process.stdout.write(`${await services.signin.revokeSessions(principalId)}\n`));
+  await withServices(io, async (services) => io.stdout.write(`${await services.signin.revokeSessions(principalId)}\n`));
 }
 
 /** The columns of `token list`, tab-separated under a header line; `-` for none. */
 const TOKEN_COLUMNS = ['id', 'principal', 'kind', 'capabilities', 'created', 'expires', 'revoked'] as const;
 
-async function tokenList(argv: string[]): Promise<void> {
+async function tokenList(argv: string[], io: CliIo): Promise<void> {
   const args = parseArgs(argv, { values: ['account'], flags: [] });
   if (args.positionals.length > 0) throw new UsageError(`token list takes no positional arguments`);
   const accountId = requireOption(args, 'account');
-  await withServices(async (services) => {
+  await withServices(io, async (services) => {
     const tokens = await services.auth.listTokens(accountId);
     const rows = tokens.map((t) => [t.id, t.principalId, t.kind, t.capabilities.join(','), t.createdAt, t.expiresAt ?? '-', t.revokedAt ?? '-']);
-    process.stdout.write([TOKEN_COLUMNS, ...rows].map((row) => `${row.join('\t')}\n`).join(''));
+    io.stdout.write([TOKEN_COLUMNS, ...rows].map((row) => `${row.join('\t')}\n`).join(''));
   });
 }
 
-async function tokenRevoke(argv: string[]): Promise<void> {
+async function tokenRevoke(argv: string[], io: CliIo): Promise<void> {
   const args = parseArgs(argv, { values: [], flags: [] });
   const tokenId = onePositional(args, 'TOKEN_ID');
-  await withServices(async (services) => {
+  await withServices(io, async (services) => {
     const result = await services.auth.revokeToken(tokenId);
-    process.stderr.write(result.already ? `Token ${tokenId} was already revoked at ${result.revokedAt}.\n` : `Revoked token ${tokenId}.\n`);
+    io.stderr.write(result.already ? `Token ${tokenId} was already revoked at ${result.revokedAt}.\n` : `Revoked token ${tokenId}.\n`);
   });
 }
 
-async function migrate(argv: string[]): Promise<void> {
+async function migrate(argv: string[], io: CliIo): Promise<void> {
   parseArgs(argv, { values: [], flags: [] });
-  const store = openStore(storeOptionsFromEnv());
+  const store = openStore(storeOptionsFromEnv(io.env));
   try {
     const result = await store.migrate();
     const applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    process.stdout.write(applied.length > 0 ? `Applied: ${applied.join(', ')}\n` : `The schema is up to date.\n`);
+    io.stdout.write(applied.length > 0 ? `Applied: ${applied.join(', ')}\n` : `The schema is up to date.\n`);
   } finally {
     await store.close();
   }
 }
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { serve, stdio, init, account, scope, token, 'signin-link': signinLink, session, migrate };
+const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<void>> = { serve, stdio, init, account, scope, token, 'signin-link': signinLink, session, migrate };
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
   const run = command ? COMMANDS[command] : undefined;
   try {
     if (!command) throw new UsageError('a command is needed');
     if (!run) throw new UsageError(`unknown command '${command}'`);
-    await run(rest);
+    await run(rest, io);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`waymark: ${error.message}\n\n${USAGE}\n`);
+      io.stderr.write(`waymark: ${error.message}\n\n${USAGE}\n`);
       return EXIT.usage;
     }
     if (error instanceof WaymarkError) {
-      process.stderr.write(`waymark: ${error.message}\n`);
+      io.stderr.write(`waymark: ${error.message}\n`);
       return EXIT.failure;
     }
-    process.stderr.write(`waymark: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`waymark: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.failure;
   }
 }

@@ -3,7 +3,7 @@
  * their secrets, `token revoke` refuses one from then on, and `init --expires-in` gives the owner's token an end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waymark } from '../../test/cli.js';
+import { waymark, waymarkEach } from '../../test/cli.js';
 import { createTestStore, ENGINES, type TestStore } from '../../test/engines.js';
 import { hashToken } from '../services/auth.service.js';
 import { createServices, type Services } from '../services/index.js';
@@ -11,8 +11,7 @@ import { createServices, type Services } from '../services/index.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-// Each step is a child process; on a loaded machine one takes seconds.
-describe.each(ENGINES)('token list, token revoke and init --expires-in on %s', { timeout: 240_000 }, (engine) => {
+describe.each(ENGINES)('token list, token revoke and init --expires-in on %s', (engine) => {
   let ts: TestStore;
   let services: Services;
   const run = (...args: string[]) => waymark(ts.env, ...args);
@@ -67,16 +66,14 @@ describe.each(ENGINES)('token list, token revoke and init --expires-in on %s', {
 
     // Again: nothing changes, and it says when.
     expect(await run('token', 'revoke', agentTokenId)).toEqual({ code: 0, stdout: '', stderr: `Token ${agentTokenId} was already revoked at ${after[6]}.\n` });
-    const [unknown, noAccount, ...usage] = await Promise.all(
-      [
-        ['token', 'revoke', '00000000-0000-4000-8000-000000000000'],
-        ['token', 'list', '--account', '00000000-0000-4000-8000-000000000000'],
-        ['token', 'revoke'],
-        ['token', 'list'],
-        ['token', 'revoke', 'a', 'b'],
-        ['token', 'list', '--account', accountId, 'extra'],
-      ].map((args) => run(...args)),
-    );
+    const [unknown, noAccount, ...usage] = await waymarkEach(ts.env, [
+      ['token', 'revoke', '00000000-0000-4000-8000-000000000000'],
+      ['token', 'list', '--account', '00000000-0000-4000-8000-000000000000'],
+      ['token', 'revoke'],
+      ['token', 'list'],
+      ['token', 'revoke', 'a', 'b'],
+      ['token', 'list', '--account', accountId, 'extra'],
+    ]);
     expect([unknown.code, unknown.stdout]).toEqual([1, '']);
     expect(unknown.stderr).toMatch(/^waymark: No token 00000000-0000-4000-8000-000000000000; waymark token list/);
     expect([noAccount.code, noAccount.stdout]).toEqual([1, '']);

@@ -71,10 +71,36 @@ export function portableJsonSchema<T extends object>(schema: T): T {
 }
 
 /**
- * An output schema as a client needs it: every field with its type, enums and notes, but not the closing
- * rules (`required`, `additionalProperties: false`) that only matter when checking what a client sends.
- * Still true of every answer; a tool's output schema is read by every agent on every tools/list.
+ * How much of an answer an output schema in tools/list spells out: the envelope, and `data`'s own fields
+ * with their types, enums and notes; a field that is itself an object (or a list of objects) is given by
+ * its type, not by its fields. Every answer still fits it, and the answers show the rest. Spelling out every
+ * level cost 8,300 of the 14,261 tokens tools/list took (issue "What an agent pays": a budget of 10k in all).
+ * The test harness checks every answer against the tool's full zod output schema, so the shapes are proven
+ * as deep as before.
+ */
+const OUTLINE_DEPTH = 2;
+
+/** A schema cut to `depth` levels of properties; a list does not count as a level, its items are what it holds. */
+function outline(schema: JsonObject, depth: number): JsonObject {
+  if (isObject(schema.properties) && depth <= 0) {
+    return { type: 'object', ...(typeof schema.description === 'string' ? { description: schema.description } : {}) };
+  }
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, isObject(sub) ? outline(sub, depth - 1) : sub]));
+    else if ((key === 'items' || key === 'additionalProperties') && isObject(value)) out[key] = outline(value, depth);
+    else if (key === 'anyOf' && Array.isArray(value)) out[key] = value.map((branch) => (isObject(branch) ? outline(branch, depth) : branch));
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * An output schema as a client needs it: the fields of the answer with their types, enums and notes (to
+ * OUTLINE_DEPTH), but not the closing rules (`required`, `additionalProperties: false`) that only matter when
+ * checking what a client sends. Still true of every answer; a tool's output schema is read by every agent
+ * on every tools/list.
  */
 export function outputJsonSchema<T extends object>(schema: T): T {
-  return walk(schema as unknown as Json, { output: true }) as unknown as T;
+  return outline(walk(schema as unknown as Json, { output: true }) as JsonObject, OUTLINE_DEPTH) as unknown as T;
 }

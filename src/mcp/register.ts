@@ -55,8 +55,9 @@ function schemasOf(tool: Tool) {
   return schemas;
 }
 
+/** The hints; the title is the tool's own `title` (which clients prefer to annotations.title), not sent twice. */
 function annotationsOf(tool: Tool) {
-  return { title: tool.title, readOnlyHint: !tool.flags.W, destructiveHint: tool.flags.D, idempotentHint: tool.flags.I, openWorldHint: false };
+  return { readOnlyHint: !tool.flags.W, destructiveHint: tool.flags.D, idempotentHint: tool.flags.I, openWorldHint: false };
 }
 
 /** The JSON Schema dialect the SDK converts to (its JSON_SCHEMA_CONVERSION_TARGET). */

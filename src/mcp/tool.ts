@@ -4,7 +4,7 @@
  * derived from this in one place (register.ts).
  */
 import type { z } from 'zod';
-import { validationError, type ValidationIssue } from '../errors.js';
+import { validationError, type ErrorCode, type ValidationIssue } from '../errors.js';
 import type { Access, Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
 import { storableInput } from '../services/storable-input.js';
@@ -70,4 +70,13 @@ export function zodIssues(error: z.ZodError): ValidationIssue[] {
 export function flagText(flags: ToolFlags): string {
   const set = (['W', 'D', 'I'] as const).filter((f) => flags[f]);
   return set.length > 0 ? set.join(', ') : 'read-only';
+}
+
+/**
+ * An error code named in a description, where the tool must tell the agent about one refusal up front. The
+ * code is typed against the catalogue, so renaming or removing it fails to compile; what every code means and
+ * what to do about it is listed once, by describe_platform, not copied into each tool.
+ */
+export function errorCode(code: ErrorCode): ErrorCode {
+  return code;
 }

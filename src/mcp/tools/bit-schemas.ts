@@ -10,41 +10,56 @@ import { LIMITS } from '../../content/limits.js';
 import { COMPLEXITIES } from '../../store/enums.js';
 import { nodeRef, recordId } from './common-schemas.js';
 
-export const bitId = recordId('The bit id (UUID).');
+export const bitId = recordId();
 
-export const bitTitle = z.string().max(LIMITS.title).describe(`Non-empty, at most ${LIMITS.title} characters; cannot be blanked.`);
-export const bitAbstract = z.string().max(LIMITS.bitAbstract).describe(`At most ${LIMITS.bitAbstract} characters; an empty string stores null.`);
-export const bitDescription = z.string().max(LIMITS.bitDescription).describe(`At most ${LIMITS.bitDescription} characters; an empty string stores null.`);
-export const complexity = z.enum(COMPLEXITIES).describe('Default medium; travels with the step so executors can weigh it.');
-export const humanRequired = z.boolean().describe('When true a person must do the step; an executing agent transfers it (transfer_step).');
-export const contentFormat = z.enum(['slate', 'markdown']).describe('markdown (default) or slate; a node array reads as slate.');
+export const bitTitle = z.string().max(LIMITS.title).describe('Not blank.');
+export const bitAbstract = z.string().max(LIMITS.bitAbstract).describe('Empty stores null.');
+export const bitDescription = z.string().max(LIMITS.bitDescription).describe('Empty stores null.');
+export const complexity = z.enum(COMPLEXITIES).describe('Default medium.');
+export const humanRequired = z.boolean().describe('A person must do the step (transfer_step).');
+const formatValue = z.enum(['slate', 'markdown']);
+export const contentFormat = formatValue.describe('Default markdown.');
+/** On update a text body does not default to markdown: services/bits.service.ts asks for the format. */
+export const contentFormatOfUpdate = formatValue.describe('Needed with a string bit_body.');
 
-export const bitBody = z
-  .union([z.string(), z.array(z.record(z.string(), z.unknown()))])
-  .describe(
-    `Markdown (default) or a Slate node array (also as a JSON string). At most ${LIMITS.bodyBytes} bytes after conversion. ` +
-      `Elements: a line [<type>: <label>](${nodeScheme}:<key>) with its elements[] entry; items under it; links and media keep their ids as ` +
-      `"${nodeScheme}:<id>" titles; citations [[ref:<reference_id>|<label>]]; credentials [credential: <handle>](credential:<handle> "<purpose>"); ` +
-      `connections on their own line [<label>](bit-connection:<target_bit_id>). describe_platform has the whole syntax.`,
-  );
+/** The body as add_bit takes it, the syntax in brief (describe_platform has all of it). */
+const bodyValue = z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]);
 
-const itemEntry = z
-  .object({ key: nodeRef.optional(), id: nodeRef.optional() })
-  .catchall(z.unknown())
-  .describe('An item: key (new) or id (existing) and its fields (check-list: text, checked, required; radio-button: text, checked; dropdown: name, value).');
+export const bitBody = bodyValue.describe(
+  `Markdown (default) or Slate. An element: a line [<type>: <label>](${nodeScheme}:<key>) and its elements[] entry, items under it. ` +
+    'A connection: a line [<label>](bit-connection:<target_bit_id>). A citation: [[ref:<reference_id>|<label>]]. More: describe_platform.',
+);
 
-export const elementEntry = z
-  .object({
-    key: nodeRef.optional().describe('A new element: 1 to 32 of A-Z a-z 0-9 _ -, used once per call; its anchor in the body.'),
-    id: nodeRef.optional().describe('An existing element id.'),
-    type: z.string().describe(`One of ${ELEMENT_TYPES.join(', ')}.`),
-    props: z.record(z.string(), z.unknown()).optional().describe('The props of the type (describe_platform lists them); an unknown prop is UNKNOWN_ELEMENT_PROP.'),
-    items: z.array(itemEntry).optional(),
-    parent_element_id: nodeRef.optional().describe('A check-list item is edited through its list: the check-list id.'),
-  })
-  .describe('Exactly one of key or id.');
+/** update_bit's body: the same syntax, which tools/list already shows once (add_bit). */
+export const bitBodyReplaced = bodyValue.describe('The whole new body, in add_bit\'s syntax.');
 
-export const elements = z.array(elementEntry).describe(`At most ${LIMITS.entriesAndItemsPerCall} entries and items together in one call; not with content_format slate.`);
+const itemEntry = z.object({ key: nodeRef.optional(), id: nodeRef.optional() }).catchall(z.unknown());
+
+/** An elements[] entry as it is checked; add_bit's listing explains the fields, update_bit's points there. */
+const elementShape = z.object({
+  key: nodeRef.optional(),
+  id: nodeRef.optional(),
+  type: z.string(),
+  props: z.record(z.string(), z.unknown()).optional(),
+  items: z.array(itemEntry).optional(),
+  parent_element_id: nodeRef.optional(),
+});
+
+export const elements = z
+  .array(
+    elementShape
+      .extend({
+        key: nodeRef.optional().describe(`A new element's anchor in the body: 1 to ${LIMITS.elementKeyLength} of A-Z a-z 0-9 _ -.`),
+        type: z.string().describe(`One of ${ELEMENT_TYPES.join(', ')}.`),
+        props: z.record(z.string(), z.unknown()).optional().describe('The type\'s props (describe_platform).'),
+        items: z.array(itemEntry.describe('key or id, and the item fields (describe_platform item_schema).')).optional(),
+        parent_element_id: nodeRef.optional().describe('To edit a check-list item: its check-list.'),
+      })
+      .describe('Exactly one of key (new) or id (existing).'),
+  )
+  .describe('Not with content_format slate.');
+
+export const elementsEdited = z.array(elementShape).describe('As in add_bit; without bit_body they edit nodes in place.');
 
 export const bitWritten = z.object({
   bit_id: z.string(),

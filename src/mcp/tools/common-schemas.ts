@@ -4,10 +4,12 @@ import { LIMITS } from '../../content/limits.js';
 
 export const categories = z
   .array(z.string().max(LIMITS.categoryLength))
-  .max(LIMITS.categories)
-  .describe(`At most ${LIMITS.categories} categories of at most ${LIMITS.categoryLength} characters each; on update the list is replaced whole.`);
+  .max(LIMITS.categories);
 
-export const lastModifiedIgnored = z.string().optional().describe('Accepted and ignored: writes are last-write-wins.');
+/** Categories on update: the JSON Schema states the limits; what it cannot say is that the list is replaced. */
+export const categoriesReplaced = categories.describe('Replaces the whole list.');
+
+export const lastModifiedIgnored = z.string().optional().describe('Ignored.');
 
 /**
  * Ids as tool inputs, bounded: an unbounded id was echoed in the message and the details of its not-found
@@ -17,8 +19,9 @@ export const lastModifiedIgnored = z.string().optional().describe('Accepted and 
  */
 export const uuid = z.guid({ error: 'must be a UUID (8-4-4-4-12 hexadecimal digits), as the tools return ids' });
 
-export function recordId(description: string) {
-  return uuid.describe(description);
+/** A record id; described only where the name alone does not say where the id comes from or what it must be. */
+export function recordId(description?: string) {
+  return description === undefined ? uuid : uuid.describe(description);
 }
 
 /** An element or item id, a key, or a node label (remove_node_ids): bounded text, checked further by the body rules. */
@@ -27,4 +30,4 @@ export const nodeRef = z.string().max(LIMITS.nodeRefLength);
 /** A next_cursor given back: opaque, bounded. */
 export const cursor = z.string().min(1).max(LIMITS.cursorLength);
 
-export const scopeId = recordId('A scope of your account; omit for account level.');
+export const scopeId = recordId('Omit for account level.');

@@ -15,7 +15,7 @@ export function describePlatformTool(allTools: () => Tool[]) {
     name: 'describe_platform',
     title: 'Describe the platform',
     description:
-      'Answers what this server is and what the calling token may do: brand, version, the caller\'s account, permission and capabilities, every limit, each tool with the capability and permission it needs, the body syntax, element types and the error codes. Call it first.',
+      'Call it first: your permissions, the tools you may call, every limit, the body syntax, the element types with their props and answers, and the error codes with what to do.',
     flags: { W: false, D: false, I: true },
     access: { capability: 'any', permission: 'view' },
     input: z.strictObject({}),

@@ -5,35 +5,38 @@
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
 import { PRIORITIES, REVIEW_STATUSES } from '../../store/enums.js';
-import { categories, cursor, recordId } from './common-schemas.js';
+import { categories, categoriesReplaced, cursor, recordId } from './common-schemas.js';
 
 export { lastModifiedIgnored } from './common-schemas.js';
 
 export { REVIEW_STATUSES } from '../../store/enums.js';
 
-export const flowId = recordId('The flow id (UUID).');
+export const flowId = recordId();
 
 export const flowTitle = z
   .string()
   .max(LIMITS.title)
-  .describe(`Non-empty, at most ${LIMITS.title} characters.`);
+  .describe('Not blank.');
 
 export const flowDescription = z
   .string()
   .max(LIMITS.flowDescription)
   .nullable()
-  .describe(`At most ${LIMITS.flowDescription} characters; an empty string (or null) stores null.`);
+  .describe('Empty or null stores null.');
 
 export const flowCategories = categories;
+export const flowCategoriesReplaced = categoriesReplaced;
 
 export const priority = z.enum(PRIORITIES);
 
-export const trailContextSchema = z
-  .record(z.string(), z.unknown())
-  .nullable()
-  .describe(
-    'JSON Schema 2020-12 of the trail_context that start_trail must receive: {type: "object", properties: {<name>: {type: "string" (optional format date, date-time, email, uri; or enum of strings; or oneOf [{const, title}]) | "number" | "integer" | "boolean" | "array" (items: a string enum)}}, required: [...]}. No $ref, no nested objects. null clears it (update_flow).',
-  );
+const contextSchemaValue = z.record(z.string(), z.unknown()).nullable();
+
+/** The accepted profile (services/trail-context-schema.ts enforces it), told once in tools/list: create_flow. */
+export const trailContextSchema = contextSchemaValue.describe(
+  'JSON Schema 2020-12 of the trail_context start_trail must receive: {type: "object", properties: {<name>: {type: string (format date, date-time, email or uri; enum; or oneOf [{const, title}]), number, integer, boolean, or array of a string enum}}, required}; nothing nested, no $ref.',
+);
+
+export const trailContextSchemaReplaced = contextSchemaValue.describe('As in create_flow; null removes it.');
 
 
 export const flowWritten = z.object({ flow_id: z.string(), last_modified_date_time_utc: z.string() });
@@ -55,6 +58,6 @@ export const flowView = z.object({
 });
 
 export const pageInput = {
-  cursor: cursor.optional().describe('next_cursor of the previous page; omit for the first page.'),
-  limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default ${LIMITS.defaultPageSize}.`),
+  cursor: cursor.optional().describe('next_cursor of the previous page.'),
+  limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Default ${LIMITS.defaultPageSize}.`),
 };

@@ -8,10 +8,10 @@ export const getBitTool = defineTool({
   name: 'get_bit',
   title: 'Get a bit',
   description:
-    'Returns every field of a bit: bit_body as markdown (default) with ids in anchors and (required) marks, ready to edit and write back with update_bit, or as Slate (format "slate"); elements[] with ids, props and items; connections[] in sort_order; references[] (links by position); status and timestamps. Errors: BIT_NOT_FOUND.',
+    'Reads a bit: bit_body as markdown with ids in anchors, ready to edit and write back with update_bit (or as Slate), and its elements, connections and references.',
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
-  input: z.strictObject({ bit_id: bitId, format: z.enum(['markdown', 'slate']).optional().describe('markdown (default) or slate') }),
+  input: z.strictObject({ bit_id: bitId, format: z.enum(['markdown', 'slate']).optional().describe('Default markdown.') }),
   output: z
     .object({
       bit_id: z.string(),

@@ -6,7 +6,7 @@ export const getReferenceTool = defineTool({
   name: 'get_reference',
   title: 'Get a reference',
   description:
-    'Returns every field of a reference, reference_content as a Slate node array. Errors: REFERENCE_NOT_FOUND (no such reference, or not visible to this token).',
+    'Returns every field of a reference, reference_content as a Slate node array.',
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
   input: z.strictObject({ reference_id: referenceId }),

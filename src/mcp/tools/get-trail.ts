@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
 import { defineTool } from '../tool.js';
-import { STEP_PAYLOAD_TEXT, trailId, trailView } from './trail-schemas.js';
+import { trailId, trailView } from './trail-schemas.js';
 
 export const getTrailTool = defineTool({
   name: 'get_trail',
   title: 'Get a trail',
-  description: `Reads a trail and its current step. ${STEP_PAYLOAD_TEXT} Errors: TRAIL_NOT_FOUND.`,
+  description: 'Reads a trail: its current step (null once ended) and its history.',
   flags: { W: false, D: false, I: true },
   access: RUN_ACCESS,
   input: z.strictObject({ trail_id: trailId }),

@@ -9,14 +9,14 @@ export const listBitsTool = defineTool({
   name: 'list_bits',
   title: 'List bits',
   description:
-    'Lists the bits your token can see (without bodies: get_bit reads one whole), most recently changed first, one page at a time (pass next_cursor back as cursor; null means the last page). Filters combine: scope_id (null = account level only), status (active by default; archived; any), category (exact), query (text in title, abstract or description, case-insensitive). Errors: VALIDATION_ERROR (a bad cursor), SCOPE_NOT_FOUND.',
+    'Lists the bits you can see, without bodies, most recently changed first; filters combine.',
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
   input: z.strictObject({
-    scope_id: uuid.nullable().optional().describe('Only this scope\'s bits; null: account-level bits only; omitted: every bit you can see.'),
+    scope_id: uuid.nullable().optional().describe('null: account level only; omitted: all.'),
     status: z.enum(['active', 'archived', 'any']).optional().describe('Default active.'),
-    category: z.string().optional().describe('Only bits carrying this category (exact match).'),
-    query: z.string().max(LIMITS.listQueryLength).optional().describe('Text to find in the title, abstract or description.'),
+    category: z.string().optional().describe('Exact match.'),
+    query: z.string().max(LIMITS.listQueryLength).optional().describe('In title, abstract or description; any case.'),
     ...pageInput,
   }),
   output: z.object({

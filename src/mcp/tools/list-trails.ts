@@ -9,13 +9,13 @@ export const listTrailsTool = defineTool({
   name: 'list_trails',
   title: 'List trails',
   description:
-    'Lists the trails your token can see, most recently changed first, one page at a time (pass next_cursor back as cursor; null means the last page). Filters combine: flow_id, status (running, waiting_for_person, completed, cancelled), principal_id (trails that principal started, answered on, handed over or advanced; describe_platform gives your own). Errors: FLOW_NOT_FOUND, VALIDATION_ERROR.',
+    'Lists the trails you can see, most recently changed first; filters combine.',
   flags: { W: false, D: false, I: true },
   access: RUN_ACCESS,
   input: z.strictObject({
-    flow_id: recordId('Only trails of this flow.').optional(),
+    flow_id: recordId().optional(),
     status: z.enum(TRAIL_STATUSES).optional(),
-    principal_id: recordId('Only trails this principal took part in.').optional(),
+    principal_id: recordId('Trails it started or acted on.').optional(),
     ...pageInput,
   }),
   output: z.object({

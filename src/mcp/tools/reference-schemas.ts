@@ -5,38 +5,40 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
-import { categories, recordId } from './common-schemas.js';
+import { categories, categoriesReplaced, recordId } from './common-schemas.js';
 
 export { lastModifiedIgnored } from './common-schemas.js';
 
-export const referenceId = recordId('The reference id (UUID); search_references finds them.');
+export const referenceId = recordId();
 export { bitId } from './bit-schemas.js';
 
 export const referenceTitle = z
   .string()
   .max(LIMITS.title)
-  .describe(`Non-empty, at most ${LIMITS.title} characters.`);
+  .describe('Not blank.');
 
-export const referenceAbstract = z
-  .string()
-  .max(LIMITS.referenceAbstract)
-  .describe(`At most ${LIMITS.referenceAbstract} characters; an empty string stores null.`);
+const abstractValue = z.string().max(LIMITS.referenceAbstract);
+export const referenceAbstract = abstractValue.describe('Empty stores null; omitted: derived from the body\'s first sentences.');
+export const referenceAbstractOfUpdate = abstractValue.describe('Empty stores null.');
 
-export const referenceContent = z
-  .union([z.array(z.record(z.string(), z.unknown())), z.string()])
-  .describe(
-    'The body as a Slate node array, in the document model of bit bodies (e.g. [{"type":"p","children":[{"text":"…"}]}]); a JSON-stringified array is accepted. ' +
-      'Prose, headings, lists, tables, links and media only: interactive elements are refused (INTERACTIVE_ELEMENT_NOT_ALLOWED). The searchable text is derived from it.',
-  );
+const contentValue = z.union([z.array(z.record(z.string(), z.unknown())), z.string()]);
 
-export const contentFormat = z.literal('slate').describe('Only "slate" (the default): reference_content is always a Slate node array.');
+export const referenceContent = contentValue.describe(
+  'Slate nodes as in bit bodies, e.g. [{"type":"p","children":[{"text":"…"}]}], or that array as a JSON string; no interactive elements.',
+);
+
+/** update_reference's body: the same model, which tools/list already shows once (create_reference). */
+export const referenceContentReplaced = contentValue.describe('The whole new body, as in create_reference.');
+
+export const contentFormat = z.literal('slate');
 
 export const referenceCategories = categories;
+export const referenceCategoriesReplaced = categoriesReplaced;
 
 export const displayLabel = z
   .string()
   .max(LIMITS.displayLabel)
-  .describe(`At most ${LIMITS.displayLabel} characters; omitted or empty shows the reference's title.`);
+  .describe('Omitted or empty: the reference title.');
 
 
 export const referenceWritten = z.object({

@@ -6,23 +6,17 @@ import { cursor, uuid } from './common-schemas.js';
 export const searchReferencesTool = defineTool({
   name: 'search_references',
   title: 'Search references',
-  description: [
-    `Full-text search of the References Library over title, abstract and body text (its first ${LIMITS.searchableReferenceChars} characters), best match first (a title match weighs most, then the abstract, then the body).`,
-    'query: plain words (all must match, English stemming, so "approvals" finds "approval") and "quoted phrases" (the words adjacent, in order); no operators, and any text is safe to send.',
-    'Filters: scope_id (null = account level only), categories (any of them), include_archived (default false). You see your account\'s references of your scope and of the account level.',
-    `Pages: limit 1 to ${LIMITS.pageSize} (default ${LIMITS.defaultSearchLimit}); pass next_cursor back as cursor, with the same query and filters, for the next page; null means no more.`,
-    'Each result has a snippet with matched words marked **like this**; cite a result in a bit body as [[ref:<reference_id>|<label>]].',
-    `Errors: VALIDATION_ERROR (also a cursor from another search), SCOPE_NOT_FOUND; TOO_MANY_REQUESTS when your account already runs ${LIMITS.concurrentSearchesPerAccount} searches and ${LIMITS.queuedSearchesPerAccount} more wait (retry when one has answered); QUERY_TIMEOUT when a search runs too long (add words or filters).`,
-  ].join(' '),
+  description:
+    'Full-text search of the References Library (title, abstract, body), best match first. Cite a result in a bit body as [[ref:<reference_id>|<label>]].',
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
   input: z.strictObject({
-    query: z.string().max(LIMITS.searchQueryLength).describe(`Plain words and "quoted phrases"; at most ${LIMITS.searchQueryLength} characters. A query of only stop words (the, of, …) finds nothing.`),
-    scope_id: uuid.nullable().optional().describe('Only this scope\'s references; null for account-level references only; omitted for all you can see.'),
-    categories: z.array(z.string().min(1).max(LIMITS.categoryLength)).max(LIMITS.categories).optional().describe('Only references carrying at least one of these categories (exact match).'),
-    include_archived: z.boolean().optional().describe('Also return archived references (default false).'),
-    limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Results per page, 1 to ${LIMITS.pageSize}; default ${LIMITS.defaultSearchLimit}.`),
-    cursor: cursor.optional().describe('next_cursor of the previous page of the same search.'),
+    query: z.string().max(LIMITS.searchQueryLength).describe('Plain words (all must match, stemmed) and "quoted phrases"; no operators, any text is safe.'),
+    scope_id: uuid.nullable().optional().describe('null: account level only; omitted: all.'),
+    categories: z.array(z.string().min(1).max(LIMITS.categoryLength)).max(LIMITS.categories).optional().describe('Any of them (exact match).'),
+    include_archived: z.boolean().optional().describe('Default false.'),
+    limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Default ${LIMITS.defaultSearchLimit}.`),
+    cursor: cursor.optional().describe('next_cursor of the previous page, with the same query and filters.'),
   }),
   output: z.object({
     results: z.array(

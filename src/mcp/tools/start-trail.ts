@@ -8,13 +8,13 @@ import { STEP_PAYLOAD_TEXT, trailView } from './trail-schemas.js';
 export const startTrailTool = defineTool({
   name: 'start_trail',
   title: 'Start a trail',
-  description: `Starts a run (trail) of an active flow at its start bit. trail_context must fit the flow's trail_context_schema (get_flow shows it). ${STEP_PAYLOAD_TEXT} Errors: FLOW_NOT_FOUND, FLOW_INACTIVE, TRAIL_CONTEXT_INVALID (details.issues with each path), VALIDATION_ERROR.`,
+  description: `Starts a run (trail) of an active flow; trail_context must fit the flow's trail_context_schema. ${STEP_PAYLOAD_TEXT}`,
   flags: { W: true, D: false, I: false },
   access: RUN_ACCESS,
   input: z.strictObject({
-    flow_id: recordId('The flow to run; it must be active.'),
-    trail_context: z.record(z.string(), z.unknown()).optional().describe('The fields the flow\'s trail_context_schema declares; default {}.'),
-    trail_title: z.string().max(LIMITS.title).optional().describe(`A name for this run, at most ${LIMITS.title} characters.`),
+    flow_id: recordId(),
+    trail_context: z.record(z.string(), z.unknown()).optional().describe('Default {}.'),
+    trail_title: z.string().max(LIMITS.title).optional().describe('A name for this run.'),
   }),
   output: trailView,
   run: ({ actor, services }, input) => services.trails.start(actor, input),

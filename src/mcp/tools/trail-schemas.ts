@@ -7,7 +7,7 @@ import { TRAIL_STATUSES } from '../../store/enums.js';
 
 export { TRAIL_STATUSES } from '../../store/enums.js';
 
-export const trailId = recordId('The trail id (UUID), as start_trail or list_trails gave it.');
+export const trailId = recordId();
 
 /** A reason a person reads (transfer_step, cancel_trail): at most LIMITS.reasonLength characters, not blank. */
 export const trailReason = z
@@ -130,9 +130,8 @@ export function progressOf(view: TrailViewOut): z.infer<typeof trailProgress> {
   };
 }
 
-/** What the writing tools say they answer. */
-export const PROGRESS_TEXT =
-  'Answers what changed: trail_id, status and the current step\'s progress (step_id, the answers that count, required_missing, connections_available now, waiting_for_person); get_trail has the whole trail and its history.';
+/** What the writing tools say they answer (the output schema has the fields). */
+export const PROGRESS_TEXT = 'Answers the step\'s progress (get_trail: the whole trail).';
 
 export const STEP_PAYLOAD_TEXT =
-  'Answers the trail: status, trail_context, current_step (bit title, body as markdown with anchors, elements with element_id, element_type and config, complexity, human_required, references, the answers that count, required_missing, connections_available now with target titles; null once completed or cancelled) and history (every step with every answer, who gave it and when, every transfer, and a cancellation).';
+  'Answers the trail: its current step (null once ended) and history.';

@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { LINK_ACCESS } from '../../services/references.service.js';
-import { defineTool } from '../tool.js';
+import { defineTool, errorCode } from '../tool.js';
 import { bitId, lastModifiedIgnored, referenceId } from './reference-schemas.js';
 
 export const unlinkReferenceTool = defineTool({
   name: 'unlink_reference',
   title: 'Unlink a reference from a bit',
-  description: [
-    'Removes a bit\'s link to a reference; the later links move up one position. Not idempotent: a link already removed is BIT_REFERENCE_LINK_NOT_FOUND.',
-    'Works on an archived bit too, so that a reference it links can be archived.',
-    'Errors: BIT_NOT_FOUND, REFERENCE_NOT_FOUND, BIT_REFERENCE_LINK_NOT_FOUND, FORBIDDEN.',
-  ].join(' '),
+  description:
+    `Removes a bit's link to a reference; later links move up. Works on an archived bit too, so that the reference can be archived. A second call is ${errorCode('BIT_REFERENCE_LINK_NOT_FOUND')}.`,
   flags: { W: true, D: true, I: false },
   access: { ...LINK_ACCESS, afterLookup: true },
   input: z.strictObject({
