@@ -34,16 +34,18 @@ export interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
-function result(envelope: Record<string, unknown>, isError: boolean): CallToolResult {
+function result(envelope: Record<string, unknown>, isError: boolean, meta?: Record<string, unknown>): CallToolResult {
   return {
     content: [{ type: 'text', text: JSON.stringify(envelope) }],
     structuredContent: envelope,
     ...(isError ? { isError: true } : {}),
+    ...(meta ? { _meta: meta } : {}),
   };
 }
 
-export function successResult(data: unknown): CallToolResult {
-  return result({ success: true, data }, false);
+/** `meta`: what the result carries for the client rather than the model (the step form app's payload). */
+export function successResult(data: unknown, meta?: Record<string, unknown>): CallToolResult {
+  return result({ success: true, data }, false, meta);
 }
 
 /** A thrown value as the error body; anything but a WaymarkError is INTERNAL_ERROR with no internals shown. */

@@ -2,6 +2,9 @@ import { McpServer, type Tool as ListedTool } from '@modelcontextprotocol/server
 import type { Logger } from 'pino';
 import { brand, version } from '../config.js';
 import type { Services } from '../services/index.js';
+import { clientFeatures } from './apps/client-features.js';
+import { listingFor } from './apps/listing.js';
+import { registerStepApp } from './apps/step-app.js';
 import { registerTool, toolListing, type ActorResolver } from './register.js';
 import { allTools } from './tools/index.js';
 import { noopTool } from './tools/noop.js';
@@ -15,6 +18,7 @@ export function createMcpServer(services: Services, resolveActor: ActorResolver,
   // The tool-call benchmark's baseline; never registered unless asked for.
   const tools = process.env.WAYMARK_BENCH_NOOP === '1' ? [...allTools(), noopTool] : allTools();
   for (const tool of tools) registerTool(server, tool, services, resolveActor, logger);
+  registerStepApp(server);
   // Stateless HTTP builds a server per request; the list of tools is the same for every one of them.
   const key = tools.map((t) => t.name).join(',');
   let served = listings.get(key);
@@ -22,8 +26,9 @@ export function createMcpServer(services: Services, resolveActor: ActorResolver,
     served = { tools: tools.map(toolListing) };
     listings.set(key, served);
   }
-  const answer = served;
-  server.server.setRequestHandler('tools/list', () => answer);
+  // A client with MCP Apps or form elicitation sees the trail tools' step form (apps/listing.ts).
+  const base = served.tools;
+  server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(base, clientFeatures(server, ctx)) }));
   return server;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { validationError, type ValidationIssue } from '../errors.js';
+import type { ClientFeatures } from './apps/client-features.js';
 import type { Access, Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
 
@@ -29,6 +30,8 @@ export interface ToolAccess extends Access {
 export interface ToolContext {
   actor: Actor;
   services: Services;
+  /** What the calling client can show a person (MCP Apps, form elicitation); absent outside MCP. */
+  client?: ClientFeatures;
 }
 
 export interface ToolDeclaration<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {

@@ -3,6 +3,8 @@ import { brand, capabilityName, nodeScheme, version } from '../../config.js';
 import { describeBodySyntax, describeElements } from '../../content/index.js';
 import { LIMITS } from '../../content/limits.js';
 import { ERROR_CODES } from '../../errors.js';
+import { describeClientFeatures } from '../apps/client-features.js';
+import { STEP_APP_URI } from '../apps/step-app.js';
 import { defineTool, flagText, type Tool } from '../tool.js';
 
 /**
@@ -47,7 +49,7 @@ export function describePlatformTool(allTools: () => Tool[]) {
       ),
       error_codes: z.array(z.object({ code: z.string(), status: z.number(), when: z.string() })),
     }),
-    async run({ actor, services }) {
+    async run({ actor, services, client }) {
       const readNames = [capabilityName('read'), capabilityName('author')];
       const allowed = (capability: string, permission: string) => {
         const capOk = capability === 'any' || (capability === 'read' ? readNames.some((c) => actor.capabilities.includes(c)) : actor.capabilities.includes(capabilityName(capability as 'author')));
@@ -73,7 +75,13 @@ export function describePlatformTool(allTools: () => Tool[]) {
         body_syntax: describeBodySyntax(),
         element_types: describeElements(),
         error_codes: Object.entries(ERROR_CODES).map(([code, { status, when }]) => ({ code, status, when })),
+        // Only for a client that gets the step form (app or elicitation); its tools/list declares the field.
+        ...withClientFeatures(client ? describeClientFeatures(client, STEP_APP_URI) : undefined),
       };
     },
   });
+}
+
+function withClientFeatures(features: ReturnType<typeof describeClientFeatures>) {
+  return features ? { client_features: features } : {};
 }
