@@ -73,7 +73,7 @@ ${links.join('\n')}
  * re-exports every locale's messages (260 KB). The app shows its own sentences and zod's English ones only,
  * so the locale index resolves to English alone.
  */
-const zodEnglishOnly: Plugin = {
+export const zodEnglishOnly: Plugin = {
   name: 'zod-english-only',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>

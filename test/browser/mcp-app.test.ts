@@ -162,6 +162,7 @@ for (const engine of ENGINES) {
       expect(serious).toEqual([]);
       if (engine === 'sqlite') {
         mkdirSync(DOCS, { recursive: true });
+        await frame().evaluate('window.scrollTo(0, 0)');
         await page.screenshot({ path: `${DOCS}mcp-app-step.png`, fullPage: true });
       }
       await app.getByRole('button', { name: 'Save and continue' }).click();
