@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { WaymarkError } from '../errors.js';
 import { assertAccess, type Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
-import { clientFeatures } from './apps/client-features.js';
+import { clientFeatures, type ClientFeatures } from './apps/client-features.js';
 import { withStepForm } from './apps/step-result.js';
 import { envelopeSchema, errorBody, errorResult, successResult } from './envelope.js';
 import { outputJsonSchema, portableJsonSchema } from './json-schema.js';
@@ -80,7 +80,14 @@ export function toolListing(tool: Tool): ListedTool {
   };
 }
 
-export function registerTool(server: McpServer, tool: Tool, services: Services, resolveActor: ActorResolver, logger: Logger): void {
+export function registerTool(
+  server: McpServer,
+  tool: Tool,
+  services: Services,
+  resolveActor: ActorResolver,
+  logger: Logger,
+  featuresOf: (ctx: ServerContext) => ClientFeatures = (ctx) => clientFeatures(server, ctx),
+): void {
   server.registerTool(
     tool.name,
     {
@@ -98,7 +105,7 @@ export function registerTool(server: McpServer, tool: Tool, services: Services, 
         // The one place that enforces each tool's declared access, except where the service must first
         // find the records (ToolAccess.afterLookup).
         if (!tool.access.afterLookup) assertAccess(actor, tool.access);
-        const client = clientFeatures(server, ctx);
+        const client = featuresOf(ctx);
         const answered = await tool.execute({ actor, services, client }, args);
         const shown = await withStepForm(tool.name, answered, { actor, services, features: client, elicit: (params) => ctx.mcpReq.elicitInput(params) });
         logger.debug({ tool: tool.name, ms: Math.round(performance.now() - started) }, 'tool call');

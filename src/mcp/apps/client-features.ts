@@ -11,8 +11,8 @@ export interface ClientFeatures {
   /** The client renders `ui://` resources of the mcp-app profile: the trail tools point at the step form. */
   apps: boolean;
   /**
-   * The client answers form elicitation and the request can carry one (a 2025-era connection that knows the
-   * client: stdio, or any connection that sent initialize to this server). Only where apps is false.
+   * The client answers form elicitation and this connection can carry the request (a 2025-era connection
+   * that sent initialize to this server instance: stdio, in-memory). Only where apps is false.
    */
   elicitation: boolean;
 }
@@ -21,26 +21,31 @@ export const NO_FEATURES: ClientFeatures = { apps: false, elicitation: false };
 
 /**
  * The capabilities of the request's client: on the 2026-07-28 era each request carries them in its `_meta`
- * envelope; on a 2025-era connection they are those `initialize` declared. A stateless HTTP request of the
- * 2025 era reaches a server that saw no initialize, so it knows none and offers neither feature.
+ * envelope; on a 2025-era connection they are those `initialize` declared. Over stateless HTTP a 2025-era
+ * client's later requests reach servers that saw no initialize: `remembered` is what the HTTP route kept of
+ * that client's initialize. `push`: the server can send the client a request (elicitation) on this connection.
  */
-function capabilitiesOf(server: McpServer, ctx: ServerContext): { capabilities: ClientCapabilities | undefined; perRequest: boolean } {
+function capabilitiesOf(server: McpServer, ctx: ServerContext, remembered: ClientCapabilities | undefined): { capabilities: ClientCapabilities | undefined; push: boolean } {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  if (declared) return { capabilities: declared, push: false };
   // getClientCapabilities is deprecated for the 2026 era only; on a 2025 connection it is the one source.
-  return declared ? { capabilities: declared, perRequest: true } : { capabilities: server.server.getClientCapabilities(), perRequest: false };
+  const initialized = server.server.getClientCapabilities();
+  if (initialized) return { capabilities: initialized, push: true };
+  // A stateless request's answer to a server request would reach another server instance: no elicitation.
+  return { capabilities: remembered, push: false };
 }
 
-export function clientFeatures(server: McpServer, ctx: ServerContext): ClientFeatures {
-  const { capabilities, perRequest } = capabilitiesOf(server, ctx);
+export function clientFeatures(server: McpServer, ctx: ServerContext, remembered?: ClientCapabilities): ClientFeatures {
+  const { capabilities, push } = capabilitiesOf(server, ctx, remembered);
   if (!capabilities) return NO_FEATURES;
   const apps = getUiCapability(capabilities)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
   // An empty elicitation object means form mode (the spec's backwards-compatible default).
   const elicit = capabilities.elicitation;
   const form = elicit !== undefined && (elicit.form !== undefined || elicit.url === undefined);
   // The 2026-07-28 era has no server→client request: elicitation there is an input_required result, which
-  // would re-run the tool (and start a second trail); the fallback is offered on 2025-era connections only.
-  return { apps, elicitation: !apps && form && !perRequest };
+  // would re-run the tool (and start a second trail); the fallback is offered where a request can be pushed.
+  return { apps, elicitation: !apps && form && push };
 }
 
 /** What describe_platform says of the client, present only when it gets one of the two. */
