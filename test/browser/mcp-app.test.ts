@@ -115,6 +115,7 @@ for (const engine of ENGINES) {
       expect(opened).toEqual({ uri: STEP_APP_URI, mimeType: 'text/html;profile=mcp-app', toolMeta: { ui: { resourceUri: STEP_APP_URI }, 'ui/resourceUri': STEP_APP_URI }, payloadInResult: true });
       expect(await page.locator('#app').getAttribute('sandbox')).toBe('allow-scripts allow-forms');
       await app.getByRole('heading', { level: 1, name: world.titles.start }).waitFor();
+      expect(await app.getByText('Loading…').count()).toBe(0);
       // All ten element types, as the web app shows them.
       expect(await app.getByRole('checkbox', { name: 'Tests are green' }).count()).toBe(1);
       expect(await app.getByRole('radio', { name: 'High' }).count()).toBe(1);
@@ -162,8 +163,12 @@ for (const engine of ENGINES) {
       expect(serious).toEqual([]);
       if (engine === 'sqlite') {
         mkdirSync(DOCS, { recursive: true });
-        await frame().evaluate('window.scrollTo(0, 0)');
-        await page.screenshot({ path: `${DOCS}mcp-app-step.png`, fullPage: true });
+        // The whole frame on screen at once: a full-page capture leaves a sandboxed frame's off-screen part blank.
+        await app.getByRole('heading', { level: 1 }).scrollIntoViewIfNeeded();
+        const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+        await page.setViewportSize({ width: 900, height });
+        await page.screenshot({ path: `${DOCS}mcp-app-step.png` });
+        await page.setViewportSize({ width: 900, height: 900 });
       }
       await app.getByRole('button', { name: 'Save and continue' }).click();
       await app.getByRole('heading', { level: 1, name: world.titles.risk }).waitFor();

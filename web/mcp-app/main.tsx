@@ -67,6 +67,8 @@ function StepApp({ initial }: { initial: StepPayload }) {
 }
 
 function show(result: ToolResult): void {
+  // The boot text is not Preact's: render would keep it beside the form.
+  root.querySelector('.boot')?.remove();
   let payload: StepPayload | null;
   try {
     payload = payloadOf(result);
@@ -79,4 +81,7 @@ function show(result: ToolResult): void {
 
 // Set before connecting: the host may send the result as soon as the app is initialised.
 app.ontoolresult = show;
-app.connect().catch((e: unknown) => render(<p class="error-summary" role="alert">Could not reach the chat client: {String(e)}</p>, root));
+app.connect().catch((e: unknown) => {
+  root.querySelector('.boot')?.remove();
+  render(<p class="error-summary" role="alert">Could not reach the chat client: {String(e)}</p>, root);
+});
