@@ -137,14 +137,19 @@ for (const engine of ENGINES) {
       expect(stored.current_step.answers).toEqual(trail.current_step.answers);
     });
 
-    for (const action of ['decline', 'cancel'] as const) {
+    for (const action of ['decline', 'cancel', 'a failing client'] as const) {
       test(`${action}: nothing is recorded and the tool answers as it would have`, async () => {
         replies = [];
         const plain = await connectClient(h.services, personToken);
         const started = await plain.ok<Trail>('start_trail', { flow_id: flowId });
         await plain.close();
         asked.length = 0;
-        replies = [() => ({ action })];
+        replies = [
+          () => {
+            if (action === 'a failing client') throw new Error('the form could not be shown');
+            return { action };
+          },
+        ];
         const seen = await person.ok<Trail>('get_trail', { trail_id: started.trail_id });
         expect(asked).toHaveLength(1);
         expect(seen).toEqual(await h.owner.client.ok<Trail>('get_trail', { trail_id: started.trail_id }));

@@ -135,7 +135,13 @@ export async function answerByElicitation(c: ElicitContext): Promise<boolean> {
   if (!form) return false;
   let problem = '';
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const result = await c.elicit({ mode: 'form', message: `${problem}Answer the step “${step.bit_title}”.`, requestedSchema: form.requestedSchema });
+    let result: ElicitResult;
+    try {
+      result = await c.elicit({ mode: 'form', message: `${problem}Answer the step “${step.bit_title}”.`, requestedSchema: form.requestedSchema });
+    } catch {
+      // A client that fails or times out on the form has asked nothing of the trail: the tool answers as usual.
+      return false;
+    }
     if (result.action !== 'accept' || !result.content) return false;
     const data = answersOf(form, result.content, step);
     if (data.length === 0) return false;
