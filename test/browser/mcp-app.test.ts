@@ -154,9 +154,10 @@ for (const engine of ENGINES) {
       await page.keyboard.type('gra');
       await page.keyboard.press('Enter');
       await app.getByLabel('Ship date').fill('2026-12-01');
-      // Links record the click; the sandbox (no allow-popups) keeps the page from opening.
+      // Links record the click and open through the host (ui/open-link), not in the sandboxed frame.
       await app.getByRole('link', { name: 'change log' }).click();
       await app.getByRole('link', { name: /Runbook/ }).click();
+      await expect.poll(() => page.evaluate('host.openedLinks')).toEqual(['https://example.com/changes', 'https://example.com/runbook']);
       await app.getByRole('checkbox', { name: 'I watched “Release demo”' }).check();
       const { serious, all } = await seriousViolations(frame());
       console.log(`axe step form app: ${serious.length} serious/critical; others: ${all.map((v) => `${v.id} (${v.impact})`).join(', ') || 'none'}`);

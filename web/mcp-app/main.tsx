@@ -79,6 +79,15 @@ function show(result: ToolResult): void {
   render(payload ? <StepApp initial={payload} /> : <p>This result has no step to show.</p>, root);
 }
 
+// A link leaves through the host (ui/open-link): the sandboxed frame may neither open a window nor be navigated
+// away from the form. In-page jumps (#ref-…) stay; the link fields still record their click.
+document.addEventListener('click', (event) => {
+  const link = (event.target as Element | null)?.closest('a[href]') as HTMLAnchorElement | null;
+  if (!link || link.getAttribute('href')?.startsWith('#')) return;
+  event.preventDefault();
+  void app.openLink({ url: link.href }).catch(() => undefined);
+});
+
 // Set before connecting: the host may send the result as soon as the app is initialised.
 app.ontoolresult = show;
 app.connect().catch((e: unknown) => {

@@ -10,7 +10,7 @@ import { AppBridge, getToolUiResourceUri, PostMessageTransport, RESOURCE_MIME_TY
 interface HostWindow {
   __toServer(json: string): Promise<void>;
   __fromServer?: (message: JSONRPCMessage) => void;
-  host: { open(tool: string, args: Record<string, unknown>): Promise<Opened>; modelContext: unknown[] };
+  host: { open(tool: string, args: Record<string, unknown>): Promise<Opened>; modelContext: unknown[]; openedLinks: string[] };
 }
 const w = window as unknown as Window & HostWindow;
 
@@ -40,6 +40,7 @@ export interface Opened {
 }
 
 const modelContext: unknown[] = [];
+const openedLinks: string[] = [];
 
 async function open(tool: string, args: Record<string, unknown>): Promise<Opened> {
   const client = new Client({ name: 'waymark-test-host', version: '1.0.0' }, { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } } });
@@ -58,9 +59,13 @@ async function open(tool: string, args: Record<string, unknown>): Promise<Opened
   frame.title = 'Waymark step form';
   frame.setAttribute('sandbox', 'allow-scripts allow-forms');
   document.body.append(frame);
-  const bridge = new AppBridge(client, { name: 'waymark-test-host', version: '1.0.0' }, { serverTools: {}, updateModelContext: { text: {} } }, { hostContext: { theme: 'light', displayMode: 'inline' } });
+  const bridge = new AppBridge(client, { name: 'waymark-test-host', version: '1.0.0' }, { serverTools: {}, updateModelContext: { text: {} }, openLinks: {} }, { hostContext: { theme: 'light', displayMode: 'inline' } });
   bridge.onsizechange = ({ height }) => {
     if (height) frame.style.height = `${height}px`;
+  };
+  bridge.onopenlink = async ({ url }) => {
+    openedLinks.push(url);
+    return {};
   };
   bridge.onupdatemodelcontext = async (params) => {
     modelContext.push(params);
@@ -75,4 +80,4 @@ async function open(tool: string, args: Record<string, unknown>): Promise<Opened
   return { uri, mimeType: content.mimeType, toolMeta: listed._meta, payloadInResult: result._meta?.['waymark/step'] !== undefined };
 }
 
-w.host = { open, modelContext };
+w.host = { open, modelContext, openedLinks };
