@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { buildStepApp } from './build-step-app.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_OUT = join(ROOT, 'dist', 'web');
@@ -23,6 +24,8 @@ export interface WebWeights {
   onDemand: Array<{ file: string; gzip: number }>;
   /** The entry and its static imports, gzipped. */
   firstLoadJs: number;
+  /** The step form's MCP App: one self-contained document (scripts/build-step-app.ts). */
+  stepApp: { file: string; bytes: number; gzip: number };
   firstLoadCss: number;
   entry: string;
   stylesheet: string | null;
@@ -70,7 +73,7 @@ ${links.join('\n')}
  * re-exports every locale's messages (260 KB). The app shows its own sentences and zod's English ones only,
  * so the locale index resolves to English alone.
  */
-const zodEnglishOnly: Plugin = {
+export const zodEnglishOnly: Plugin = {
   name: 'zod-english-only',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
@@ -129,7 +132,8 @@ export async function buildWeb(options: { quiet?: boolean; outDir?: string } = {
   const onDemand = [...lazy]
     .map((o) => ({ file: rel(o), gzip: firstLoad(meta, o).filter((f) => !first.includes(f)).reduce((sum, f) => sum + gzipSize(join(ROOT, f)), 0) }))
     .sort((a, b) => a.file.localeCompare(b.file));
-  const weights: WebWeights = { files, onDemand, firstLoadJs, firstLoadCss, entry, stylesheet };
+  const stepApp = await buildStepApp(out, [zodEnglishOnly]);
+  const weights: WebWeights = { files, onDemand, firstLoadJs, firstLoadCss, entry, stylesheet, stepApp };
   if (!options.quiet) printWeights(weights, first.map(rel));
   return weights;
 }
@@ -146,6 +150,7 @@ function printWeights(w: WebWeights, first: string[]): void {
   }
   const total = w.files.reduce((sum, f) => sum + f.gzip, 0);
   lines.push(`  all ${w.files.length} files: ${kb(total)} (mermaid's other diagram types, never fetched by the app, are most of it)`);
+  lines.push(`the step form's MCP App, ${w.stepApp.file} (one document, everything inline): ${kb(w.stepApp.bytes)}, ${kb(w.stepApp.gzip)} gzipped`);
   lines.push(`inbox first load: ${kb(w.firstLoadJs)} JavaScript + ${kb(w.firstLoadCss)} CSS gzipped (budget ${kb(FIRST_LOAD_BUDGET)} JavaScript)`);
   process.stdout.write(lines.join('\n') + '\n');
 }

@@ -3,6 +3,7 @@
  * capability name and anchor scheme is derived from (CONTRACT.md, "Brand").
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const BRAND_PATTERN = /^[a-z0-9-]+$/;
 
@@ -29,6 +30,11 @@ function readVersion(): string {
 export const brand = readBrand();
 /** The brand as people read it on pages (`Waymark` by default); the lowercase word stays in names and schemes. */
 export const productName = brand.charAt(0).toUpperCase() + brand.slice(1);
+
+/** The web app's build, dist/web (WAYMARK_WEB_ROOT moves it): the /app files and the step form's MCP App. */
+export function webRoot(): string {
+  return process.env.WAYMARK_WEB_ROOT || fileURLToPath(new URL('../dist/web/', import.meta.url));
+}
 export const version = readVersion();
 
 /** `waymark-node:` by default: the scheme of element, item, link and media anchors in bodies. */

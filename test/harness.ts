@@ -2,7 +2,7 @@
  * A real Waymark server on a real store, driven by the real SDK client over the SDK's in-memory
  * transport, authenticated by real tokens exactly as stdio authenticates them.
  */
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { pino } from 'pino';
 import { capabilityName, type CapabilityKind } from '../src/config.js';
@@ -33,7 +33,13 @@ export const silentLogger = pino({ level: 'silent' });
 /** Each tool's whole output schema, by name. */
 const OUTPUTS = new Map(allTools().map((tool) => [tool.name, tool.output]));
 
-export async function connectClient(services: Services, token: string | undefined): Promise<ToolClient> {
+/** How the test client presents itself: what it announces, and its handlers (elicitation) set before connecting. */
+export interface ClientSetup {
+  capabilities?: ClientCapabilities;
+  setup?(client: Client): void;
+}
+
+export async function connectClient(services: Services, token: string | undefined, options: ClientSetup = {}): Promise<ToolClient> {
   const server = createMcpServer(
     services,
     async () => {
@@ -47,7 +53,8 @@ export async function connectClient(services: Services, token: string | undefine
   );
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
-  const client = new Client({ name: 'waymark-test', version: '1.0.0' });
+  const client = new Client({ name: 'waymark-test', version: '1.0.0' }, options.capabilities ? { capabilities: options.capabilities } : undefined);
+  options.setup?.(client);
   await client.connect(clientTransport);
   // With the list cached, the SDK client checks every answer's structuredContent against the tool's
   // outputSchema (the server does not check its own output again), so every test also proves the schemas.

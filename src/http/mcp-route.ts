@@ -4,7 +4,7 @@
  * body is read within LIMITS.mcpRequestBytes; every refusal is a JSON-RPC error.
  */
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { PARSE_ERROR, INTERNAL_ERROR } from '@modelcontextprotocol/server';
+import { PARSE_ERROR, INTERNAL_ERROR, type AuthInfo } from '@modelcontextprotocol/server';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { LIMITS } from '../content/limits.js';
@@ -12,6 +12,7 @@ import { createMcpServer } from '../mcp/server.js';
 import type { Services } from '../services/index.js';
 import { actorOf } from './bearer.js';
 import { jsonBody } from './body.js';
+import { ClientMemory } from './mcp-clients.js';
 
 /** The code the SDK's transport gives its own HTTP-level refusals (413, 415, 405). */
 const SERVER_ERROR = -32000;
@@ -25,10 +26,13 @@ const mcpJsonBody = jsonBody(LIMITS.mcpRequestBytes, (res, refusal) => sendRpcEr
 /** Routes for `/mcp`, to mount at the root. */
 export function mcpRouter(services: Services, logger: Logger, bearer: RequestHandler): Router {
   const router = Router();
+  const clients = new ClientMemory();
   router
     .route('/mcp')
     .post(bearer, mcpJsonBody, async (req: Request, res: Response) => {
-      const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger);
+      const key = ClientMemory.keyOf((req as Request & { auth?: AuthInfo }).auth);
+      clients.observe(key, req.body);
+      const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger, clients.recall(key));
       // One JSON answer, not an event stream: no Waymark call sends notifications or requests on the way (a
       // stateless server could not take their answers back), and one write costs far less than SSE framing.
       const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -5,9 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { Router, type Response } from 'express';
-import { brand } from '../config.js';
+import { brand, webRoot } from '../config.js';
 import { SAFE_SCHEMES } from '../content/url.js';
 
 /** Build output names carry a content hash (`index-3FJ2KQ7A.js`): such a file never changes, so it is cached for a year. */
@@ -36,7 +35,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 export function defaultWebRoot(): string {
-  return process.env.WAYMARK_WEB_ROOT || fileURLToPath(new URL('../../dist/web/', import.meta.url));
+  return webRoot();
 }
 
 const secure = (res: Response) => {

@@ -21,16 +21,18 @@ export function envelopeSchema(data: z.ZodType) {
   });
 }
 
-function result(envelope: Record<string, unknown>, isError: boolean): CallToolResult {
+function result(envelope: Record<string, unknown>, isError: boolean, meta?: Record<string, unknown>): CallToolResult {
   return {
     content: [{ type: 'text', text: JSON.stringify(envelope) }],
     structuredContent: envelope,
     ...(isError ? { isError: true } : {}),
+    ...(meta ? { _meta: meta } : {}),
   };
 }
 
-export function successResult(data: unknown): CallToolResult {
-  return result({ success: true, data }, false);
+/** `meta`: what the result carries for the client rather than the model (the step form app's payload). */
+export function successResult(data: unknown, meta?: Record<string, unknown>): CallToolResult {
+  return result({ success: true, data }, false, meta);
 }
 
 export function errorResult(body: ErrorBody): CallToolResult {

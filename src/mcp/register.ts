@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { errorBody, WaymarkError } from '../errors.js';
 import { assertAccess, type Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
+import { clientFeatures, type ClientFeatures } from './apps/client-features.js';
+import { withStepForm } from './apps/step-result.js';
 import { envelopeSchema, errorResult, successResult } from './envelope.js';
 import { outputJsonSchema, portableJsonSchema } from './json-schema.js';
 import type { Tool } from './tool.js';
@@ -79,7 +81,14 @@ export function toolListing(tool: Tool): ListedTool {
   };
 }
 
-export function registerTool(server: McpServer, tool: Tool, services: Services, resolveActor: ActorResolver, logger: Logger): void {
+export function registerTool(
+  server: McpServer,
+  tool: Tool,
+  services: Services,
+  resolveActor: ActorResolver,
+  logger: Logger,
+  featuresOf: (ctx: ServerContext) => ClientFeatures = (ctx) => clientFeatures(server, ctx),
+): void {
   server.registerTool(
     tool.name,
     {
@@ -97,9 +106,11 @@ export function registerTool(server: McpServer, tool: Tool, services: Services, 
         // The one place that enforces each tool's declared access, except where the service must first
         // find the records (ToolAccess.afterLookup).
         if (!tool.access.afterLookup) assertAccess(actor, tool.access);
-        const data = await tool.execute({ actor, services }, args);
+        const client = featuresOf(ctx);
+        const answered = await tool.execute({ actor, services, client }, args);
+        const shown = await withStepForm(tool.name, answered, { actor, services, features: client, elicit: (params) => ctx.mcpReq.elicitInput(params) });
         logger.debug({ tool: tool.name, ms: Math.round(performance.now() - started) }, 'tool call');
-        return successResult(data);
+        return successResult(shown.data, shown.meta);
       } catch (error) {
         const body = errorBody(error);
         const line = { tool: tool.name, errorId: body.errorId, code: body.code, status: body.status };

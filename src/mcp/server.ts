@@ -1,20 +1,28 @@
-import { McpServer, type Tool as ListedTool } from '@modelcontextprotocol/server';
+import { McpServer, type ClientCapabilities, type ServerContext, type Tool as ListedTool } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { brand, version } from '../config.js';
 import type { Services } from '../services/index.js';
+import { clientFeatures } from './apps/client-features.js';
+import { listingFor } from './apps/listing.js';
+import { registerStepApp } from './apps/step-app.js';
 import { registerTool, toolListing, type ActorResolver } from './register.js';
 import { allTools } from './tools/index.js';
 import { noopTool } from './tools/noop.js';
 
-/** One factory for both transports: stdio and Streamable HTTP differ only in how the actor is resolved. */
-export function createMcpServer(services: Services, resolveActor: ActorResolver, logger: Logger): McpServer {
+/**
+ * One factory for both transports: stdio and Streamable HTTP differ only in how the actor is resolved, and
+ * in what stateless HTTP remembers of the client's initialize (`remembered`, see apps/client-features.ts).
+ */
+export function createMcpServer(services: Services, resolveActor: ActorResolver, logger: Logger, remembered?: ClientCapabilities): McpServer {
   const server = new McpServer(
     { name: brand, version },
     { instructions: `Call describe_platform first: it lists what your token may do, the body syntax, limits and error codes.` },
   );
   // The tool-call benchmark's baseline; never registered unless asked for.
   const tools = process.env.WAYMARK_BENCH_NOOP === '1' ? [...allTools(), noopTool] : allTools();
-  for (const tool of tools) registerTool(server, tool, services, resolveActor, logger);
+  const featuresOf = (ctx: ServerContext) => clientFeatures(server, ctx, remembered);
+  for (const tool of tools) registerTool(server, tool, services, resolveActor, logger, featuresOf);
+  registerStepApp(server);
   // Stateless HTTP builds a server per request; the list of tools is the same for every one of them.
   const key = tools.map((t) => t.name).join(',');
   let served = listings.get(key);
@@ -22,8 +30,9 @@ export function createMcpServer(services: Services, resolveActor: ActorResolver,
     served = { tools: tools.map(toolListing) };
     listings.set(key, served);
   }
-  const answer = served;
-  server.server.setRequestHandler('tools/list', () => answer);
+  // A client with MCP Apps or form elicitation sees the trail tools' step form (apps/listing.ts).
+  const base = served.tools;
+  server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(base, featuresOf(ctx)) }));
   return server;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { validationError, type ErrorCode, type ValidationIssue } from '../errors.js';
+import type { ClientFeatures } from './apps/client-features.js';
 import type { Access, Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
 import { storableInput } from '../services/storable-input.js';
@@ -30,6 +31,8 @@ export interface ToolAccess extends Access {
 export interface ToolContext {
   actor: Actor;
   services: Services;
+  /** What the calling client can show a person (MCP Apps, form elicitation); absent outside MCP. */
+  client?: ClientFeatures;
 }
 
 export interface ToolDeclaration<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {

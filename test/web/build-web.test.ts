@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { assertBudget, buildWeb, FIRST_LOAD_BUDGET, type WebWeights } from '../../scripts/build-web.js';
+import { STEP_APP_FILE } from '../../src/mcp/apps/step-app.js';
 
 describe('build:web', () => {
   const out = mkdtempSync(join(tmpdir(), 'waymark-web-'));
@@ -21,10 +22,18 @@ describe('build:web', () => {
     expect(html).not.toMatch(/\son[a-z]+=/);
   });
 
-  test('every file but index.html carries a content hash in its name', () => {
-    const names = [...readdirSync(out), ...readdirSync(join(out, 'chunks'))].filter((n) => n !== 'index.html' && n !== 'chunks');
+  test('every file but index.html and the step form\'s MCP App document carries a content hash in its name', () => {
+    const names = [...readdirSync(out), ...readdirSync(join(out, 'chunks'))].filter((n) => n !== 'index.html' && n !== 'chunks' && n !== STEP_APP_FILE);
     expect(names.length).toBeGreaterThan(5);
     for (const name of names) expect(name).toMatch(/-[A-Z0-9]{8}\.(js|css)$/);
+  });
+
+  test('the step form\'s MCP App is one document that loads nothing: one inline script, one inline stylesheet', () => {
+    const html = readFileSync(join(out, STEP_APP_FILE), 'utf8');
+    expect(weights.stepApp.file).toBe(STEP_APP_FILE);
+    expect([...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1])).toEqual(['']);
+    expect([...html.matchAll(/<style\b/g)]).toHaveLength(1);
+    expect(html).not.toMatch(/<link\b|\bsrc=["']?(https?:|\/)/);
   });
 
   test('the inbox first load is inside the budget, and the build fails when it is not', () => {

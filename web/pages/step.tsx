@@ -4,75 +4,23 @@ import * as api from '../api.js';
 import { Show, useLoad } from '../components/loaded.js';
 import { href, navigate, type Params } from '../router.js';
 import { StepForm } from '../step-form/StepForm.js';
+import { apiStepActions } from '../step-form/hosts.js';
 import type { StepActions } from '../step-form/payload.js';
-
-function ReasonAction(props: { id: string; title: string; button: string; required: boolean; help: string; run(reason: string): Promise<void> }) {
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    if (props.required && reason.trim() === '') {
-      setError('Give a reason.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await props.run(reason.trim());
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <details class="side-action">
-      <summary>{props.title}</summary>
-      <form onSubmit={submit} noValidate>
-        <label for={props.id}>
-          Reason{props.required ? '' : ' (optional)'}
-          {props.required && (
-            <span class="req" aria-hidden="true">
-              {' '}*
-            </span>
-          )}
-        </label>
-        <textarea id={props.id} rows={3} value={reason} aria-required={props.required ? 'true' : undefined} aria-describedby={`${props.id}-help`} aria-invalid={error ? true : undefined} onInput={(e) => setReason((e.currentTarget as HTMLTextAreaElement).value)} />
-        <p id={`${props.id}-help`} class="rules">
-          {props.help}
-        </p>
-        {error && (
-          <p class="field-error" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" disabled={busy}>
-          {props.button}
-        </button>
-      </form>
-    </details>
-  );
-}
+import { ReasonAction } from '../step-form/reason-action.js';
 
 export function StepPage({ params }: { params: Params }) {
   const trailId = params.trail_id;
   const [loaded, reload] = useLoad(() => api.step(trailId), [trailId]);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const actions: StepActions = {
-    async save(answers) {
-      await api.submitAnswers(trailId, answers);
-      return api.step(trailId);
-    },
-    async advance(connectionId) {
-      const after = await api.advance(trailId, connectionId);
-      if (after.current_step) {
-        setNotice(`Moved on to “${after.current_step.bit_title}”.`);
+  const actions: StepActions = apiStepActions(trailId, {
+    moved({ currentStep }) {
+      if (currentStep) {
+        setNotice(`Moved on to “${currentStep.bit_title}”.`);
         reload();
       } else navigate(`/trails/${encodeURIComponent(trailId)}`);
     },
-  };
+  });
 
   return (
     <Show loaded={loaded} title="Step">

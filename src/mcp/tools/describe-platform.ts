@@ -4,6 +4,8 @@ import { describeBodySyntax, describeElements } from '../../content/index.js';
 import { LIMITS } from '../../content/limits.js';
 import { ERROR_CODES } from '../../errors.js';
 import { hasAccess } from '../../services/actor.js';
+import { describeClientFeatures } from '../apps/client-features.js';
+import { STEP_APP_URI } from '../apps/step-app.js';
 import { defineTool, flagText, type Tool } from '../tool.js';
 
 /**
@@ -48,7 +50,7 @@ export function describePlatformTool(allTools: () => Tool[]) {
       ),
       error_codes: z.array(z.object({ code: z.string(), status: z.number(), when: z.string() })),
     }),
-    async run({ actor, services }) {
+    async run({ actor, services, client }) {
       return {
         brand,
         version,
@@ -68,7 +70,13 @@ export function describePlatformTool(allTools: () => Tool[]) {
         body_syntax: describeBodySyntax(),
         element_types: describeElements(),
         error_codes: Object.entries(ERROR_CODES).map(([code, { status, when }]) => ({ code, status, when })),
+        // Only for a client that gets the step form (app or elicitation); its tools/list declares the field.
+        ...withClientFeatures(client ? describeClientFeatures(client, STEP_APP_URI) : undefined),
       };
     },
   });
+}
+
+function withClientFeatures(features: ReturnType<typeof describeClientFeatures>) {
+  return features ? { client_features: features } : {};
 }

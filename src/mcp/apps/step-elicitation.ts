@@ -1,0 +1,157 @@
+/**
+ * The elicitation fallback (issue 14): a client that renders no MCP App but answers form elicitation is
+ * asked for a person's step as a form, when every element of the step maps onto the elicitation profile
+ * (text, a choice, a date, a tick box). Accepted answers are recorded by the same service call as
+ * submit_step_data (every element rule, access rule and the human_required rule apply); declining or
+ * cancelling records nothing and the tool answers as it would have.
+ */
+import type { ElicitRequestFormParams, ElicitResult, PrimitiveSchemaDefinition } from '@modelcontextprotocol/server';
+import { dataValue } from '../../content/elements/searchable-field.js';
+import { numberProp } from '../../content/elements/types.js';
+import { WaymarkError } from '../../errors.js';
+import type { Actor } from '../../services/actor.js';
+import type { Services } from '../../services/index.js';
+
+/** The trail tools that may ask: those that answer the current step whole. */
+export const ELICITING_TOOLS: ReadonlySet<string> = new Set(['start_trail', 'get_trail', 'advance_trail']);
+
+/** Rounds of asking again when the server refuses the answers (the message says why). */
+const MAX_ROUNDS = 3;
+
+/** The part of a trail step the form is built from (the trail tools' current_step). */
+export interface ElicitableStep {
+  bit_title: string;
+  human_required: boolean;
+  waiting_for_person: boolean;
+  elements: Array<{ element_id: string; type: string; element_type: string | null; config: Record<string, unknown>; items?: Array<{ id: string; [field: string]: unknown }>; required: boolean }>;
+  answers: Array<{ element_id: string; value: unknown }>;
+}
+
+interface FormField {
+  /** The property name in the form: the element id, or a check-list item's id. */
+  id: string;
+  elementType: string;
+  /** A tick box unticked and never answered is not an answer (as the step form sends it). */
+  kind: 'text' | 'choices' | 'tick';
+}
+
+export interface StepForm {
+  fields: FormField[];
+  requestedSchema: ElicitRequestFormParams['requestedSchema'];
+}
+
+const label = (config: Record<string, unknown>, fallback: string) => (typeof config.label === 'string' && config.label.trim() !== '' ? config.label : fallback);
+
+/** Each element as elicitation schemas, or null when one of them has no form in the profile. */
+export function elicitationForm(step: ElicitableStep): StepForm | null {
+  const fields: FormField[] = [];
+  const properties: Record<string, PrimitiveSchemaDefinition> = {};
+  const required: string[] = [];
+  const saved = new Map(step.answers.map((a) => [a.element_id, a.value]));
+  const add = (id: string, elementType: string, kind: FormField['kind'], schema: PrimitiveSchemaDefinition, isRequired: boolean) => {
+    fields.push({ id, elementType, kind });
+    const before = saved.get(id);
+    // A saved answer is what the form shows first, where its shape fits the schema's default.
+    const withDefault = before !== undefined && (typeof before === 'string' || typeof before === 'boolean' || Array.isArray(before)) ? { ...schema, default: before } : schema;
+    properties[id] = withDefault as PrimitiveSchemaDefinition;
+    if (isRequired) required.push(id);
+  };
+  for (const e of step.elements) {
+    if (e.element_type === null) continue; // an iframe records nothing
+    const title = label(e.config, e.type);
+    switch (e.type) {
+      case 'text-area': {
+        const min = numberProp(e.config, 'minLength');
+        const max = numberProp(e.config, 'maxLength');
+        const rule = typeof e.config.validationMessage === 'string' ? e.config.validationMessage : undefined;
+        add(e.element_id, e.element_type, 'text', { type: 'string', title, ...(min !== undefined ? { minLength: min } : {}), ...(max !== undefined ? { maxLength: max } : {}), ...(rule ? { description: rule } : {}) }, e.required);
+        break;
+      }
+      case 'dropdown':
+      case 'radio-button': {
+        const text = e.type === 'dropdown' ? 'name' : 'text';
+        const oneOf = (e.items ?? []).map((i) => ({ const: i.id, title: String(i[text] ?? i.id) }));
+        add(e.element_id, e.element_type, 'choices', { type: 'string', title, oneOf }, e.required);
+        break;
+      }
+      case 'date-picker': {
+        const picker = typeof e.config.picker_type === 'string' ? e.config.picker_type : 'date';
+        // A date has the profile's format; a time or a local date-time (no offset) is a string the server checks.
+        const schema: PrimitiveSchemaDefinition =
+          picker === 'date' ? { type: 'string', title, format: 'date' } : { type: 'string', title, description: picker === 'time' ? 'HH:mm' : 'YYYY-MM-DDTHH:mm, local time' };
+        add(e.element_id, e.element_type, 'text', schema, e.required);
+        break;
+      }
+      case 'check-list':
+        for (const item of e.items ?? []) add(item.id, e.element_type, 'tick', { type: 'boolean', title: String(item.text ?? item.id) }, item.required === true);
+        break;
+      case 'searchable-field': {
+        const values = Array.isArray(e.config.data) ? e.config.data.map(dataValue).filter((v): v is string => v !== undefined) : null;
+        if (e.config.multiSelectResults === true) {
+          if (!values) return null; // free-text lists have no form in the profile
+          add(e.element_id, e.element_type, 'choices', { type: 'array', title, items: { type: 'string', enum: values } }, e.required);
+        } else {
+          add(e.element_id, e.element_type, 'choices', values ? { type: 'string', title, enum: values } : { type: 'string', title }, e.required);
+        }
+        break;
+      }
+      default:
+        return null; // links and videos record what a person did with them, not an answer to a form
+    }
+  }
+  if (fields.length === 0) return null;
+  return { fields, requestedSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) } };
+}
+
+/** The answers of an accepted form, as submit_step_data takes them. */
+export function answersOf(form: StepForm, content: Record<string, unknown>, step: ElicitableStep) {
+  const answered = new Set(step.answers.map((a) => a.element_id));
+  const out: Array<{ element_id: string; element_type: string; value: unknown }> = [];
+  for (const f of form.fields) {
+    const value = content[f.id];
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+    if (f.kind === 'tick' && value === false && !answered.has(f.id)) continue;
+    out.push({ element_id: f.id, element_type: f.elementType, value });
+  }
+  return out;
+}
+
+export interface ElicitContext {
+  actor: Actor;
+  services: Services;
+  trailId: string;
+  step: ElicitableStep;
+  elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
+}
+
+/**
+ * Asks the person for the step's answers when the step is a person's and the token is one; true when
+ * answers were recorded (the caller reads the trail again), false when nothing changed.
+ */
+export async function answerByElicitation(c: ElicitContext): Promise<boolean> {
+  const { step } = c;
+  if (c.actor.kind !== 'person' || !(step.human_required || step.waiting_for_person)) return false;
+  const form = elicitationForm(step);
+  if (!form) return false;
+  let problem = '';
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    let result: ElicitResult;
+    try {
+      result = await c.elicit({ mode: 'form', message: `${problem}Answer the step “${step.bit_title}”.`, requestedSchema: form.requestedSchema });
+    } catch {
+      // A client that fails or times out on the form has asked nothing of the trail: the tool answers as usual.
+      return false;
+    }
+    if (result.action !== 'accept' || !result.content) return false;
+    const data = answersOf(form, result.content, step);
+    if (data.length === 0) return false;
+    try {
+      await c.services.trails.submit(c.actor, { trail_id: c.trailId, data });
+      return true;
+    } catch (error) {
+      if (!(error instanceof WaymarkError) || error.code !== 'ANSWER_INVALID') throw error;
+      problem = `Nothing was recorded: ${error.message.replace(/^Nothing was recorded; /, '')} `;
+    }
+  }
+  return false;
+}

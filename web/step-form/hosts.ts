@@ -1,0 +1,75 @@
+/**
+ * The step form's two hosts, as the StepActions it is given: the web app answers through the /api/v1 routes
+ * (fetch, the session cookie), the MCP App through Waymark's tools called by the chat client on its behalf
+ * (callServerTool). Both reach the same service calls, so every answer passes the same checks.
+ */
+import * as api from '../api.js';
+import { STEP_PAYLOAD_META_KEY } from '../../src/mcp/apps/step-meta.js';
+import type { AnswerInput, StepActions, StepError, StepPayload } from './payload.js';
+
+/** What the form's host does once the trail moved on (advanced, handed over). */
+export interface HostEvents {
+  moved(after: { payload?: StepPayload; currentStep: { bit_title: string } | null }): void;
+}
+
+const answerData = (answers: AnswerInput[]) => answers.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } }));
+
+/** The web app: REST under /api/v1. */
+export function apiStepActions(trailId: string, events: HostEvents): StepActions {
+  return {
+    async save(answers) {
+      await api.submitAnswers(trailId, answers);
+      return api.step(trailId);
+    },
+    async advance(connectionId) {
+      const after = await api.advance(trailId, connectionId);
+      events.moved({ currentStep: after.current_step });
+    },
+  };
+}
+
+/** A tool result as the host hands it over (ext-apps' callServerTool, or the tool-result notification). */
+export interface ToolResult {
+  isError?: boolean;
+  structuredContent?: unknown;
+  _meta?: Record<string, unknown>;
+}
+
+export type CallTool = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
+
+/** The tools' envelope: the data on success, else the refusal thrown as the form's StepError. */
+function dataOf(result: ToolResult): Record<string, unknown> {
+  const envelope = result.structuredContent as { success?: boolean; data?: Record<string, unknown>; error?: StepError } | undefined;
+  if (result.isError || envelope?.success !== true) throw envelope?.error ?? { code: 'INTERNAL_ERROR', message: 'The server gave no answer the form can read.' };
+  return envelope.data ?? {};
+}
+
+/** The step payload a trail tool's result carries for the app (null when the result has none). */
+export function payloadOf(result: ToolResult): StepPayload | null {
+  dataOf(result);
+  return (result._meta?.[STEP_PAYLOAD_META_KEY] as StepPayload | undefined) ?? null;
+}
+
+async function payloadCall(call: CallTool, name: string, args: Record<string, unknown>): Promise<StepPayload> {
+  const payload = payloadOf(await call(name, args));
+  if (!payload) throw { code: 'INTERNAL_ERROR', message: `${name} answered without the step payload.` } satisfies StepError;
+  return payload;
+}
+
+/** The MCP App: submit_step_data, get_trail, advance_trail and transfer_step through the host. */
+export function toolStepActions(call: CallTool, trailId: string, events: HostEvents): StepActions & { transfer(reason: string): Promise<void> } {
+  return {
+    async save(answers) {
+      dataOf(await call('submit_step_data', { trail_id: trailId, data: answerData(answers) }));
+      return payloadCall(call, 'get_trail', { trail_id: trailId });
+    },
+    async advance(connectionId) {
+      const payload = await payloadCall(call, 'advance_trail', { trail_id: trailId, ...(connectionId ? { connection_id: connectionId } : {}) });
+      events.moved({ payload, currentStep: payload.step });
+    },
+    async transfer(reason) {
+      const payload = await payloadCall(call, 'transfer_step', { trail_id: trailId, reason });
+      events.moved({ payload, currentStep: payload.step });
+    },
+  };
+}

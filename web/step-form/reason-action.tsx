@@ -1,0 +1,54 @@
+/**
+ * An action that asks for a reason first (hand the step to a person, cancel the trail): a disclosure with a
+ * labelled text box, shown under the step form by every host of it (the web app, the MCP App).
+ */
+import { useState } from 'preact/hooks';
+
+export function ReasonAction(props: { id: string; title: string; button: string; required: boolean; help: string; run(reason: string): Promise<void> }) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (props.required && reason.trim() === '') {
+      setError('Give a reason.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await props.run(reason.trim());
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <details class="side-action">
+      <summary>{props.title}</summary>
+      <form onSubmit={submit} noValidate>
+        <label for={props.id}>
+          Reason{props.required ? '' : ' (optional)'}
+          {props.required && (
+            <span class="req" aria-hidden="true">
+              {' '}*
+            </span>
+          )}
+        </label>
+        <textarea id={props.id} rows={3} value={reason} aria-required={props.required ? 'true' : undefined} aria-describedby={`${props.id}-help`} aria-invalid={error ? true : undefined} onInput={(e) => setReason((e.currentTarget as HTMLTextAreaElement).value)} />
+        <p id={`${props.id}-help`} class="rules">
+          {props.help}
+        </p>
+        {error && (
+          <p class="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          {props.button}
+        </button>
+      </form>
+    </details>
+  );
+}
