@@ -116,4 +116,10 @@ describe('registries', () => {
     expectError(() => markdownToBody(MARKDOWN.replace('when=mood:sad', 'when=mood:angry'), { elements, newId: idMaker() }), 'VALIDATION_ERROR');
     expectError(() => markdownToBody('Say [mood-picker: x] here.\n'), 'UNSUPPORTED_MARKDOWN_CONSTRUCT');
   });
+
+  it('refuses to write a node no construct owns instead of dropping it', () => {
+    const stray = { type: 'no-such-node', children: [{ text: 'x' }] } as unknown as never;
+    expect(() => bodyToMarkdown({ children: [stray] })).toThrow(/no-such-node node cannot be written as a block/);
+    expect(() => bodyToMarkdown({ children: [{ type: 'p', children: [{ text: 'a ' }, stray] }] })).toThrow(/no-such-node node cannot be written inline/);
+  });
 });
