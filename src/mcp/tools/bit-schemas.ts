@@ -46,16 +46,4 @@ export const elementEntry = z
 
 export const elements = z.array(elementEntry).describe(`At most ${LIMITS.entriesAndItemsPerCall} entries and items together in one call; not with content_format slate.`);
 
-export const bitWritten = z.object({
-  bit_id: z.string(),
-  last_modified_date_time_utc: z.string(),
-  minted_node_ids: z.record(z.string(), z.string()),
-  removed_node_ids: z.array(z.string()),
-});
-
-export const connectionWritten = z.object({
-  connection_id: z.string(),
-  source_bit_id: z.string(),
-  source_bit_last_modified_date_time_utc: z.string(),
-  target_bit_id: z.string(),
-});
+export { bitWrittenShape as bitWritten, connectionWrittenShape as connectionWritten } from '../../services/bit-shapes.js';
