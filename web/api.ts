@@ -4,6 +4,7 @@
  */
 import type { AnswerInput, StepError, StepPayload } from './step-form/payload.js';
 import type { SlateBody, BlockNode } from '../src/content/slate.js';
+import type { FlowView, FlowWithGraph } from '../src/services/flow-shapes.js';
 
 export class ApiError extends Error implements StepError {
   constructor(
@@ -147,31 +148,7 @@ export const cancel = (trailId: string, reason?: string) => call<TrailChange>('P
 export const startTrail = (flowId: string, trailContext: Record<string, unknown>, trailTitle?: string) =>
   call<TrailView>('POST', '/trails', { flow_id: flowId, trail_context: trailContext, ...(trailTitle ? { trail_title: trailTitle } : {}) });
 
-export interface FlowView {
-  flow_id: string;
-  flow_title: string;
-  flow_description: string | null;
-  flow_categories: string[];
-  priority: string;
-  start_bit_id: string;
-  trail_context_schema: Record<string, unknown> | null;
-  is_active: boolean;
-  review_status: 'pending' | 'approved' | 'changes_requested';
-  last_modified_date_time_utc: string;
-}
-
-export interface GraphBit {
-  bit_id: string;
-  bit_title: string;
-  status: 'active' | 'archived';
-  human_required: boolean;
-  depth: number | null;
-  connections: Array<{ connection_id: string; target_bit_id: string; target_bit_title: string | null; label: string | null }>;
-}
-
-export interface FlowWithGraph extends FlowView {
-  graph?: { bits: GraphBit[]; unreachable_bit_ids: string[]; mermaid?: string };
-}
+export type { FlowView, FlowWithGraph, GraphBit } from '../src/services/flow-shapes.js';
 
 export const flows = (q: { cursor?: string; is_active?: boolean } = {}) => call<{ flows: FlowView[]; next_cursor: string | null }>('GET', withQuery('/flows', { limit: 100, ...q }));
 export const flow = (id: string) => call<FlowWithGraph>('GET', withQuery(`/flows/${encodeURIComponent(id)}`, { include_graph: true, format: 'mermaid' }));

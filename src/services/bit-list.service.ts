@@ -7,7 +7,8 @@ import type { Store } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { resolveScope } from './scopes.js';
 import { LIMITS } from '../content/limits.js';
-import type { BitStatus, Complexity } from '../store/enums.js';
+import type { BitStatus } from '../store/enums.js';
+import type { BitSummary } from './bit-shapes.js';
 
 export interface ListBitsInput {
   scope_id?: string | null;
@@ -16,20 +17,6 @@ export interface ListBitsInput {
   query?: string;
   cursor?: string;
   limit?: number;
-}
-
-export interface BitSummary {
-  bit_id: string;
-  bit_title: string;
-  bit_abstract: string | null;
-  bit_description: string | null;
-  bit_categories: string[];
-  complexity: Complexity;
-  human_required: boolean;
-  scope_id: string | null;
-  status: BitStatus;
-  created_date_time_utc: string;
-  last_modified_date_time_utc: string;
 }
 
 export class BitListService {

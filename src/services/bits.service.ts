@@ -28,6 +28,7 @@ import { nextModified, nowIso } from './clock.js';
 import { clearIncoming, queueArchive, syncConnectionRows } from './connection-rows.js';
 import type { ReferencesService } from './references.service.js';
 import { resolveScope } from './scopes.js';
+import type { BitWriteResult } from './bit-shapes.js';
 
 type Complexity = BitTable['complexity'];
 
@@ -50,13 +51,6 @@ export interface UpdateBitInput extends Partial<BodyInput> {
   complexity?: Complexity;
   human_required?: boolean;
   remove_node_ids?: string[];
-}
-
-export interface BitWriteResult {
-  bit_id: string;
-  last_modified_date_time_utc: string;
-  minted_node_ids: Record<string, string>;
-  removed_node_ids: string[];
 }
 
 export class BitsService {

@@ -14,13 +14,7 @@ import { assertCanWriteIn, type Actor } from './actor.js';
 import { notFound } from './bits.service.js';
 import { nextModified, nowIso } from './clock.js';
 import { checkTarget, syncConnectionRows } from './connection-rows.js';
-
-export interface ConnectionResult {
-  connection_id: string;
-  source_bit_id: string;
-  source_bit_last_modified_date_time_utc: string;
-  target_bit_id: string;
-}
+import type { ConnectionResult } from './bit-shapes.js';
 
 export class ConnectionsService {
   constructor(private readonly store: Store) {}

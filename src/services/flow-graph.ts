@@ -10,29 +10,9 @@ import { connectionNodesOf, findBitHeads } from '../store/repositories/bits.repo
 import { accountWide } from '../store/visibility.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import type { Db, Tx } from '../store/store.js';
-import type { BitStatus } from '../store/enums.js';
+import type { GraphBit } from './flow-shapes.js';
 
-export interface GraphConnection {
-  connection_id: string;
-  target_bit_id: string;
-  target_bit_title: string | null;
-  sort_order: number;
-  label: string | null;
-  /** The preview flags of the connection's body node (`preview: false`, …), as stored. */
-  params: Record<string, boolean>;
-  /** Its `when`: available only when this option is chosen or this check-list item is (un)checked; null = always. */
-  condition: ConnectionCondition | null;
-}
-
-export interface GraphBit {
-  bit_id: string;
-  bit_title: string;
-  status: BitStatus;
-  human_required: boolean;
-  /** Steps from the start bit along the shortest path (0 for the start bit); null when unreachable. */
-  depth: number | null;
-  connections: GraphConnection[];
-}
+export type { GraphBit } from './flow-shapes.js';
 
 export interface FlowGraph {
   start_bit_id: string;

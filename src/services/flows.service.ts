@@ -13,7 +13,8 @@ import { assertCanWriteIn, type Actor } from './actor.js';
 import { resolveScope } from './scopes.js';
 import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
-import { buildFlowGraph, type GraphBit } from './flow-graph.js';
+import { buildFlowGraph } from './flow-graph.js';
+import type { FlowView, FlowWithGraph, FlowWritten } from './flow-shapes.js';
 import { flowGraphMermaid } from './flow-mermaid.js';
 import { assertTrailContextSchema, sameSchema, type TrailContextSchema } from './trail-context-schema.js';
 import { LIMITS } from '../content/limits.js';
@@ -38,33 +39,6 @@ export interface UpdateFlowInput {
   start_bit_id?: string | null;
   trail_context_schema?: Record<string, unknown> | null;
   is_active?: boolean;
-}
-
-export interface FlowWritten {
-  flow_id: string;
-  last_modified_date_time_utc: string;
-}
-
-export interface FlowView {
-  flow_id: string;
-  flow_title: string;
-  flow_description: string | null;
-  flow_categories: string[];
-  priority: Priority;
-  scope_id: string | null;
-  start_bit_id: string;
-  trail_context_schema: TrailContextSchema | null;
-  is_active: boolean;
-  review_status: ReviewStatus;
-  created_by: string;
-  created_date_time_utc: string;
-  last_modified_date_time_utc: string;
-}
-
-export interface FlowGraphView {
-  bits: GraphBit[];
-  unreachable_bit_ids: string[];
-  mermaid?: string;
 }
 
 export interface ListFlowsInput {
@@ -239,7 +213,7 @@ export class FlowsService {
     });
   }
 
-  async get(actor: Actor, input: { flow_id: string; include_graph?: boolean; format?: 'json' | 'mermaid' }): Promise<FlowView & { graph?: FlowGraphView }> {
+  async get(actor: Actor, input: { flow_id: string; include_graph?: boolean; format?: 'json' | 'mermaid' }): Promise<FlowWithGraph> {
     const db = this.store.db;
     const flow = this.visibleFlow(await repo.findFlow(db, input.flow_id, actor), input.flow_id);
     const view = this.view(flow);

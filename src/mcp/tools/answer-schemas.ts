@@ -4,11 +4,7 @@
  */
 import { z } from 'zod';
 
-/** The `when` of a connection: options of a dropdown or radio-button, or a check-list item's state. */
-export const conditionSchema = z.union([
-  z.object({ element_id: z.string(), option_ids: z.array(z.string()) }),
-  z.object({ element_id: z.string(), checked: z.boolean() }),
-]);
+export { conditionShape as conditionSchema } from '../../services/flow-shapes.js';
 
 /**
  * An answer's inner value, `value.value`. Its shape depends on the element type (describe_platform's

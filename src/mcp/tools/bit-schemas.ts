@@ -61,16 +61,4 @@ export const elements = z
 
 export const elementsEdited = z.array(elementShape).describe('As in add_bit; without bit_body they edit nodes in place.');
 
-export const bitWritten = z.object({
-  bit_id: z.string(),
-  last_modified_date_time_utc: z.string(),
-  minted_node_ids: z.record(z.string(), z.string()),
-  removed_node_ids: z.array(z.string()),
-});
-
-export const connectionWritten = z.object({
-  connection_id: z.string(),
-  source_bit_id: z.string(),
-  source_bit_last_modified_date_time_utc: z.string(),
-  target_bit_id: z.string(),
-});
+export { bitWrittenShape as bitWritten, connectionWrittenShape as connectionWritten } from '../../services/bit-shapes.js';

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
+import type { BitWriteResult as Written } from '../../services/bit-shapes.js';
 
-interface Written {
-  bit_id: string;
-  last_modified_date_time_utc: string;
-  minted_node_ids: Record<string, string>;
-  removed_node_ids: string[];
-}
 interface BitView {
   bit_body: string;
   bit_title: string;

@@ -8,20 +8,9 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
+import type { BitWriteResult as Written, ConnectionResult as Connected } from '../../services/bit-shapes.js';
 import { assertGraphInvariant } from '../../../test/invariants.js';
 
-interface Written {
-  bit_id: string;
-  last_modified_date_time_utc: string;
-  minted_node_ids: Record<string, string>;
-  removed_node_ids: string[];
-}
-interface Connected {
-  connection_id: string;
-  source_bit_id: string;
-  source_bit_last_modified_date_time_utc: string;
-  target_bit_id: string;
-}
 interface BitView {
   bit_body: string;
   status: string;

@@ -4,21 +4,8 @@ import { insertTestBit, setBitStatus } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
 import { activeFlowsStartingAt } from '../../store/repositories/flows.repo.js';
 import { FlowsService } from '../../services/flows.service.js';
+import type { FlowView as FlowData } from '../../services/flow-shapes.js';
 
-interface FlowData {
-  flow_id: string;
-  flow_title: string;
-  flow_description: string | null;
-  flow_categories: string[];
-  priority: string;
-  scope_id: string | null;
-  start_bit_id: string;
-  trail_context_schema: Record<string, unknown> | null;
-  is_active: boolean;
-  review_status: string;
-  created_by: string;
-  last_modified_date_time_utc: string;
-}
 
 describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) => {
   let h: Harness;

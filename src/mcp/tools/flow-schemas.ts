@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
-import { PRIORITIES, REVIEW_STATUSES } from '../../store/enums.js';
+import { PRIORITIES } from '../../store/enums.js';
 import { categories, categoriesReplaced, cursor, recordId } from './common-schemas.js';
 
 export { lastModifiedIgnored } from './common-schemas.js';
@@ -39,23 +39,9 @@ export const trailContextSchema = contextSchemaValue.describe(
 export const trailContextSchemaReplaced = contextSchemaValue.describe('As in create_flow; null removes it.');
 
 
-export const flowWritten = z.object({ flow_id: z.string(), last_modified_date_time_utc: z.string() });
+export { flowWrittenShape as flowWritten } from '../../services/flow-shapes.js';
 
-export const flowView = z.object({
-  flow_id: z.string(),
-  flow_title: z.string(),
-  flow_description: z.string().nullable(),
-  flow_categories: z.array(z.string()),
-  priority: priority,
-  scope_id: z.string().nullable(),
-  start_bit_id: z.string(),
-  trail_context_schema: z.record(z.string(), z.unknown()).nullable(),
-  is_active: z.boolean(),
-  review_status: z.enum(REVIEW_STATUSES),
-  created_by: z.string(),
-  created_date_time_utc: z.string(),
-  last_modified_date_time_utc: z.string(),
-});
+export { flowViewShape as flowView } from '../../services/flow-shapes.js';
 
 export const pageInput = {
   cursor: cursor.optional().describe('next_cursor of the previous page.'),

@@ -2,23 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { insertTestBit, insertTestConnection, setBitStatus } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
+import type { FlowWithGraph as GraphData } from '../../services/flow-shapes.js';
 import { mermaidText } from '../../services/flow-mermaid.js';
 
-interface GraphData {
-  start_bit_id: string;
-  graph?: {
-    bits: Array<{
-      bit_id: string;
-      bit_title: string;
-      status: string;
-      depth: number;
-      human_required: boolean;
-      connections: Array<{ connection_id: string; target_bit_id: string; target_bit_title: string | null; sort_order: number; label: string | null; params: Record<string, boolean>; condition: unknown }>;
-    }>;
-    unreachable_bit_ids: string[];
-    mermaid?: string;
-  };
-}
 
 describe.each(ENGINES)('get_flow with the graph on %s', (engine) => {
   let h: Harness;

@@ -3,7 +3,7 @@ import { defineTool } from '../tool.js';
 import { uuid } from './common-schemas.js';
 import { pageInput } from './flow-schemas.js';
 import { LIMITS } from '../../content/limits.js';
-import { BIT_STATUSES, COMPLEXITIES } from '../../store/enums.js';
+import { bitSummaryShape } from '../../services/bit-shapes.js';
 
 export const listBitsTool = defineTool({
   name: 'list_bits',
@@ -20,21 +20,7 @@ export const listBitsTool = defineTool({
     ...pageInput,
   }),
   output: z.object({
-    bits: z.array(
-      z.object({
-        bit_id: z.string(),
-        bit_title: z.string(),
-        bit_abstract: z.string().nullable(),
-        bit_description: z.string().nullable(),
-        bit_categories: z.array(z.string()),
-        complexity: z.enum(COMPLEXITIES),
-        human_required: z.boolean(),
-        scope_id: z.string().nullable(),
-        status: z.enum(BIT_STATUSES),
-        created_date_time_utc: z.string(),
-        last_modified_date_time_utc: z.string(),
-      }),
-    ),
+    bits: z.array(bitSummaryShape),
     next_cursor: z.string().nullable(),
   }),
   run: ({ actor, services }, input) => services.bitList.list(actor, input),

@@ -1,9 +1,9 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { BitTable } from '../schema.js';
-import { lowerText, type StoreDialect } from '../dialects/dialect.js';
+import type { StoreDialect } from '../dialects/dialect.js';
 import type { Db, Tx } from '../store.js';
-import { inScope, visibleTo, type Visibility } from '../visibility.js';
-import { afterKey, categoryPattern, containsPattern, keysetPage, type ListFilter, type Page, type PageKey } from './paging.js';
+import { visibleTo, type Visibility } from '../visibility.js';
+import { afterKey, keysetPage, listedRows, type ListFilter, type Page, type PageKey } from './paging.js';
 
 type Q = Db | Tx;
 
@@ -84,20 +84,8 @@ export async function listBits(
     let query = q
       .selectFrom('bits')
       .select(['id', 'account_id', 'scope_id', 'title', 'abstract', 'description', 'categories', 'complexity', 'human_required', 'status', 'created_by', 'created_at', 'updated_at'])
-      .where(visibleTo(seen))
-      .where(inScope(filter.scopeId));
+      .where(listedRows(seen, filter, ['title', 'abstract', 'description']));
     if (filter.status) query = query.where('status', '=', filter.status);
-    if (filter.category !== undefined) query = query.where(sql<string>`cast(categories as text)`, 'like', sql<string>`${categoryPattern(filter.category)} escape '\\'`);
-    if (filter.query) {
-      const pattern = containsPattern(filter.query);
-      query = query.where((eb) =>
-        eb.or([
-          eb(lowerText(sql.ref('title')), 'like', sql<string>`${pattern} escape '\\'`),
-          eb(lowerText(sql.ref('abstract')), 'like', sql<string>`${pattern} escape '\\'`),
-          eb(lowerText(sql.ref('description')), 'like', sql<string>`${pattern} escape '\\'`),
-        ]),
-      );
-    }
     if (after) query = query.where((eb) => afterKey(eb, after));
     return query.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(count).execute();
   };

@@ -1,9 +1,9 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
-import { lowerText, type StoreDialect } from '../dialects/dialect.js';
+import type { Insertable, Updateable } from 'kysely';
+import type { StoreDialect } from '../dialects/dialect.js';
 import type { FlowTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
-import { inScope, visibleTo, type Visibility } from '../visibility.js';
-import { afterKey, categoryPattern, containsPattern, keysetPage, type ListFilter, type Page, type PageKey } from './paging.js';
+import { visibleTo, type Visibility } from '../visibility.js';
+import { afterKey, keysetPage, listedRows, type ListFilter, type Page, type PageKey } from './paging.js';
 
 type Q = Db | Tx;
 
@@ -50,20 +50,10 @@ export async function listFlows(
   keep: (row: FlowRow) => boolean,
 ): Promise<Page<FlowRow>> {
   const fetch = (after: PageKey | null, count: number) => {
-    let query = q.selectFrom('flows').selectAll().where(visibleTo(seen)).where(inScope(filter.scopeId));
+    let query = q.selectFrom('flows').selectAll().where(listedRows(seen, filter, ['title', 'description']));
     if (filter.isActive !== undefined) query = query.where('is_active', '=', filter.isActive ? 1 : 0);
     if (filter.reviewStatus) query = query.where('review_status', '=', filter.reviewStatus);
     if (filter.priority) query = query.where('priority', '=', filter.priority);
-    if (filter.category !== undefined) query = query.where(sql<string>`cast(categories as text)`, 'like', sql<string>`${categoryPattern(filter.category)} escape '\\'`);
-    if (filter.query) {
-      const pattern = containsPattern(filter.query);
-      query = query.where((eb) =>
-        eb.or([
-          eb(lowerText(sql.ref('title')), 'like', sql<string>`${pattern} escape '\\'`),
-          eb(lowerText(sql.ref('description')), 'like', sql<string>`${pattern} escape '\\'`),
-        ]),
-      );
-    }
     if (after) query = query.where((eb) => afterKey(eb, after));
     return query.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(count).execute();
   };

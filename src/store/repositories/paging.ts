@@ -4,6 +4,8 @@
  */
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import { validationError } from '../../errors.js';
+import { lowerText } from '../dialects/dialect.js';
+import { inScope, visibleTo, type Visibility } from '../visibility.js';
 
 export interface PageKey {
   updated_at: string;
@@ -79,4 +81,20 @@ export interface Page<R> {
 /** The JSON text of a category as it appears inside the stored array, for a LIKE that narrows the rows. */
 export function categoryPattern(category: string): string {
   return `%${JSON.stringify(category).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The rows a list may answer, before its own filters: what `seen` may see, in the filter's scope, narrowed to
+ * the category (the caller's `keep` then matches it exactly) and to a case-insensitive `query` found in any of
+ * `textColumns`. One fragment for every list of records with categories (bits, flows).
+ */
+export function listedRows(seen: Visibility, filter: ListFilter, textColumns: readonly string[]): Expression<SqlBool> {
+  const parts: Expression<SqlBool>[] = [visibleTo(seen), inScope(filter.scopeId)];
+  if (filter.category !== undefined) parts.push(sql<SqlBool>`cast(categories as text) like ${categoryPattern(filter.category)} escape '\\'`);
+  if (filter.query) {
+    const pattern = containsPattern(filter.query);
+    const matches = textColumns.map((column) => sql<SqlBool>`${lowerText(sql.ref(column))} like ${pattern} escape '\\'`);
+    parts.push(sql<SqlBool>`(${sql.join(matches, sql` or `)})`);
+  }
+  return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
