@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/engines.js';
-import { insertTestBit, insertTestConnection } from '../../test/graph-fixtures.js';
+import { archiveBit, makeBit } from '../../test/bit-fixtures.js';
 import { silentLogger, startHarness, type Harness } from '../../test/harness.js';
 import { createHttpApp } from './app.js';
 
@@ -27,12 +27,11 @@ describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
 
   it('restores an archived bit: active again, a later timestamp, its cleared connections stay cleared', async () => {
     const s = h.store.store;
-    const bit = await insertTestBit(s, { accountId: h.accountId, title: 'To restore' });
-    const other = await insertTestBit(s, { accountId: h.accountId });
-    await insertTestConnection(s, bit, other);
-    // What archive_bit leaves behind: the bit archived, its connections gone from rows and bodies.
-    await s.db.deleteFrom('connections').where('source_bit_id', '=', bit).execute();
-    await s.db.updateTable('bits').set({ status: 'archived', body: s.dialect.json({ children: [] }) }).where('id', '=', bit).execute();
+    const bit = await makeBit(h, { title: 'To restore' });
+    const other = await makeBit(h);
+    await h.owner.client.ok('connect_bits', { source_bit_id: bit, target_bit_id: other });
+    // archive_bit archives the bit and clears its connections from rows and bodies.
+    await archiveBit(h, bit);
     const before = await s.db.selectFrom('bits').select('updated_at').where('id', '=', bit).executeTakeFirstOrThrow();
     const res = await restore(bit, h.owner.token);
     expect(res.status).toBe(200);
@@ -83,7 +82,7 @@ describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
     expect(error.error).toMatchObject({ code: 'BIT_NOT_FOUND', status: 404 });
     expect(error.error.errorId).toMatch(/^[0-9a-f-]{36}$/);
 
-    const bit = await insertTestBit(h.store.store, { accountId: h.accountId, status: 'archived' });
+    const bit = await makeBit(h, { archived: true });
     const stranger = await h.principal({ accountId: await h.services.auth.createAccount('x') });
     expect((await restore(bit, stranger.token)).status).toBe(404);
     const reader = await h.principal({ permission: 'admin', capabilities: ['read', 'run'] });
@@ -105,7 +104,7 @@ describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
 
   it('refuses a revoked token with 401, on /mcp and on REST, and keeps the others', async () => {
     const agent = await h.principal({ permission: 'edit', capabilities: ['author', 'read'] });
-    const bit = await insertTestBit(h.store.store, { accountId: h.accountId, status: 'archived' });
+    const bit = await makeBit(h, { archived: true });
     const mcp = (token: string) =>
       fetch(base.replace('/api/v1', '/mcp'), {
         method: 'POST',
@@ -125,7 +124,7 @@ describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
   it('answers JSON in the envelope for a wrong method (405 with Allow) and an unknown path (404), never HTML', async () => {
     const auth = { Authorization: `Bearer ${h.owner.token}` };
     type Refusal = { success: boolean; error: { code: string; message: string; errorId: string; status: number } };
-    const bit = await insertTestBit(h.store.store, { accountId: h.accountId, status: 'archived' });
+    const bit = await makeBit(h, { archived: true });
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
       const res = await fetch(`${base}/bits/${bit}/restore`, { method, headers: auth });
       expect(res.status).toBe(405);

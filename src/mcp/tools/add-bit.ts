@@ -7,7 +7,7 @@ export const addBitTool = defineTool({
   name: 'add_bit',
   title: 'Add a bit',
   description:
-    'Creates a bit (a process step) outside any flow. Each interactive element in bit_body needs its elements[] entry (key); a connection line creates a connection. Returns bit_id and minted_node_ids (key → id).',
+    'Creates a bit (a process step) outside any flow. Each interactive element in bit_body needs its elements[] entry (key); a connection line creates a connection. Answers bit_id and minted_node_ids (key → id).',
   flags: { W: true, D: false, I: false },
   access: { capability: 'author', permission: 'edit' },
   input: z.strictObject({

@@ -6,7 +6,7 @@ import { PROGRESS_TEXT, progressOf, trailId, trailProgress, trailReason } from '
 export const cancelTrailTool = defineTool({
   name: 'cancel_trail',
   title: 'Cancel a trail',
-  description: `Ends a running or waiting trail for good (status cancelled); its history keeps who cancelled, when and why. Any token that may run the trail may cancel it. A second call is ${errorCode('TRAIL_NOT_RUNNING')}. ${PROGRESS_TEXT}`,
+  description: `Ends a running or waiting trail for good (status cancelled); its history keeps who cancelled, when and why. Whoever may run the trail may cancel it. A second call is ${errorCode('TRAIL_NOT_RUNNING')}. ${PROGRESS_TEXT}`,
   flags: { W: true, D: true, I: false },
   access: RUN_ACCESS,
   input: z.strictObject({

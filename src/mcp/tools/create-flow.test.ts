@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
-import { insertTestBit, setBitStatus } from '../../../test/graph-fixtures.js';
+import { archiveBit, makeBit, restoreBit } from '../../../test/bit-fixtures.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
 import { activeFlowsStartingAt } from '../../store/repositories/flows.repo.js';
 import { FlowsService } from '../../services/flows.service.js';
@@ -14,9 +14,9 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
   let scopedBit: string;
   beforeAll(async () => {
     h = await startHarness(engine);
-    bit = await insertTestBit(h.store.store, { accountId: h.accountId, title: 'Start here' });
+    bit = await makeBit(h, { title: 'Start here' });
     scopeId = await h.services.auth.createScope(h.accountId, 'team');
-    scopedBit = await insertTestBit(h.store.store, { accountId: h.accountId, scopeId, title: 'Scoped start' });
+    scopedBit = await makeBit(h, { scopeId, title: 'Scoped start' });
   });
   afterAll(async () => h.close());
 
@@ -84,8 +84,8 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
 
   it('refuses a start bit that is missing, another account\'s, archived or in another scope: FLOW_START_BIT_INVALID', async () => {
     const otherAccount = await h.services.auth.createAccount('other');
-    const foreign = await insertTestBit(h.store.store, { accountId: otherAccount });
-    const archived = await insertTestBit(h.store.store, { accountId: h.accountId, status: 'archived' });
+    const foreign = await makeBit(h, { accountId: otherAccount });
+    const archived = await makeBit(h, { archived: true });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ start_bit_id: '00000000-0000-4000-8000-000000000000' }, 'not_found'],
       [{ start_bit_id: foreign }, 'not_found'],
@@ -182,12 +182,12 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
     }
     const nullStart = await h.owner.client.fail('update_flow', { flow_id, start_bit_id: null });
     expect(nullStart).toMatchObject({ code: 'FLOW_START_BIT_INVALID', status: 422 });
-    const archived = await insertTestBit(h.store.store, { accountId: h.accountId, status: 'archived' });
+    const archived = await makeBit(h, { archived: true });
     expect((await h.owner.client.fail('update_flow', { flow_id, start_bit_id: archived })).details?.reason).toBe('archived');
     expect((await h.owner.client.fail('update_flow', { flow_id, start_bit_id: scopedBit })).details?.reason).toBe('scope_mismatch');
     expect((await h.owner.client.fail('update_flow', { flow_id, scope_id: scopeId })).code).toBe('VALIDATION_ERROR');
     expect((await get(flow_id)).flow_title).toBe('Keep');
-    const other = await insertTestBit(h.store.store, { accountId: h.accountId, title: 'Other start' });
+    const other = await makeBit(h, { title: 'Other start' });
     await h.owner.client.ok('update_flow', { flow_id, start_bit_id: other });
     expect((await get(flow_id)).start_bit_id).toBe(other);
   });
@@ -214,7 +214,7 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
   });
 
   it('lifecycle: deactivate; re-activation needs approval and an active start bit, with every reason listed', async () => {
-    const start = await insertTestBit(h.store.store, { accountId: h.accountId, title: 'Lifecycle start' });
+    const start = await makeBit(h, { title: 'Lifecycle start' });
     const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Lifecycle', start_bit_id: start });
     expect(await activeFlowsStartingAt(h.store.store.db, start)).toEqual([flow_id]);
     expect(await FlowsService.activeFlowsStartingAt(h.store.store.db, start)).toEqual([flow_id]);
@@ -225,7 +225,7 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
     await h.owner.client.ok('update_flow', { flow_id, is_active: false });
 
     // pending review, and (after archiving) an archived start bit: both reasons.
-    await setBitStatus(h.store.store, start, 'archived');
+    await archiveBit(h, start);
     const both = await h.owner.client.fail('update_flow', { flow_id, is_active: true });
     expect(both).toMatchObject({ code: 'FLOW_ACTIVATION_REFUSED', status: 422 });
     expect((both.details?.reasons as Array<{ reason: string }>).map((r) => r.reason)).toEqual(['review_status_not_approved', 'start_bit_archived']);
@@ -240,7 +240,7 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
     const one = await h.owner.client.fail('update_flow', { flow_id, is_active: true });
     expect((one.details?.reasons as Array<{ reason: string }>).map((r) => r.reason)).toEqual(['start_bit_archived']);
 
-    await setBitStatus(h.store.store, start, 'active');
+    await restoreBit(h, start);
     await h.owner.client.ok('review_flow', { flow_id, review_status: 'changes_requested' });
     const review = await h.owner.client.fail('update_flow', { flow_id, is_active: true });
     expect((review.details?.reasons as Array<{ reason: string }>).map((r) => r.reason)).toEqual(['review_status_not_approved']);
@@ -255,11 +255,11 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
   });
 
   it('a new start bit needs review again: re-activation in the same call is refused, and succeeds once approved', async () => {
-    const start = await insertTestBit(h.store.store, { accountId: h.accountId });
-    const next = await insertTestBit(h.store.store, { accountId: h.accountId });
+    const start = await makeBit(h);
+    const next = await makeBit(h);
     const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Repoint', start_bit_id: start });
     await h.owner.client.ok('update_flow', { flow_id, is_active: false });
-    await setBitStatus(h.store.store, start, 'archived');
+    await archiveBit(h, start);
     await h.owner.client.ok('review_flow', { flow_id, review_status: 'approved' });
     // The new start bit clears the archived-start reason, but what was approved started elsewhere.
     const refused = await h.owner.client.fail('update_flow', { flow_id, is_active: true, start_bit_id: next });
@@ -273,8 +273,8 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
   });
 
   it('an editor cannot repoint or re-schema an approved flow and re-activate it without review', async () => {
-    const start = await insertTestBit(h.store.store, { accountId: h.accountId });
-    const other = await insertTestBit(h.store.store, { accountId: h.accountId });
+    const start = await makeBit(h);
+    const other = await makeBit(h);
     const schema = { type: 'object', properties: { n: { type: 'integer' }, name: { type: 'string' } } };
     const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Reviewed', start_bit_id: start, trail_context_schema: schema });
     const editor = await h.principal({ permission: 'edit', capabilities: ['author'] });

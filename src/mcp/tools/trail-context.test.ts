@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
-import { insertTestBit } from '../../../test/graph-fixtures.js';
+import { makeBit } from '../../../test/bit-fixtures.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
 
 describe.each(ENGINES)('trail_context_schema through the tools on %s', (engine) => {
@@ -12,7 +12,7 @@ describe.each(ENGINES)('trail_context_schema through the tools on %s', (engine) 
   let startBit: string;
   beforeAll(async () => {
     h = await startHarness(engine);
-    startBit = await insertTestBit(h.store.store, { accountId: h.accountId, title: 'Context start' });
+    startBit = await makeBit(h, { title: 'Context start' });
   });
   afterAll(async () => h.close());
 

@@ -7,7 +7,7 @@ export const updateBitTool = defineTool({
   name: 'update_bit',
   title: 'Update a bit',
   description:
-    `Changes the given fields; omitted fields stay. bit_body replaces the whole body: write back every element, link and media anchor and every connection line's node= as get_bit returned them; a node left out is ${errorCode('BIT_CONTENT_LOSS')} unless remove_node_ids names it.`,
+    `Changes the given fields; omitted fields stay. bit_body replaces the whole body: in markdown, write back each element, link and media anchor and connection line's node= as get_bit returned them; a node left out is ${errorCode('BIT_CONTENT_LOSS')} unless remove_node_ids names it.`,
   flags: { W: true, D: true, I: false },
   access: { capability: 'author', permission: 'edit' },
   input: z.strictObject({
