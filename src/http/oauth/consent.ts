@@ -155,35 +155,24 @@ export function consentRouter(services: Services, provider: () => Promise<Provid
     }),
   );
 
-  router.post(
-    '/oauth/grants/:grant_id/revoke',
-    formBody,
-    page(async (req, res) => {
-      const person = await sessions.personOf(req);
-      if (!person) {
-        securityHeaders(res);
-        res.status(401).type('html').send(renderErrorPage('not_signed_in', 'Sign in to the web app with your sign-in link first.'));
-        return;
-      }
-      await services.oauth.revokeGrant(person.actor, String(req.params.grant_id));
-      res.redirect(303, '/oauth/grants');
-    }),
-  );
-
-  router.post(
-    '/oauth/tokens/:token_id/revoke',
-    formBody,
-    page(async (req, res) => {
-      const person = await sessions.personOf(req);
-      if (!person) {
-        securityHeaders(res);
-        res.status(401).type('html').send(renderErrorPage('not_signed_in', 'Sign in to the web app with your sign-in link first.'));
-        return;
-      }
-      await services.auth.revokeToken(String(req.params.token_id), person.actor);
-      res.redirect(303, '/oauth/grants');
-    }),
-  );
+  /** A revoke button of the connected-apps page: the signed-in person's own record, then back to the page. */
+  const revokeRoute = (path: string, revoke: (actor: Actor, id: string) => Promise<unknown>) =>
+    router.post(
+      path,
+      formBody,
+      page(async (req, res) => {
+        const person = await sessions.personOf(req);
+        if (!person) {
+          securityHeaders(res);
+          res.status(401).type('html').send(renderErrorPage('not_signed_in', 'Sign in to the web app with your sign-in link first.'));
+          return;
+        }
+        await revoke(person.actor, String(req.params.id));
+        res.redirect(303, '/oauth/grants');
+      }),
+    );
+  revokeRoute('/oauth/grants/:id/revoke', (actor, id) => services.oauth.revokeGrant(actor, id));
+  revokeRoute('/oauth/tokens/:id/revoke', (actor, id) => services.auth.revokeToken(id, actor));
 
   return router;
 }
