@@ -38,7 +38,10 @@ export function startConvertPool(options: ConvertPoolOptions = {}): void {
       // registers tsx in the worker first, since a worker inherits neither loader.
       filename: new URL(import.meta.url.endsWith('.ts') ? './convert-worker.mjs' : './convert-task.js', import.meta.url).href,
       name: 'runConvertTask',
-      minThreads: threads,
+      // Threads start with the first large body, not with the process: at start they would load the converter
+      // beside the main thread on the same cores (what `waymark stdio` pays on every launch), and most runs never
+      // convert a body above inlineConvertChars. Once started they stay.
+      minThreads: 0,
       maxThreads: threads,
       idleTimeout: Number.POSITIVE_INFINITY,
       resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(16, Math.max(4, memoryMb >> 4)) },

@@ -1,4 +1,13 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
+
+/**
+ * pg is loaded when a PostgreSQL store is opened, not when this module is: `waymark stdio` on the embedded store
+ * (what a desktop client launches) does not pay for it at every start.
+ */
+function loadPg(): typeof pg {
+  return createRequire(import.meta.url)('pg') as typeof pg;
+}
 import { Kysely, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { LIMITS } from '../../content/limits.js';
 import { WaymarkError } from '../../errors.js';
@@ -63,7 +72,8 @@ function mappingTimeouts(pool: pg.Pool, timeoutMs: number): PostgresPool {
 
 export function postgresDialect(url: string, options: PostgresOptions = {}): StoreDialect {
   const timeoutMs = options.statementTimeoutMs ?? LIMITS.statementTimeoutMs;
-  const pool = new pg.Pool({ connectionString: url, max: 10, statement_timeout: timeoutMs });
+  const { Pool } = loadPg();
+  const pool = new Pool({ connectionString: url, max: 10, statement_timeout: timeoutMs });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return {
@@ -73,7 +83,7 @@ export function postgresDialect(url: string, options: PostgresOptions = {}): Sto
     // Migrations rebuild indexes and rewrite every row, which may rightly take longer than any one request:
     // their own connection, without the statement timeout, closed when they are done.
     async withMigrationKysely(_queries, work) {
-      const own = new pg.Pool({ connectionString: url, max: 1 });
+      const own = new (loadPg().Pool)({ connectionString: url, max: 1 });
       own.on('error', () => undefined);
       const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: own }) });
       try {
