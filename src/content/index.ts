@@ -63,3 +63,4 @@ export {
   type ElementType,
 } from './elements/index.js';
 export { describeElement, describeElements, type ElementDescription } from './elements/describe.js';
+export { formQuestions, type FormSource } from './elements/form-questions.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bodyToMarkdown, bodyText, checkStepAnswer, describeElements, markdownToBody, nodeInventory, slateToBody, type ElementType } from '../index.js';
+import { bodyToMarkdown, bodyText, checkStepAnswer, describeElements, formQuestions, markdownToBody, nodeInventory, slateToBody, type ElementType } from '../index.js';
 import { registerElement } from '../elements/index.js';
 import { checkOptionAnswer } from '../elements/types.js';
 import { idMaker } from '../test-support/ids.js';
@@ -109,6 +109,11 @@ describe('registries', () => {
     expect(nodeInventory(body).get(minted.sad)).toEqual({ id: minted.sad, type: `${MOOD}-item`, label: 'Sad' });
     expect(bodyText(body)).toBe('Press Ctrl+C when done.');
     expect(describeElements().map((e) => e.type)).toContain(MOOD);
+    // The elicitation form asks for one of its options, as it does for a dropdown.
+    const items = [{ id: minted.happy, name: 'Happy' }, { id: minted.sad, name: 'Sad' }];
+    expect(formQuestions(MOOD, { id: minted.mood, props: {}, items, required: true }, 'How do you feel')).toEqual([
+      { id: minted.mood, kind: 'choices', required: true, schema: { type: 'string', title: 'How do you feel', oneOf: [{ const: minted.happy, title: 'Happy' }, { const: minted.sad, title: 'Sad' }] } },
+    ]);
     expect(describeBodySyntax()).toEqual(expect.arrayContaining([{ construct: 'keys', form: '{{<keys>}}' }, { construct: `${MOOD} item`, form: '- [<name>](waymark-node:<key-or-id>)' }]));
   });
 

@@ -54,4 +54,10 @@ export const datePicker: ElementDefinition = {
     if (pickerType !== 'time' && !realDate(m[1], m[2], m[3])) return refused(`${value} is not a date in the calendar`);
     return accepted(value);
   },
+  formQuestion(props, title) {
+    const pickerType = typeof props.picker_type === 'string' ? props.picker_type : 'date';
+    // A date has the profile's own format; a time or a local date-time (no offset) is text the answer check reads.
+    if (pickerType === 'date') return { kind: 'text', schema: { type: 'string', title, format: 'date' } };
+    return { kind: 'text', schema: { type: 'string', title, description: dateAnswerFormat(pickerType, props.seconds_precision === true).shape } };
+  },
 };

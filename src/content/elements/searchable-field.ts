@@ -63,4 +63,10 @@ export const searchableField: ElementDefinition = {
     if (outside.length > 0) return refused(`not in the field's data: ${outside.join(', ')}`);
     return accepted(value);
   },
+  formQuestion(props, title) {
+    const values = Array.isArray(props.data) ? props.data.map(dataValue).filter((v): v is string => v !== undefined) : null;
+    if (props.multiSelectResults !== true) return { kind: 'choices', schema: values ? { type: 'string', title, enum: values } : { type: 'string', title } };
+    // A list of free-text search results has no form in the profile.
+    return values ? { kind: 'choices', schema: { type: 'array', title, items: { type: 'string', enum: values } } } : null;
+  },
 };

@@ -131,4 +131,10 @@ export const textArea: ElementDefinition = {
     if (props.validationMode === 'warning') return accepted(value, problems);
     return { ok: false, issues: problems.map((message) => ({ path: 'value', message })) };
   },
+  formQuestion(props, title) {
+    const min = numberProp(props, 'minLength');
+    const max = numberProp(props, 'maxLength');
+    const rule = typeof props.validationMessage === 'string' && props.validationMessage !== '' ? props.validationMessage : undefined;
+    return { kind: 'text', schema: { type: 'string', title, ...(min !== undefined ? { minLength: min } : {}), ...(max !== undefined ? { maxLength: max } : {}), ...(rule ? { description: rule } : {}) } };
+  },
 };

@@ -37,6 +37,17 @@ export interface ItemsDefinition {
   check?: (items: ReadonlyArray<Record<string, unknown>>) => ValidationIssue[];
 }
 
+/**
+ * One question of a flat form, the profile MCP form elicitation renders (a string, a choice, a date, a tick):
+ * `schema` is its JSON Schema (type, title, and the element's own limits), `tick` an unticked box that is no answer.
+ */
+export interface FormQuestion {
+  id: string;
+  kind: 'text' | 'choices' | 'tick';
+  schema: Record<string, unknown>;
+  required: boolean;
+}
+
 export interface ElementDefinition {
   type: ElementType;
   /** What a step and submit_step_data call it; null for iframe, which records nothing. */
@@ -75,6 +86,12 @@ export interface ElementDefinition {
   answerRule: string;
   /** Checks an inner value against the element's config; `item` is the check-list item answered. */
   checkAnswer(value: unknown, element: AnswerTarget): AnswerResult;
+  /**
+   * The element as a form question (titled `title`) when its answer is not derived from its items (a tick per
+   * item, or one of its options: formQuestions does those); absent when it has no form in the profile (links and
+   * videos record what a person did with them, not an answer), null for a config that has none.
+   */
+  formQuestion?(props: Record<string, unknown>, title: string): Omit<FormQuestion, 'id' | 'required'> | null;
 }
 
 // ---- prop helpers ----------------------------------------------------------------------------------

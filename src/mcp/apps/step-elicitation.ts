@@ -6,8 +6,7 @@
  * cancelling records nothing and the tool answers as it would have.
  */
 import type { ElicitRequestFormParams, ElicitResult, PrimitiveSchemaDefinition } from '@modelcontextprotocol/server';
-import { dataValue } from '../../content/elements/searchable-field.js';
-import { numberProp } from '../../content/elements/types.js';
+import { formQuestions, isElementType } from '../../content/index.js';
 import { WaymarkError } from '../../errors.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
@@ -57,47 +56,11 @@ export function elicitationForm(step: ElicitableStep): StepForm | null {
     if (isRequired) required.push(id);
   };
   for (const e of step.elements) {
-    if (e.element_type === null) continue; // an iframe records nothing
-    const title = label(e.config, e.type);
-    switch (e.type) {
-      case 'text-area': {
-        const min = numberProp(e.config, 'minLength');
-        const max = numberProp(e.config, 'maxLength');
-        const rule = typeof e.config.validationMessage === 'string' ? e.config.validationMessage : undefined;
-        add(e.element_id, e.element_type, 'text', { type: 'string', title, ...(min !== undefined ? { minLength: min } : {}), ...(max !== undefined ? { maxLength: max } : {}), ...(rule ? { description: rule } : {}) }, e.required);
-        break;
-      }
-      case 'dropdown':
-      case 'radio-button': {
-        const text = e.type === 'dropdown' ? 'name' : 'text';
-        const oneOf = (e.items ?? []).map((i) => ({ const: i.id, title: String(i[text] ?? i.id) }));
-        add(e.element_id, e.element_type, 'choices', { type: 'string', title, oneOf }, e.required);
-        break;
-      }
-      case 'date-picker': {
-        const picker = typeof e.config.picker_type === 'string' ? e.config.picker_type : 'date';
-        // A date has the profile's format; a time or a local date-time (no offset) is a string the server checks.
-        const schema: PrimitiveSchemaDefinition =
-          picker === 'date' ? { type: 'string', title, format: 'date' } : { type: 'string', title, description: picker === 'time' ? 'HH:mm' : 'YYYY-MM-DDTHH:mm, local time' };
-        add(e.element_id, e.element_type, 'text', schema, e.required);
-        break;
-      }
-      case 'check-list':
-        for (const item of e.items ?? []) add(item.id, e.element_type, 'tick', { type: 'boolean', title: String(item.text ?? item.id) }, item.required === true);
-        break;
-      case 'searchable-field': {
-        const values = Array.isArray(e.config.data) ? e.config.data.map(dataValue).filter((v): v is string => v !== undefined) : null;
-        if (e.config.multiSelectResults === true) {
-          if (!values) return null; // free-text lists have no form in the profile
-          add(e.element_id, e.element_type, 'choices', { type: 'array', title, items: { type: 'string', enum: values } }, e.required);
-        } else {
-          add(e.element_id, e.element_type, 'choices', values ? { type: 'string', title, enum: values } : { type: 'string', title }, e.required);
-        }
-        break;
-      }
-      default:
-        return null; // links and videos record what a person did with them, not an answer to a form
-    }
+    if (!isElementType(e.type)) return null;
+    // From the element's definition: links and videos have no form (they record what a person did with them).
+    const questions = formQuestions(e.type, { id: e.element_id, props: e.config, items: e.items, required: e.required }, label(e.config, e.type));
+    if (questions === null) return null;
+    for (const q of questions) add(q.id, e.element_type ?? e.type, q.kind, q.schema as PrimitiveSchemaDefinition, q.required);
   }
   if (fields.length === 0) return null;
   return { fields, requestedSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) } };
