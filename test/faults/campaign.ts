@@ -219,11 +219,13 @@ async function sabotage(store: Store, accountId: string, model: Model, cache: Ro
   if (connection?.id) await store.db.deleteFrom('connections').where('id', '=', connection.id).execute();
   const bit = [...model.bits.values()][0];
   if (bit) await store.db.updateTable('bits').set({ title: 'changed behind the server' }).where('id', '=', bit.id).execute();
+  // A refused write's title planted on an acknowledged flow, or (a short run under heavy load may have acknowledged
+  // no flow) on a second bit: the verifier must report it as a trace either way.
   const flow = [...model.flows.values()][0];
-  if (flow) {
-    model.refusedMarkers.push('flow of a refused write');
-    await store.db.updateTable('flows').set({ title: 'flow of a refused write' }).where('id', '=', flow.id).execute();
-  }
+  const second = [...model.bits.values()][1];
+  model.refusedMarkers.push('record of a refused write');
+  if (flow) await store.db.updateTable('flows').set({ title: 'record of a refused write' }).where('id', '=', flow.id).execute();
+  else if (second) await store.db.updateTable('bits').set({ title: 'record of a refused write' }).where('id', '=', second.id).execute();
   const result = verify(model, await readSnapshot(store, accountId), [], cache);
   return { lost: result.lost.length, traces: result.traces.length, invariants: result.invariants.length };
 }
