@@ -9,7 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import '../styles.css';
 import { payloadOf, toolStepActions, type ToolResult } from '../step-form/hosts.js';
 import type { StepError, StepPayload } from '../step-form/payload.js';
-import { ReasonAction } from '../step-form/reason-action.js';
+import { TransferAction } from '../step-form/reason-action.js';
 import { StepForm } from '../step-form/StepForm.js';
 
 const app = new App({ name: 'Waymark step form', version: '1.0.0' }, {});
@@ -45,20 +45,15 @@ function StepApp({ initial }: { initial: StepPayload }) {
       {payload.step && payload.may.transfer && (
         <section class="more-actions" aria-labelledby="more-title">
           <h2 id="more-title">Other actions</h2>
-          <ReasonAction
-            id="transfer-reason"
-            title="Hand this step to a person"
-            button="Hand over"
-            required
-            help="The person who takes over reads it. At most 1024 characters."
-            run={async (reason) => {
+          <TransferAction
+            transfer={async (reason) => {
               try {
                 await actions.transfer(reason);
               } catch (e) {
                 throw new Error((e as StepError).message ?? String(e));
               }
-              setNotice('Handed to a person.');
             }}
+            done={() => setNotice('Handed to a person.')}
           />
         </section>
       )}

@@ -6,7 +6,7 @@ import { href, navigate, type Params } from '../router.js';
 import { StepForm } from '../step-form/StepForm.js';
 import { apiStepActions } from '../step-form/hosts.js';
 import type { StepActions } from '../step-form/payload.js';
-import { ReasonAction } from '../step-form/reason-action.js';
+import { ReasonAction, TransferAction } from '../step-form/reason-action.js';
 
 export function StepPage({ params }: { params: Params }) {
   const trailId = params.trail_id;
@@ -39,14 +39,9 @@ export function StepPage({ params }: { params: Params }) {
             <section class="more-actions" aria-labelledby="more-title">
               <h2 id="more-title">Other actions</h2>
               {payload.may.transfer && (
-                <ReasonAction
-                  id="transfer-reason"
-                  title="Hand this step to a person"
-                  button="Hand over"
-                  required
-                  help="The person who takes over reads it. At most 1024 characters."
-                  run={async (reason) => {
-                    await api.transfer(trailId, reason);
+                <TransferAction
+                  transfer={(reason) => api.transfer(trailId, reason)}
+                  done={() => {
                     setNotice('Handed to a person.');
                     reload();
                   }}

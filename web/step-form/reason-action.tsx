@@ -3,6 +3,7 @@
  * labelled text box, shown under the step form by every host of it (the web app, the MCP App).
  */
 import { useState } from 'preact/hooks';
+import { LIMITS } from '../../src/content/limits.js';
 
 export function ReasonAction(props: { id: string; title: string; button: string; required: boolean; help: string; run(reason: string): Promise<void> }) {
   const [reason, setReason] = useState('');
@@ -50,5 +51,22 @@ export function ReasonAction(props: { id: string; title: string; button: string;
         </button>
       </form>
     </details>
+  );
+}
+
+/** Hand the step to a person: one box for every host, `transfer` being the host's own call. */
+export function TransferAction(props: { transfer(reason: string): Promise<unknown>; done(): void }) {
+  return (
+    <ReasonAction
+      id="transfer-reason"
+      title="Hand this step to a person"
+      button="Hand over"
+      required
+      help={`The person who takes over reads it. At most ${LIMITS.reasonLength} characters.`}
+      run={async (reason) => {
+        await props.transfer(reason);
+        props.done();
+      }}
+    />
   );
 }
