@@ -54,6 +54,37 @@ function inlineBudgetRule(state: StateInline, silent: boolean): boolean {
   return false;
 }
 
+/** Where the last `]` of the text an inline rule reads is, per state and end (a link's text is read with a lower end). */
+const LAST_CLOSE = new WeakMap<StateInline, { posMax: number; at: number }>();
+
+function lastClose(state: StateInline): number {
+  const known = LAST_CLOSE.get(state);
+  if (known && known.posMax === state.posMax) return known.at;
+  const at = state.src.lastIndexOf(']', state.posMax - 1);
+  LAST_CLOSE.set(state, { posMax: state.posMax, at });
+  return at;
+}
+
+/** The characters markdown-it's text rule stops at (rules_inline/text.mjs), less `!` and `[`. */
+const STOPS = new Set([...'\n#$%&*+-:<=>@\\]^_`{}~']);
+
+/**
+ * `!` and `[` with no `]` after them can open nothing (a link, an image, a citation, an element line all need
+ * one), so a run of them and of plain text is taken as text in one step. Without this rule markdown-it tries
+ * the link and image rules at each of them, scanning the rest of the text, then adds it to the pending text
+ * one character at a time: 1 MB of `![` took 3.8 s and a string of a million pieces (issue 16).
+ */
+function unclosedBracketsRule(state: StateInline, silent: boolean): boolean {
+  const start = state.pos;
+  const first = state.src[start];
+  if ((first !== '[' && first !== '!') || lastClose(state) >= start) return false;
+  let end = start + 1;
+  while (end < state.posMax && !STOPS.has(state.src[end] as string)) end++;
+  if (!silent) state.pending += state.src.slice(start, end);
+  state.pos = end;
+  return true;
+}
+
 export function createParser(maxNesting: number = LIMITS.bodyDepth * 2 + 8): MarkdownIt {
   const md = new MarkdownItCtor('commonmark', {
     html: false,
@@ -64,6 +95,7 @@ export function createParser(maxNesting: number = LIMITS.bodyDepth * 2 + 8): Mar
   });
   md.block.ruler.before('table', 'budget', budgetRule);
   md.inline.ruler.before('text', 'budget', inlineBudgetRule);
+  md.inline.ruler.before('text', 'unclosed_brackets', unclosedBracketsRule);
   md.enable(['table', 'strikethrough']);
   // Escapes and entities stay separate `text_special` tokens, so the parser can tell `\[dropdown: x]`
   // (written as text on purpose) from `[dropdown: x]` (imitating an element). The walker joins text itself.
