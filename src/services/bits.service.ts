@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   applyElementEdits,
-  bodyToMarkdown,
   collectCitations,
   collectConnections,
   listElements,
@@ -22,7 +21,7 @@ import type { BitTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, type Actor } from './actor.js';
 import type { BodyInput } from './bit-body.js';
-import { convertBodyOffThread } from './convert-pool.js';
+import { convertBodyOffThread, renderBodyOffThread } from './convert-pool.js';
 import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
 import { clearIncoming, queueArchive, syncConnectionRows } from './connection-rows.js';
@@ -186,7 +185,7 @@ export class BitsService {
       bit_abstract: bit.abstract,
       bit_description: bit.description,
       content_format: format,
-      bit_body: format === 'markdown' ? bodyToMarkdown(body) : body.children,
+      bit_body: format === 'markdown' ? await renderBodyOffThread(body, typeof bit.body === 'string' ? bit.body : undefined) : body.children,
       bit_categories: this.store.dialect.parseJson<string[]>(bit.categories),
       complexity: bit.complexity,
       human_required: bit.human_required === 1,

@@ -8,11 +8,11 @@
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
-import { jsonSizeAtLeast, type ConvertResult, type SlateBody } from '../content/index.js';
+import { bodyToMarkdown, jsonSizeAtLeast, type ConvertResult, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import { convertBody, type BodyInput } from './bit-body.js';
-import type { ConvertTask, ConvertReply } from './convert-task.js';
+import type { ConvertTask, ConvertReply, RenderTask } from './convert-task.js';
 
 export interface ConvertPoolOptions {
   threads?: number;
@@ -20,7 +20,7 @@ export interface ConvertPoolOptions {
   memoryMb?: number;
 }
 
-let pool: { piscina: Piscina<ConvertTask, ConvertReply>; timeoutMs: number; memoryMb: number } | null = null;
+let pool: { piscina: Piscina<ConvertTask | RenderTask, ConvertReply>; timeoutMs: number; memoryMb: number } | null = null;
 
 /** Limits from the environment (WAYMARK_CONVERT_TIMEOUT_MS, WAYMARK_CONVERT_MEMORY_MB), else LIMITS. */
 export function convertPoolOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ConvertPoolOptions {
@@ -33,7 +33,7 @@ export function startConvertPool(options: ConvertPoolOptions = {}): void {
   const threads = options.threads ?? Math.max(1, availableParallelism());
   const memoryMb = options.memoryMb ?? LIMITS.convertMemoryMb;
   pool = {
-    piscina: new Piscina<ConvertTask, ConvertReply>({
+    piscina: new Piscina<ConvertTask | RenderTask, ConvertReply>({
       // Compiled (dist/server) the task module runs as it is; from the sources (tsx, vitest) a small entry
       // registers tsx in the worker first, since a worker inherits neither loader.
       filename: new URL(import.meta.url.endsWith('.ts') ? './convert-worker.mjs' : './convert-task.js', import.meta.url).href,
@@ -94,7 +94,22 @@ export async function convertBodyOffThread(
     throw error;
   }
   if (!reply.ok) throw new WaymarkError(reply.code, reply.message, reply.details);
+  if (!('bodyJson' in reply)) throw new Error('the conversion worker answered a conversion with markdown');
   return { body: JSON.parse(reply.bodyJson) as SlateBody, minted: reply.minted, format: reply.format };
+}
+
+/**
+ * A stored body printed as markdown, off the event loop when it is large and a pool runs: printing an 8 MB
+ * body takes 100–150 ms, which with reading and answering it held the loop past 250 ms (issue 16). `json` is
+ * the body's JSON text when the store gave it as text (SQLite), so it is not written again here. A stored
+ * body was checked when written, so no limit applies (none is refused on the way out).
+ */
+export async function renderBodyOffThread(body: SlateBody, json?: string): Promise<string> {
+  const size = json?.length ?? jsonSizeAtLeast(body.children, LIMITS.inlineConvertChars);
+  if (!pool || size <= LIMITS.inlineConvertChars) return bodyToMarkdown(body);
+  const reply = await pool.piscina.run({ renderJson: json ?? JSON.stringify(body) });
+  if (!reply.ok || !('markdown' in reply)) throw new Error('the conversion worker did not print the body');
+  return reply.markdown;
 }
 
 function isAbort(error: unknown): boolean {

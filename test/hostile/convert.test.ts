@@ -100,6 +100,17 @@ describe.each(ENGINES)('conversion attacks (%s)', (engine) => {
     expect(code(m.result)).toBe('OK');
     expect(m.maxHealthMs).toBeLessThanOrEqual(HEALTH_BOUND_MS);
   }, 300_000);
+
+  it('get_bit prints a large body off the event loop', async () => {
+    const body = repeatTo(`${'Plain prose, long enough to look like a real step of a real process. '.repeat(12)}\n\n`, LONG ? 7.5 * MB : 2 * MB);
+    const added = await callTool(server, 'add_bit', { bit_title: 'big read', bit_body: body, content_format: 'markdown' });
+    expect(code(added)).toBe('OK');
+    const m = await attack(server, () => callTool(server, 'get_bit', { bit_id: added.envelope?.data?.bit_id as string }));
+    expect(code(m.result)).toBe('OK');
+    expect(String(m.result.envelope?.data?.bit_body).length).toBeGreaterThan(body.length * 0.9);
+    console.log(`get_bit of a ${Math.round(body.length / MB)} MB body: /healthz waited at most ${Math.round(m.maxHealthMs)} ms`);
+    expect(m.maxHealthMs, `a /healthz probe waited ${Math.round(m.maxHealthMs)} ms`).toBeLessThanOrEqual(HEALTH_BOUND_MS);
+  }, 300_000);
 });
 
 describe('the conversion worker over its limits', () => {
