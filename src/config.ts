@@ -16,16 +16,22 @@ function readBrand(): string {
   return raw;
 }
 
-/** The package's version, from the package.json above this file (src/ when run from source, dist/server/ when built). */
-function readVersion(): string {
-  for (const up of ['../package.json', '../../package.json']) {
-    const url = new URL(up, import.meta.url);
+/**
+ * The package's folder and version, from the package.json above this file: src/ when run from the sources,
+ * dist/server/ when built, so the folder is one or two levels up.
+ */
+function readPackage(): { root: URL; version: string } {
+  for (const up of ['../', '../../']) {
+    const root = new URL(up, import.meta.url);
+    const url = new URL('package.json', root);
     if (!existsSync(url)) continue;
     const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version: string };
-    if (pkg.name === 'waymark') return pkg.version;
+    if (pkg.name === 'waymark') return { root, version: pkg.version };
   }
   throw new Error('waymark: package.json not found beside the sources');
 }
+
+const PACKAGE = readPackage();
 
 export const brand = readBrand();
 /** The brand as people read it on pages (`Waymark` by default); the lowercase word stays in names and schemes. */
@@ -33,9 +39,9 @@ export const productName = brand.charAt(0).toUpperCase() + brand.slice(1);
 
 /** The web app's build, dist/web (WAYMARK_WEB_ROOT moves it): the /app files and the step form's MCP App. */
 export function webRoot(): string {
-  return process.env.WAYMARK_WEB_ROOT || fileURLToPath(new URL('../dist/web/', import.meta.url));
+  return process.env.WAYMARK_WEB_ROOT || fileURLToPath(new URL('dist/web/', PACKAGE.root));
 }
-export const version = readVersion();
+export const version = PACKAGE.version;
 
 /** `waymark-node:` by default: the scheme of element, item, link and media anchors in bodies. */
 export const nodeScheme = `${brand}-node`;

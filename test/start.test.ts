@@ -1,0 +1,53 @@
+/**
+ * `npm ci && npm start` as a new user runs it: `waymark serve` from the launcher, on a fresh embedded store,
+ * with no WAYMARK_WEB_ROOT, serves the web app and the step form's MCP App from the build `npm ci` made
+ * (dist/web). The browser tests build the web app into a folder of their own and name it, so only this test
+ * sees where the server finds its files by default (it once looked in dist/dist/web when run compiled).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type Served } from './serve.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const BIN = join(ROOT, 'bin/waymark.js');
+const BUILT = existsSync(join(ROOT, 'dist/web/index.html'));
+
+describe.skipIf(!BUILT)('npm start on a fresh machine', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'waymark-start-'));
+  const env = { WAYMARK_DATA_DIR: dir, WAYMARK_WEB_ROOT: '', WAYMARK_DATABASE_URL: '' };
+  let served: Served;
+  let token: string;
+
+  beforeAll(async () => {
+    token = execFileSync(process.execPath, [BIN, 'init'], { env: { ...process.env, ...env, WAYMARK_LOG_LEVEL: 'silent' }, encoding: 'utf8' }).trim().split('\n').at(-1) as string;
+    served = await startServe(env);
+  }, 60_000);
+  afterAll(() => {
+    served?.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the web app at /app/', async () => {
+    const response = await fetch(new URL('/app/', served.url));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toMatch(/<script type="module" src="[^"]+\.js"/);
+  });
+
+  it('serves the step form MCP App document', async () => {
+    const client = new Client({ name: 'start-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    try {
+      const read = await client.readResource({ uri: 'ui://waymark/step' });
+      const first = read.contents[0] as { mimeType?: string; text?: string };
+      expect(first.mimeType).toBe('text/html;profile=mcp-app');
+      expect(first.text?.length).toBeGreaterThan(100_000);
+    } finally {
+      await client.close();
+    }
+  });
+});
