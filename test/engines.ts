@@ -34,7 +34,8 @@ async function adminQuery(text: string): Promise<void> {
 export async function createTestStore(engine: Engine, options: { migrate?: boolean } = {}): Promise<TestStore> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'waymark-test-'));
-    const store = openStore({ dataDir: dir });
+    // Searches on reader threads, as `waymark serve` and `waymark stdio` run them.
+    const store = openStore({ dataDir: dir, offThreadReads: true });
     if (options.migrate !== false) await store.migrate();
     return {
       store,

@@ -89,7 +89,7 @@ async function serve(argv: string[], io: CliIo): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${portText})`);
   const workers = workerCount(args, io);
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  const store = openStore(storeOptionsFromEnv(io.env));
+  const store = openStore({ ...storeOptionsFromEnv(io.env), offThreadReads: true });
   const location = store.location;
   const httpOptions = (actualPort: number) => ({ host, port: actualPort, publicUrl: io.env.WAYMARK_PUBLIC_URL || undefined });
   const announce = async (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
@@ -156,7 +156,7 @@ async function serve(argv: string[], io: CliIo): Promise<void> {
 async function stdio(argv: string[], io: CliIo): Promise<void> {
   parseArgs(argv, { values: [], flags: [] });
   const logger = createLogger({ stderr: true });
-  const store = openStore(storeOptionsFromEnv(io.env));
+  const store = openStore({ ...storeOptionsFromEnv(io.env), offThreadReads: true });
   await store.migrate();
   startConvertPool(convertPoolOptionsFromEnv(io.env));
   try {

@@ -29,8 +29,13 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** The embedded store's directory; default `./.waymark`. */
   dataDir?: string;
-  /** PostgreSQL: statement_timeout of query connections in ms (default LIMITS.statementTimeoutMs; migrations have none). */
+  /**
+   * The longest a statement may run, in ms (default LIMITS.statementTimeoutMs): PostgreSQL's statement_timeout
+   * of query connections (migrations have none); on the embedded store, a search on a reader thread.
+   */
   statementTimeoutMs?: number;
+  /** The embedded store runs its searches on reader threads (store/dialects/sqlite-reads.ts): what a server wants. */
+  offThreadReads?: boolean;
 }
 
 const MAX_ATTEMPTS = 8;
@@ -50,7 +55,7 @@ export function openStore(options: StoreOptions = {}): Store {
     throw new Error(`WAYMARK_DATABASE_URL must be a postgres:// URL (got '${url.split(':')[0]}:…'); unset it for the embedded store`);
   } else {
     location = resolve(options.dataDir ?? '.waymark', 'waymark.db');
-    dialect = sqliteDialect(location);
+    dialect = sqliteDialect(location, { offThreadReads: options.offThreadReads, statementTimeoutMs: options.statementTimeoutMs });
   }
   const db = dialect.createKysely();
   return {
@@ -79,7 +84,7 @@ export function openStore(options: StoreOptions = {}): Store {
     },
     async close() {
       // Kysely's destroy closes the SQLite handle or ends the pg pool.
-      await db.destroy();
+      await Promise.all([db.destroy(), dialect.close()]);
     },
   };
 }

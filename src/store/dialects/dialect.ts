@@ -4,9 +4,17 @@
  */
 import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../schema.js';
+import { WaymarkError } from '../../errors.js';
 import type { Visibility } from '../visibility.js';
 
 export type EngineName = 'sqlite' | 'postgres';
+
+/** A statement stopped past the engine's time limit (PostgreSQL's statement_timeout, a SQLite reader's), as the code an agent can act on. */
+export function queryTimeout(timeoutMs: number): WaymarkError {
+  return new WaymarkError('QUERY_TIMEOUT', `The request ran longer than the ${timeoutMs} ms the server allows a database statement and was stopped; narrow it (more words, a phrase, filters) or retry.`, {
+    timeout_ms: timeoutMs,
+  });
+}
 
 export interface StoreDialect {
   readonly engine: EngineName;
@@ -65,6 +73,8 @@ export interface StoreDialect {
    * never loads the body: 150 bodies of 2 MB read whole blocked 4.5 s (issue 16, finding 7).
    */
   connectionNodesOf(bitId: string): RawBuilder<{ node: unknown }>;
+  /** Lets go of what the engine holds beside Kysely's connections (the embedded store's search readers). */
+  close(): Promise<void>;
 }
 
 /**

@@ -10,9 +10,8 @@ function loadPg(): typeof pg {
 }
 import { Kysely, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { LIMITS } from '../../content/limits.js';
-import { WaymarkError } from '../../errors.js';
 import type { DB } from '../schema.js';
-import { jsonKey, type StoreDialect } from './dialect.js';
+import { jsonKey, queryTimeout, type StoreDialect } from './dialect.js';
 import { postgresSearch } from './postgres-search.js';
 
 /** lower() already folds every letter here (under the database's UTF-8 ctype); inlined, so it costs nothing. */
@@ -26,13 +25,6 @@ const QUERY_CANCELED = '57014';
 export interface PostgresOptions {
   /** statement_timeout of every query connection, in ms (default LIMITS.statementTimeoutMs). */
   statementTimeoutMs?: number;
-}
-
-/** query_canceled after statement_timeout, as the code an agent can act on. */
-function timeoutError(timeoutMs: number): WaymarkError {
-  return new WaymarkError('QUERY_TIMEOUT', `The request ran longer than the ${timeoutMs} ms the server allows a database statement and was stopped; narrow it (more words, a phrase, filters) or retry.`, {
-    timeout_ms: timeoutMs,
-  });
 }
 
 /**
@@ -53,7 +45,7 @@ class TimeoutMappingClient implements PostgresPoolClient {
     return this.client.query(sqlOrCursor, parameters as unknown[]).then(
       (result) => result as PostgresQueryResult<R>,
       (error: unknown) => {
-        throw (error as { code?: string } | null)?.code === QUERY_CANCELED ? timeoutError(this.timeoutMs) : error;
+        throw (error as { code?: string } | null)?.code === QUERY_CANCELED ? queryTimeout(this.timeoutMs) : error;
       },
     );
   }
@@ -107,6 +99,8 @@ export function postgresDialect(url: string, options: PostgresOptions = {}): Sto
     jsonText: (column, key) => sql<string | null>`(${sql.ref(column)} ->> ${jsonKey(key)})`,
     jsonTrue: (column, key) => sql<SqlBool>`((${sql.ref(column)} -> ${jsonKey(key)}) = 'true'::jsonb)`,
     search: postgresSearch,
+    // Its pool ends with Kysely's destroy.
+    close: async () => undefined,
     // strict: lax mode's `.**` also unwraps arrays, and would find each node more than once.
     connectionNodesOf: (bitId) => sql<{ node: unknown }>`SELECT jsonb_path_query(body, 'strict $.**?(@.type == "bit-connection")') AS node FROM bits WHERE id = ${bitId}`,
   };

@@ -6,6 +6,7 @@ import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import { inScope, visibleTo } from '../visibility.js';
 import type { DB } from '../schema.js';
 import type { ReferenceSearchHit, ReferenceSearchQuery, SearchDialect, SearchTerm } from './dialect.js';
+import type { SqliteReads } from './sqlite-reads.js';
 import { MARK_END, MARK_START, snippetFromMarked } from './snippet.js';
 
 /**
@@ -139,12 +140,12 @@ interface PageRow extends Omit<ReferenceSearchHit, 'snippet'> {
   search_rowid: number;
 }
 
-async function searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]> {
+async function searchReferences(reads: SqliteReads, db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]> {
   const match = fts5Match(query.terms);
   // The score reads the row alone, so the cursor's score still marks where the previous page ended
   // whatever was written since, and no row is looked up by the cursor's id.
   const after = query.after ? sql`WHERE score < ${query.after.score} OR (score = ${query.after.score} AND id > ${query.after.id})` : sql``;
-  const page = await sql<PageRow>`
+  const rows = await reads.all(sql<PageRow>`
     SELECT * FROM (
       SELECT r.id, r.title, r.abstract, r.categories, r.scope_id, r.is_active, k.search_rowid, ${SCORE} AS score
       FROM library_references_fts
@@ -153,25 +154,26 @@ async function searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Pr
       WHERE library_references_fts MATCH ${match} AND ${sql.join(filters(query), sql` AND `)}
     ) ${after}
     ORDER BY score DESC, id ASC
-    LIMIT ${query.limit}`.execute(db);
-  if (page.rows.length === 0) return [];
+    LIMIT ${query.limit}`, db);
+  if (rows.length === 0) return [];
   // Snippets only for the page, from the window alone (migration 007): highlight() marks every hit there and
   // snippetFromMarked picks the fragment in one pass; FTS5's own snippet() costs the square of the hits.
   // In chunks: a page is at most 101 rows through the service, but the store's own callers may ask for
   // more, and SQLite caps the number of bound variables.
   const byRowid = new Map<number, string>();
-  for (let start = 0; start < page.rows.length; start += SNIPPET_CHUNK) {
-    const rowids = page.rows.slice(start, start + SNIPPET_CHUNK).map((r) => r.search_rowid);
-    const marked = await sql<{ rowid: number; marked: string | null }>`
+  for (let start = 0; start < rows.length; start += SNIPPET_CHUNK) {
+    const rowids = rows.slice(start, start + SNIPPET_CHUNK).map((r) => r.search_rowid);
+    const marked = await reads.all(sql<{ rowid: number; marked: string | null }>`
       SELECT rowid, highlight(library_references_fts, 2, ${MARK_START}, ${MARK_END}) AS marked
       FROM library_references_fts
-      WHERE library_references_fts MATCH ${match} AND rowid IN (${sql.join(rowids)})`.execute(db);
-    for (const s of marked.rows) byRowid.set(s.rowid, snippetFromMarked(s.marked ?? ''));
+      WHERE library_references_fts MATCH ${match} AND rowid IN (${sql.join(rowids)})`, db);
+    for (const s of marked) byRowid.set(s.rowid, snippetFromMarked(s.marked ?? ''));
   }
-  return page.rows.map(({ search_rowid, ...hit }) => ({ ...hit, snippet: byRowid.get(search_rowid) ?? '' }));
+  return rows.map(({ search_rowid, ...hit }) => ({ ...hit, snippet: byRowid.get(search_rowid) ?? '' }));
 }
 
-export const sqliteSearch: SearchDialect = {
+/** The search of a store whose statements run through `reads` (inline, or on reader threads: sqlite-reads.ts). */
+export const sqliteSearch = (reads: SqliteReads): SearchDialect => ({
   async migrate(db) {
     for (const statement of DDL) await sql.raw(statement).execute(db);
   },
@@ -183,5 +185,5 @@ export const sqliteSearch: SearchDialect = {
     await fill();
     for (const statement of WINDOW_CREATE) await sql.raw(statement).execute(db);
   },
-  searchReferences,
-};
+  searchReferences: (db, query) => searchReferences(reads, db, query),
+});

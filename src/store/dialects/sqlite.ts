@@ -4,6 +4,9 @@ import Database from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../schema.js';
 import { jsonKey, type StoreDialect } from './dialect.js';
+import { LIMITS } from '../../content/limits.js';
+import { registerSqliteFunctions } from './sqlite-functions.js';
+import { inlineReads, threadReads } from './sqlite-reads.js';
 import { sqliteSearch } from './sqlite-search.js';
 
 /**
@@ -91,7 +94,14 @@ function prepareStoreFile(file: string): void {
   }
 }
 
-export function sqliteDialect(file: string): StoreDialect {
+export interface SqliteOptions {
+  /** Searches on reader threads (sqlite-reads.ts); serve and stdio ask for it. Not for an in-memory store. */
+  offThreadReads?: boolean;
+  /** How long a search on a reader thread may run, in ms (default LIMITS.statementTimeoutMs). */
+  statementTimeoutMs?: number;
+}
+
+export function sqliteDialect(file: string, options: SqliteOptions = {}): StoreDialect {
   if (file !== ':memory:') prepareStoreFile(file);
   const database = new Database(file);
   database.pragma('journal_mode = WAL');
@@ -99,9 +109,8 @@ export function sqliteDialect(file: string): StoreDialect {
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 10000');
-  // waymark_lower: see lowerText in dialect.ts. Deterministic, so SQLite may use it in indexes and
-  // evaluate it once per value.
-  database.function('waymark_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  registerSqliteFunctions(database);
+  const reads = options.offThreadReads && file !== ':memory:' ? threadReads(file, options.statementTimeoutMs ?? LIMITS.statementTimeoutMs) : inlineReads();
   return {
     engine: 'sqlite',
     jsonType: 'text',
@@ -125,7 +134,8 @@ export function sqliteDialect(file: string): StoreDialect {
     // json_extract gives SQLite's own values: a JSON true is the integer 1.
     jsonText: (column, key) => sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${jsonKey(key)}`})`,
     jsonTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${`$.${jsonKey(key)}`}) = 'true')`,
-    search: sqliteSearch,
+    search: sqliteSearch(reads),
+    close: () => reads.close(),
     // The row of each node's `type` key names the node's own path: the node is read alone from there.
     connectionNodesOf: (bitId) =>
       sql<{ node: unknown }>`SELECT json_extract(b.body, t.path) AS node FROM bits b, json_tree(b.body) t WHERE b.id = ${bitId} AND t.key = 'type' AND t.atom = 'bit-connection'`,
