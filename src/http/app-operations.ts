@@ -8,6 +8,7 @@ import { LIMITS } from '../content/limits.js';
 import { OPEN_TRAIL_STATUSES } from '../store/enums.js';
 import { defineTool } from '../mcp/tool.js';
 import { trailId, trailView } from '../mcp/tools/trail-schemas.js';
+import { inboxShape } from '../services/inbox-shapes.js';
 import { INBOX_REASONS } from '../services/inbox.service.js';
 
 
@@ -28,29 +29,7 @@ export const inboxOperation = defineTool({
     limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default ${LIMITS.inboxPageSize}.`),
     cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
   }),
-  output: z.object({
-    items: z.array(
-      z.object({
-        trail_id: z.string(),
-        trail_title: z.string().nullable(),
-        flow_id: z.string(),
-        flow_title: z.string(),
-        status: z.enum(OPEN_TRAIL_STATUSES),
-        step_id: z.string().nullable(),
-        bit_id: z.string().nullable(),
-        bit_title: z.string().nullable().describe('The step\'s title as the trail entered it.'),
-        human_required: z.boolean(),
-        reasons: z.array(z.enum(INBOX_REASONS)),
-        transfer: z.object({ reason: z.string(), transferred_by: z.string().nullable(), transferred_date_time_utc: z.string() }).nullable().describe('The latest hand-over of the current step.'),
-        started_by: z.string(),
-        started_date_time_utc: z.string(),
-        entered_date_time_utc: z.string().nullable(),
-        last_modified_date_time_utc: z.string(),
-      }),
-    ),
-    counts: z.object({ total: z.number().int(), started_by_me: z.number().int(), transferred: z.number().int(), human_required: z.number().int() }),
-    next_cursor: z.string().nullable(),
-  }),
+  output: inboxShape,
   run: ({ actor, services }, input) => services.inbox.list(actor, input),
 });
 

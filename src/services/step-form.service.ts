@@ -11,8 +11,8 @@ import { findStep, stepSnapshot } from '../store/repositories/trails.repo.js';
 import type { Store } from '../store/store.js';
 import { hasAccess, RUN_ACCESS, type Actor } from './actor.js';
 import { mayActOn, type TrailsService } from './trails.service.js';
-import type { BitSnapshot, StepElement } from './trail-step.js';
-import type { StepView, TrailView } from './trail-view.js';
+import type { BitSnapshot } from './trail-step.js';
+import type { StepElement, StepView, TrailView } from './trail-shapes.js';
 
 export interface StepPayload {
   trail: Pick<TrailView, 'trail_id' | 'trail_title' | 'flow_id' | 'status' | 'trail_context'> & { flow_title: string };
