@@ -41,12 +41,22 @@ function changed(at: string): void {
   if (at > lastChange) lastChange = at;
 }
 
-async function clientFor(h: Harness, accountId: string | undefined) {
-  return accountId && accountId !== h.accountId ? (await h.principal({ accountId })).client : h.owner.client;
+/** Who writes the fixtures: a test harness (its owner, or a principal of another account), or any tool caller. */
+export interface ToolCaller {
+  ok<T = Record<string, unknown>>(name: string, args?: Record<string, unknown>): Promise<T>;
+}
+export type Author = Harness | ToolCaller;
+
+async function clientFor(author: Author, accountId?: string): Promise<ToolCaller> {
+  if (!('owner' in author)) {
+    if (accountId !== undefined) throw new Error('a bit of another account needs a harness');
+    return author;
+  }
+  return accountId && accountId !== author.accountId ? (await author.principal({ accountId })).client : author.owner.client;
 }
 
-export async function addTestBit(h: Harness, options: TestBitOptions = {}): Promise<TestBit> {
-  const client = await clientFor(h, options.accountId);
+export async function addTestBit(author: Author, options: TestBitOptions = {}): Promise<TestBit> {
+  const client = await clientFor(author, options.accountId);
   const title = options.title ?? 'A bit';
   const body = bodyOf(options.blocks ?? [{ markdown: 'A step.' }]);
   await afterLastChange();
@@ -61,13 +71,13 @@ export async function addTestBit(h: Harness, options: TestBitOptions = {}): Prom
     ...(options.humanRequired ? { human_required: true } : {}),
   });
   changed(added.last_modified_date_time_utc);
-  if (options.archived) await archiveTestBit(h, added.bit_id, options.accountId);
+  if (options.archived) await archiveTestBit(author, added.bit_id, options.accountId);
   return { bit_id: added.bit_id, ids: added.minted_node_ids };
 }
 
 /** archive_bit: the bit is archived and its connections, in and out, are removed. */
-export async function archiveTestBit(h: Harness, bitId: string, accountId?: string): Promise<void> {
-  const client = await clientFor(h, accountId);
+export async function archiveTestBit(author: Author, bitId: string, accountId?: string): Promise<void> {
+  const client = await clientFor(author, accountId);
   changed((await client.ok<{ last_modified_date_time_utc: string }>('archive_bit', { bit_id: bitId })).last_modified_date_time_utc);
 }
 
@@ -80,12 +90,12 @@ function whenOf(when: ConnectionCondition): string {
  * update_bit (a `when` can only be written on update: authoring-interface.md, Body syntax rule 4).
  */
 export async function connectTestBits(
-  h: Harness,
+  author: Author,
   source: string,
   target: string,
   options: { label?: string | null; when?: ConnectionCondition; preview?: false } = {},
 ): Promise<string> {
-  const client = h.owner.client;
+  const client = await clientFor(author);
   const connected = await client.ok<{ connection_id: string; source_bit_last_modified_date_time_utc: string }>('connect_bits', { source_bit_id: source, target_bit_id: target });
   const connection_id = connected.connection_id;
   changed(connected.source_bit_last_modified_date_time_utc);
