@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { LIMITS } from '../content/limits.js';
 import { OPEN_TRAIL_STATUSES } from '../store/enums.js';
 import { defineTool } from '../mcp/tool.js';
-import { trailId, trailView } from '../mcp/tools/trail-schemas.js';
+import { trailId } from '../mcp/tools/trail-schemas.js';
 import { inboxShape } from '../services/inbox-shapes.js';
+import { stepPayloadShape } from '../services/trail-shapes.js';
 import { INBOX_REASONS } from '../services/inbox.service.js';
 
 
@@ -33,9 +34,6 @@ export const inboxOperation = defineTool({
   run: ({ actor, services }, input) => services.inbox.list(actor, input),
 });
 
-const stepView = trailView.shape.current_step.unwrap();
-const element = stepView.shape.elements.element;
-
 export const stepOperation = defineTool({
   name: 'step',
   title: 'The step form\'s payload',
@@ -44,17 +42,7 @@ export const stepOperation = defineTool({
   flags: { W: false, D: false, I: true },
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({ trail_id: trailId }),
-  output: z.object({
-    trail: trailView.pick({ trail_id: true, trail_title: true, flow_id: true, status: true, trail_context: true }).extend({ flow_title: z.string() }),
-    step: stepView
-      .omit({ bit_body: true, content_format: true, elements: true })
-      .extend({
-        body: z.array(z.unknown()).describe('The step\'s body as Slate nodes, as the trail entered it.'),
-        elements: z.array(element.extend({ answer_rule: z.string().nullable().describe('The answer rule of the element type; null for elements that take no answer.') })),
-      })
-      .nullable(),
-    may: z.object({ answer: z.boolean(), advance: z.boolean(), transfer: z.boolean(), cancel: z.boolean() }),
-  }),
+  output: stepPayloadShape,
   run: ({ actor, services }, input) => services.stepForm.payload(actor, input),
 });
 

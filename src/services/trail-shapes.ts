@@ -162,3 +162,20 @@ export type TrailSummary = z.infer<typeof trailSummaryShape>;
 /** list_trails' answer. */
 export const trailPageShape = z.object({ trails: z.array(trailSummaryShape), next_cursor: z.string().nullable() });
 export type TrailPage = z.infer<typeof trailPageShape>;
+
+/**
+ * The step form's payload (the step operation, services/step-form.service.ts): the current step with its body as
+ * Slate nodes, each element's answer rule, and what the caller may do now.
+ */
+export const stepPayloadShape = z.object({
+  trail: trailViewShape.pick({ trail_id: true, trail_title: true, flow_id: true, status: true, trail_context: true }).extend({ flow_title: z.string() }),
+  step: stepViewShape
+    .omit({ bit_body: true, content_format: true, elements: true })
+    .extend({
+      body: z.array(z.unknown()).describe('The step\'s body as Slate nodes, as the trail entered it.'),
+      elements: z.array(stepElementShape.extend({ answer_rule: z.string().nullable().describe('The answer rule of the element type; null for elements that take no answer.') })),
+    })
+    .nullable(),
+  may: z.object({ answer: z.boolean(), advance: z.boolean(), transfer: z.boolean(), cancel: z.boolean() }),
+});
+export type StepPayload = z.infer<typeof stepPayloadShape>;
