@@ -7,7 +7,7 @@ import type { SlateBody, BlockNode } from '../src/content/slate.js';
 import type { FlowView, FlowWithGraph } from '../src/services/flow-shapes.js';
 import type { Inbox } from '../src/services/inbox-shapes.js';
 import type { ReferenceSearchPage } from '../src/services/reference-shapes.js';
-import type { TrailMoved, TrailProgress, TrailSubmitted, TrailView } from '../src/services/trail-shapes.js';
+import type { TrailMoved, TrailPeople, TrailProgress, TrailSubmitted, TrailView } from '../src/services/trail-shapes.js';
 
 export class ApiError extends Error implements StepError {
   constructor(
@@ -84,7 +84,7 @@ export const inbox = (q: { flow_id?: string; status?: string; limit?: number; cu
 export type { HistoryEntry, TrailView } from '../src/services/trail-shapes.js';
 
 export const trail = (id: string) => call<TrailView>('GET', `/trails/${encodeURIComponent(id)}`);
-export const trailPeople = (id: string) => call<{ people: Array<{ principal_id: string; name: string; kind: 'agent' | 'person' }> }>('GET', `/trails/${encodeURIComponent(id)}/people`);
+export const trailPeople = (id: string) => call<TrailPeople>('GET', `/trails/${encodeURIComponent(id)}/people`);
 export const step = (trailId: string) => call<StepPayload>('GET', `/trails/${encodeURIComponent(trailId)}/step`);
 export const submitAnswers = (trailId: string, data: AnswerInput[]) =>
   call<TrailSubmitted>('POST', `/trails/${encodeURIComponent(trailId)}/answers`, { data: data.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } })) });

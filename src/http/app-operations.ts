@@ -9,7 +9,7 @@ import { OPEN_TRAIL_STATUSES } from '../store/enums.js';
 import { defineTool } from '../mcp/tool.js';
 import { trailId } from '../mcp/tools/trail-schemas.js';
 import { inboxShape } from '../services/inbox-shapes.js';
-import { stepPayloadShape } from '../services/trail-shapes.js';
+import { stepPayloadShape, trailPeopleShape } from '../services/trail-shapes.js';
 import { INBOX_REASONS } from '../services/inbox.service.js';
 
 
@@ -53,6 +53,6 @@ export const trailPeopleOperation = defineTool({
   flags: { W: false, D: false, I: true },
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({ trail_id: trailId }),
-  output: z.object({ people: z.array(z.object({ principal_id: z.string(), name: z.string(), kind: z.enum(['agent', 'person']) })) }),
+  output: trailPeopleShape,
   run: ({ actor, services }, input) => services.trailPeople.list(actor, input),
 });

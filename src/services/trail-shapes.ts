@@ -4,7 +4,7 @@
  * step operation and the web app read (CONTRACT.md, "Tools beyond the interface document": the step payload).
  */
 import { z } from 'zod';
-import { TRAIL_STATUSES } from '../store/enums.js';
+import { PRINCIPAL_KINDS, TRAIL_STATUSES } from '../store/enums.js';
 import { conditionShape } from './flow-shapes.js';
 import { referenceLinkShape } from './reference-shapes.js';
 
@@ -179,3 +179,7 @@ export const stepPayloadShape = z.object({
   may: z.object({ answer: z.boolean(), advance: z.boolean(), transfer: z.boolean(), cancel: z.boolean() }),
 });
 export type StepPayload = z.infer<typeof stepPayloadShape>;
+
+/** Who a trail's history names (the trail_people operation, services/trail-people.service.ts), by name. */
+export const trailPeopleShape = z.object({ people: z.array(z.object({ principal_id: z.string(), name: z.string(), kind: z.enum(PRINCIPAL_KINDS) })) });
+export type TrailPeople = z.infer<typeof trailPeopleShape>;
