@@ -1,8 +1,7 @@
 /**
  * Bits made through the write path the server serves (add_bit, archive_bit, and the REST restore's service),
- * so no fixture holds a row the server would not have written. test/graph-fixtures.ts still writes rows
- * straight into the store for the trail tests whose bodies carry readable element ids ('notes', 'o1'), which
- * the server's Slate input refuses (an id is a UUID).
+ * so no fixture holds a row the server would not have written. test/graph-fixtures.ts does the same for bits
+ * with element bodies and connections.
  */
 import type { Harness } from './harness.js';
 

@@ -1,38 +1,68 @@
 /**
- * Slate blocks of every element type, in content/slate.ts's shapes, for trail tests that build bits
- * straight in the store (the authoring tools have their own tests).
+ * Body pieces of every element type, for the trail tests: each is the markdown add_bit takes (an element line
+ * anchored by a key, its items under it) and its elements[] entry. test/graph-fixtures.ts's addTestBit writes
+ * them through add_bit and hands back the ids the server minted for the keys.
  */
-const leaf = () => [{ text: '' }];
+export interface ElementEntry {
+  key: string;
+  type: string;
+  props?: Record<string, unknown>;
+  items?: Array<{ key: string; [field: string]: unknown }>;
+}
 
-export const p = (text: string) => ({ type: 'p', children: [{ text }] });
+export interface BodyPiece {
+  markdown: string;
+  elements?: ElementEntry[];
+}
 
-export function textArea(id: string, props: Record<string, unknown> = {}) {
-  return { type: 'text-area', id, props: { label: 'Notes', ...props }, children: leaf() };
+/** The pieces as one add_bit body: blocks apart by a blank line. */
+export function bodyOf(pieces: BodyPiece[]): { markdown: string; elements: ElementEntry[] } {
+  return { markdown: pieces.map((piece) => piece.markdown).join('\n\n'), elements: pieces.flatMap((piece) => piece.elements ?? []) };
 }
-export function datePicker(id: string, props: Record<string, unknown> = {}) {
-  return { type: 'date-picker', id, props: { label: 'When', ...props }, children: leaf() };
+
+const anchor = (key: string) => `waymark-node:${key}`;
+
+/** An element line with its label (taken out of the props: the line carries it) and the items' lines under it. */
+function element(type: string, key: string, defaultLabel: string | null, props: Record<string, unknown>, items?: { lines: string[]; entries: ElementEntry['items'] }): BodyPiece {
+  const { label, ...rest } = props;
+  const shown = (label as string | undefined) ?? defaultLabel;
+  const line = `[${shown === null ? type : `${type}: ${shown}`}](${anchor(key)})`;
+  const entry: ElementEntry = { key, type, ...(Object.keys(rest).length > 0 ? { props: rest } : {}), ...(items ? { items: items.entries } : {}) };
+  return { markdown: [line, ...(items?.lines ?? [])].join('\n'), elements: [entry] };
 }
-export function dropdown(id: string, options: string[], props: Record<string, unknown> = {}) {
-  return { type: 'dropdown', id, props: { label: 'Pick', ...props }, items: options.map((o) => ({ id: o, name: `Option ${o}`, value: o })), children: leaf() };
+
+export const p = (text: string): BodyPiece => ({ markdown: text });
+
+export function textArea(key: string, props: Record<string, unknown> = {}): BodyPiece {
+  return element('text-area', key, 'Notes', props);
 }
-export function radio(id: string, options: string[], props: Record<string, unknown> = {}) {
-  return { type: 'radio-button', id, props: { label: 'Choose', ...props }, items: options.map((o) => ({ id: o, text: `Radio ${o}`, checked: false })), children: leaf() };
+export function datePicker(key: string, props: Record<string, unknown> = {}): BodyPiece {
+  return element('date-picker', key, 'When', props);
 }
-export function checkList(id: string, items: Array<{ id: string; required?: boolean; checked?: boolean }>) {
-  return { type: 'check-list', id, props: { label: 'Tasks' }, items: items.map((i) => ({ id: i.id, text: `Task ${i.id}`, checked: i.checked ?? false, required: i.required ?? false })), children: leaf() };
+export function dropdown(key: string, options: string[], props: Record<string, unknown> = {}): BodyPiece {
+  return element('dropdown', key, 'Pick', props, { lines: options.map((o) => `- [Option ${o}](${anchor(o)})`), entries: options.map((o) => ({ key: o, value: o })) });
 }
-export function searchable(id: string, data: unknown[], props: Record<string, unknown> = {}) {
-  return { type: 'searchable-field', id, props: { label: 'Find', data, ...props }, children: leaf() };
+export function radio(key: string, options: string[], props: Record<string, unknown> = {}): BodyPiece {
+  return element('radio-button', key, 'Choose', props, { lines: options.map((o) => `- ( ) [Radio ${o}](${anchor(o)})`), entries: options.map((o) => ({ key: o })) });
 }
-export function linkBlock(id: string, url: string) {
-  return { type: 'link-block', id, props: { url }, children: leaf() };
+export function checkList(key: string, items: Array<{ id: string; required?: boolean; checked?: boolean }>): BodyPiece {
+  return element('check-list', key, 'Tasks', {}, {
+    lines: items.map((i) => `- [${i.checked ? 'x' : ' '}] [Task ${i.id}](${anchor(i.id)})`),
+    entries: items.map((i) => ({ key: i.id, ...(i.required ? { required: true } : {}) })),
+  });
 }
-export function linkInlineParagraph(id: string, url: string) {
-  return { type: 'p', children: [{ text: 'Read ' }, { type: 'link-inline', id, props: { url }, children: [{ text: 'the guide' }] }, { text: ' first.' }] };
+export function searchable(key: string, data: unknown[], props: Record<string, unknown> = {}): BodyPiece {
+  return element('searchable-field', key, 'Find', { data, ...props });
 }
-export function video(id: string, url: string) {
-  return { type: 'video-external', id, props: { url }, children: leaf() };
+export function linkBlock(key: string, url: string): BodyPiece {
+  return element('link-block', key, null, { url });
 }
-export function iframe(id: string, url: string) {
-  return { type: 'iframe', id, props: { url }, children: leaf() };
+export function linkInlineParagraph(key: string, url: string): BodyPiece {
+  return { markdown: `Read [the guide](${url} "${anchor(key)}") first.`, elements: [{ key, type: 'link-inline', props: { url } }] };
+}
+export function video(key: string, url: string): BodyPiece {
+  return element('video-external', key, null, { url });
+}
+export function iframe(key: string, url: string): BodyPiece {
+  return element('iframe', key, null, { url });
 }

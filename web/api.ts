@@ -5,6 +5,9 @@
 import type { AnswerInput, StepError, StepPayload } from './step-form/payload.js';
 import type { SlateBody, BlockNode } from '../src/content/slate.js';
 import type { FlowView, FlowWithGraph } from '../src/services/flow-shapes.js';
+import type { Inbox } from '../src/services/inbox-shapes.js';
+import type { ReferenceSearchPage } from '../src/services/reference-shapes.js';
+import type { TrailMoved, TrailPeople, TrailProgress, TrailSubmitted, TrailView } from '../src/services/trail-shapes.js';
 
 export class ApiError extends Error implements StepError {
   constructor(
@@ -74,77 +77,20 @@ export async function me(): Promise<Me> {
 
 export const signOut = () => call<{ signed_out: true }>('POST', '/signout', {});
 
-export interface InboxItem {
-  trail_id: string;
-  trail_title: string | null;
-  flow_id: string;
-  flow_title: string;
-  status: 'running' | 'waiting_for_person';
-  step_id: string;
-  bit_id: string;
-  bit_title: string;
-  human_required: boolean;
-  reasons: Array<'started_by_me' | 'transferred' | 'human_required'>;
-  transfer: { reason: string; transferred_by: string | null; transferred_date_time_utc: string } | null;
-  started_by: string;
-  started_date_time_utc: string;
-  entered_date_time_utc: string;
-  last_modified_date_time_utc: string;
-}
+export type { InboxItem, Inbox as InboxPage } from '../src/services/inbox-shapes.js';
 
-export interface InboxPage {
-  items: InboxItem[];
-  counts: { total: number; started_by_me: number; transferred: number; human_required: number };
-  next_cursor: string | null;
-}
+export const inbox = (q: { flow_id?: string; status?: string; limit?: number; cursor?: string }) => call<Inbox>('GET', withQuery('/inbox', q));
 
-export const inbox = (q: { flow_id?: string; status?: string; limit?: number; cursor?: string }) => call<InboxPage>('GET', withQuery('/inbox', q));
-
-export interface AnswerRecord {
-  element_id: string;
-  element_type: string;
-  value: unknown;
-  answered_by: string;
-  answered_date_time_utc: string;
-}
-
-export interface HistoryEntry {
-  step_id: string;
-  seq: number;
-  bit_id: string;
-  bit_title: string;
-  entered_date_time_utc: string;
-  left_date_time_utc: string | null;
-  left_by: string | null;
-  left_by_connection_id: string | null;
-  transfers: Array<{ reason: string; transferred_by: string | null; transferred_date_time_utc: string }>;
-  cancellation: { reason: string | null; cancelled_by: string | null; cancelled_date_time_utc: string } | null;
-  answers: AnswerRecord[];
-}
-
-export interface TrailView {
-  trail_id: string;
-  flow_id: string;
-  trail_title: string | null;
-  status: 'running' | 'waiting_for_person' | 'completed' | 'cancelled';
-  trail_context: Record<string, unknown>;
-  started_by: string;
-  started_date_time_utc: string;
-  current_step: { step_id: string; bit_id: string; bit_title: string } | null;
-  history: HistoryEntry[];
-}
-
-/** What answering, advancing, handing over and cancelling answer: what changed (the history is `trail`'s). */
-export type TrailChange = Pick<TrailView, 'trail_id' | 'status' | 'current_step'>;
+export type { HistoryEntry, TrailView } from '../src/services/trail-shapes.js';
 
 export const trail = (id: string) => call<TrailView>('GET', `/trails/${encodeURIComponent(id)}`);
-export const trailPeople = (id: string) => call<{ people: Array<{ principal_id: string; name: string; kind: 'agent' | 'person' }> }>('GET', `/trails/${encodeURIComponent(id)}/people`);
+export const trailPeople = (id: string) => call<TrailPeople>('GET', `/trails/${encodeURIComponent(id)}/people`);
 export const step = (trailId: string) => call<StepPayload>('GET', `/trails/${encodeURIComponent(trailId)}/step`);
 export const submitAnswers = (trailId: string, data: AnswerInput[]) =>
-  call<TrailChange>('POST', `/trails/${encodeURIComponent(trailId)}/answers`, { data: data.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } })) });
-export const advance = (trailId: string, connectionId?: string) => call<TrailChange>('POST', `/trails/${encodeURIComponent(trailId)}/advance`, connectionId ? { connection_id: connectionId } : {});
-export const transfer = (trailId: string, reason: string) => call<TrailChange>('POST', `/trails/${encodeURIComponent(trailId)}/transfer`, { reason });
-export const cancel = (trailId: string, reason?: string) => call<TrailChange>('POST', `/trails/${encodeURIComponent(trailId)}/cancel`, reason ? { reason } : {});
+  call<TrailSubmitted>('POST', `/trails/${encodeURIComponent(trailId)}/answers`, { data: data.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } })) });
+export const advance = (trailId: string, connectionId?: string) => call<TrailMoved>('POST', `/trails/${encodeURIComponent(trailId)}/advance`, connectionId ? { connection_id: connectionId } : {});
+export const transfer = (trailId: string, reason: string) => call<TrailProgress>('POST', `/trails/${encodeURIComponent(trailId)}/transfer`, { reason });
+export const cancel = (trailId: string, reason?: string) => call<TrailProgress>('POST', `/trails/${encodeURIComponent(trailId)}/cancel`, reason ? { reason } : {});
 export const startTrail = (flowId: string, trailContext: Record<string, unknown>, trailTitle?: string) =>
   call<TrailView>('POST', '/trails', { flow_id: flowId, trail_context: trailContext, ...(trailTitle ? { trail_title: trailTitle } : {}) });
 
@@ -167,12 +113,6 @@ export interface BitView {
 
 export const bit = (id: string) => call<BitView>('GET', withQuery(`/bits/${encodeURIComponent(id)}`, { format: 'slate' }));
 
-export interface ReferenceHit {
-  reference_id: string;
-  reference_title: string;
-  reference_abstract: string | null;
-  reference_categories: string[];
-  snippet: string;
-}
+export type { ReferenceHit } from '../src/services/reference-shapes.js';
 
-export const searchReferences = (query: string, cursor?: string) => call<{ results: ReferenceHit[]; next_cursor: string | null }>('GET', withQuery('/references/search', { query, cursor, limit: 20 }));
+export const searchReferences = (query: string, cursor?: string) => call<ReferenceSearchPage>('GET', withQuery('/references/search', { query, cursor, limit: 20 }));

@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { LIMITS } from '../content/limits.js';
 import { OPEN_TRAIL_STATUSES } from '../store/enums.js';
 import { defineTool } from '../mcp/tool.js';
-import { trailId, trailView } from '../mcp/tools/trail-schemas.js';
+import { trailId } from '../mcp/tools/trail-schemas.js';
+import { inboxShape } from '../services/inbox-shapes.js';
+import { stepPayloadShape, trailPeopleShape } from '../services/trail-shapes.js';
 import { INBOX_REASONS } from '../services/inbox.service.js';
 
 
@@ -28,34 +30,9 @@ export const inboxOperation = defineTool({
     limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default ${LIMITS.inboxPageSize}.`),
     cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
   }),
-  output: z.object({
-    items: z.array(
-      z.object({
-        trail_id: z.string(),
-        trail_title: z.string().nullable(),
-        flow_id: z.string(),
-        flow_title: z.string(),
-        status: z.enum(OPEN_TRAIL_STATUSES),
-        step_id: z.string().nullable(),
-        bit_id: z.string().nullable(),
-        bit_title: z.string().nullable().describe('The step\'s title as the trail entered it.'),
-        human_required: z.boolean(),
-        reasons: z.array(z.enum(INBOX_REASONS)),
-        transfer: z.object({ reason: z.string(), transferred_by: z.string().nullable(), transferred_date_time_utc: z.string() }).nullable().describe('The latest hand-over of the current step.'),
-        started_by: z.string(),
-        started_date_time_utc: z.string(),
-        entered_date_time_utc: z.string().nullable(),
-        last_modified_date_time_utc: z.string(),
-      }),
-    ),
-    counts: z.object({ total: z.number().int(), started_by_me: z.number().int(), transferred: z.number().int(), human_required: z.number().int() }),
-    next_cursor: z.string().nullable(),
-  }),
+  output: inboxShape,
   run: ({ actor, services }, input) => services.inbox.list(actor, input),
 });
-
-const stepView = trailView.shape.current_step.unwrap();
-const element = stepView.shape.elements.element;
 
 export const stepOperation = defineTool({
   name: 'step',
@@ -65,17 +42,7 @@ export const stepOperation = defineTool({
   flags: { W: false, D: false, I: true },
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({ trail_id: trailId }),
-  output: z.object({
-    trail: trailView.pick({ trail_id: true, trail_title: true, flow_id: true, status: true, trail_context: true }).extend({ flow_title: z.string() }),
-    step: stepView
-      .omit({ bit_body: true, content_format: true, elements: true })
-      .extend({
-        body: z.array(z.unknown()).describe('The step\'s body as Slate nodes, as the trail entered it.'),
-        elements: z.array(element.extend({ answer_rule: z.string().nullable().describe('The answer rule of the element type; null for elements that take no answer.') })),
-      })
-      .nullable(),
-    may: z.object({ answer: z.boolean(), advance: z.boolean(), transfer: z.boolean(), cancel: z.boolean() }),
-  }),
+  output: stepPayloadShape,
   run: ({ actor, services }, input) => services.stepForm.payload(actor, input),
 });
 
@@ -86,6 +53,6 @@ export const trailPeopleOperation = defineTool({
   flags: { W: false, D: false, I: true },
   access: { capability: 'run', permission: 'view' },
   input: z.strictObject({ trail_id: trailId }),
-  output: z.object({ people: z.array(z.object({ principal_id: z.string(), name: z.string(), kind: z.enum(['agent', 'person']) })) }),
+  output: trailPeopleShape,
   run: ({ actor, services }, input) => services.trailPeople.list(actor, input),
 });

@@ -10,7 +10,7 @@ import { startHarness, type Harness, type Principal } from '../../test/harness.j
 import { Browser, signedIn, startWebServer, type WebServer } from '../../test/web-client.js';
 import type { Inbox } from '../services/inbox.service.js';
 import type { StepPayload } from '../services/step-form.service.js';
-import type { TrailView } from '../services/trail-view.js';
+import type { TrailView } from '../services/trail-shapes.js';
 
 interface Added {
   bit_id: string;

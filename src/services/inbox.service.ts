@@ -11,8 +11,10 @@ import type { Store } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { LIMITS } from '../content/limits.js';
 import type { OpenTrailStatus } from '../store/enums.js';
+import type { Inbox, InboxItem } from './inbox-shapes.js';
 
 export { INBOX_REASONS, type InboxReason } from '../store/repositories/inbox.repo.js';
+export type { Inbox, InboxItem } from './inbox-shapes.js';
 
 export interface InboxInput {
   flow_id?: string;
@@ -20,30 +22,6 @@ export interface InboxInput {
   reason?: repo.InboxReason;
   limit?: number;
   cursor?: string;
-}
-
-export interface InboxItem {
-  trail_id: string;
-  trail_title: string | null;
-  flow_id: string;
-  flow_title: string;
-  status: OpenTrailStatus;
-  step_id: string | null;
-  bit_id: string | null;
-  bit_title: string | null;
-  human_required: boolean;
-  reasons: repo.InboxReason[];
-  transfer: { reason: string; transferred_by: string | null; transferred_date_time_utc: string } | null;
-  started_by: string;
-  started_date_time_utc: string;
-  entered_date_time_utc: string | null;
-  last_modified_date_time_utc: string;
-}
-
-export interface Inbox {
-  items: InboxItem[];
-  counts: Record<repo.InboxReason | 'total', number>;
-  next_cursor: string | null;
 }
 
 export class InboxService {

@@ -17,6 +17,7 @@ import { blankToNull, checkTitle } from './text-fields.js';
 import { searchTexts } from '../content/search-text.js';
 import { checkReferenceContent, deriveAbstract, referenceText, type SlateNode } from './reference-content.js';
 import { decodeCursor, encodeCursor, parseSearchQuery, searchFingerprint } from './reference-query.js';
+import type { LinkRemoved, LinkWritten, ReferenceSearchPage, ReferenceView, ReferenceWritten } from './reference-shapes.js';
 
 export interface CreateReferenceInput {
   reference_title: string;
@@ -53,19 +54,6 @@ export interface LinkInput {
   position?: number;
 }
 
-export interface WriteResult {
-  reference_id: string;
-  last_modified_date_time_utc: string;
-}
-
-export interface LinkResult {
-  bit_id: string;
-  bit_reference_id: string;
-  reference_id: string;
-  position: number;
-}
-
-
 type Q = Db | Tx;
 type ReferenceRow = NonNullable<Awaited<ReturnType<typeof repo.findReference>>>;
 
@@ -89,7 +77,7 @@ export class ReferencesService {
 
   constructor(private readonly store: Store) {}
 
-  async create(actor: Actor, input: CreateReferenceInput): Promise<WriteResult> {
+  async create(actor: Actor, input: CreateReferenceInput): Promise<ReferenceWritten> {
     const content = checkReferenceContent(input.reference_content);
     const text = referenceText(content);
     const now = nowIso();
@@ -115,7 +103,7 @@ export class ReferencesService {
     return { reference_id: id, last_modified_date_time_utc: now };
   }
 
-  async update(actor: Actor, input: UpdateReferenceInput): Promise<WriteResult> {
+  async update(actor: Actor, input: UpdateReferenceInput): Promise<ReferenceWritten> {
     const content = input.reference_content === undefined ? undefined : checkReferenceContent(input.reference_content);
     return this.store.transaction(async (tx) => {
       const row = await repo.lockReference(tx, this.store.dialect, input.reference_id, actor);
@@ -151,13 +139,13 @@ export class ReferencesService {
     });
   }
 
-  async get(actor: Actor, referenceId: string) {
+  async get(actor: Actor, referenceId: string): Promise<ReferenceView> {
     const row = await repo.findReference(this.store.db, referenceId, actor);
     if (!row) throw notFound(referenceId);
     return this.view(row);
   }
 
-  async search(actor: Actor, input: SearchReferencesInput) {
+  async search(actor: Actor, input: SearchReferencesInput): Promise<ReferenceSearchPage> {
     const limit = input.limit ?? LIMITS.defaultSearchLimit;
     const terms = parseSearchQuery(input.query);
     const categories = input.categories && input.categories.length > 0 ? [...new Set(input.categories)].sort() : undefined;
@@ -194,7 +182,7 @@ export class ReferencesService {
     };
   }
 
-  async link(actor: Actor, input: LinkInput): Promise<LinkResult> {
+  async link(actor: Actor, input: LinkInput): Promise<LinkWritten> {
     return this.store.transaction(async (tx) => {
       const { bit, reference } = await this.linkTargets(tx, actor, input, { requireActiveBit: true });
       if (reference.is_active === 0) {
@@ -220,7 +208,7 @@ export class ReferencesService {
     });
   }
 
-  async updateLink(actor: Actor, input: LinkInput): Promise<LinkResult> {
+  async updateLink(actor: Actor, input: LinkInput): Promise<LinkWritten> {
     return this.store.transaction(async (tx) => {
       const { bit, reference } = await this.linkTargets(tx, actor, input, { requireActiveBit: true });
       const list = await links.linksOfBit(tx, bit.id);
@@ -244,7 +232,7 @@ export class ReferencesService {
   }
 
   /** Not idempotent (authoring-interface.md, unlink_reference): a second call answers not-found. */
-  async unlink(actor: Actor, input: { bit_id: string; reference_id: string }): Promise<{ bit_id: string; reference_id: string }> {
+  async unlink(actor: Actor, input: { bit_id: string; reference_id: string }): Promise<LinkRemoved> {
     return this.store.transaction(async (tx) => {
       // An archived bit may still be unlinked: that is how a reference it links becomes archivable.
       const { bit, reference } = await this.linkTargets(tx, actor, input, { requireActiveBit: false });
@@ -293,7 +281,7 @@ export class ReferencesService {
     return { bit, reference };
   }
 
-  private view(row: ReferenceRow) {
+  private view(row: ReferenceRow): ReferenceView {
     return {
       reference_id: row.id,
       reference_title: row.title,

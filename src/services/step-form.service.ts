@@ -5,20 +5,16 @@
  * element's answer rule (the text of the element definition that submit_step_data enforces) and what the
  * caller may do now.
  */
-import { ELEMENTS, isElementType, type SlateBody } from '../content/index.js';
+import { ELEMENTS, isElementType } from '../content/index.js';
 import { findFlow } from '../store/repositories/flows.repo.js';
 import { findStep, stepSnapshot } from '../store/repositories/trails.repo.js';
 import type { Store } from '../store/store.js';
 import { hasAccess, RUN_ACCESS, type Actor } from './actor.js';
 import { mayActOn, type TrailsService } from './trails.service.js';
-import type { BitSnapshot, StepElement } from './trail-step.js';
-import type { StepView, TrailView } from './trail-view.js';
+import type { BitSnapshot } from './trail-step.js';
+import type { StepPayload } from './trail-shapes.js';
 
-export interface StepPayload {
-  trail: Pick<TrailView, 'trail_id' | 'trail_title' | 'flow_id' | 'status' | 'trail_context'> & { flow_title: string };
-  step: (Omit<StepView, 'bit_body' | 'content_format' | 'elements'> & { body: SlateBody['children']; elements: Array<StepElement & { answer_rule: string | null }> }) | null;
-  may: { answer: boolean; advance: boolean; transfer: boolean; cancel: boolean };
-}
+export type { StepPayload } from './trail-shapes.js';
 
 export class StepFormService {
   constructor(

@@ -7,13 +7,7 @@ import { findPrincipalsOf } from '../store/repositories/auth.repo.js';
 import type { Store } from '../store/store.js';
 import type { Actor } from './actor.js';
 import type { TrailsService } from './trails.service.js';
-import type { PrincipalKind } from '../store/enums.js';
-
-export interface TrailPerson {
-  principal_id: string;
-  name: string;
-  kind: PrincipalKind;
-}
+import type { TrailPeople } from './trail-shapes.js';
 
 export class TrailPeopleService {
   constructor(
@@ -21,7 +15,7 @@ export class TrailPeopleService {
     private readonly trails: TrailsService,
   ) {}
 
-  async list(actor: Actor, input: { trail_id: string }): Promise<{ people: TrailPerson[] }> {
+  async list(actor: Actor, input: { trail_id: string }): Promise<TrailPeople> {
     const view = await this.trails.get(actor, input);
     const ids = new Set<string>([view.started_by]);
     for (const step of view.history) {

@@ -6,7 +6,8 @@
  */
 import { answeredByItems, checkStepAnswer, listElements, nodeInventory, type ConnectionCondition, type SlateBody } from '../content/index.js';
 import type { ValidationIssue } from '../errors.js';
-import type { BitReferenceLinkView } from '../store/repositories/links.repo.js';
+import type { ReferenceLink } from './reference-shapes.js';
+import type { StepElement } from './trail-shapes.js';
 import type { BitTable } from '../store/schema.js';
 import { connectionNodes } from './flow-graph.js';
 
@@ -28,7 +29,7 @@ export interface BitSnapshot {
   complexity: BitTable['complexity'];
   human_required: boolean;
   body: SlateBody;
-  references: BitReferenceLinkView[];
+  references: ReferenceLink[];
   connections: SnapshotConnection[];
   last_modified_date_time_utc: string;
 }
@@ -36,7 +37,7 @@ export interface BitSnapshot {
 export function takeSnapshot(
   bit: BitTable,
   parse: <T>(raw: unknown) => T,
-  references: BitReferenceLinkView[],
+  references: ReferenceLink[],
   rows: Array<{ id: string; target_bit_id: string; sort_order: number }>,
 ): BitSnapshot {
   const body = parse<SlateBody>(bit.body);
@@ -65,23 +66,6 @@ export function takeSnapshot(
     }),
     last_modified_date_time_utc: bit.updated_at,
   };
-}
-
-export interface StepElement {
-  element_id: string;
-  /** The element type of the body (`text-area`, …). */
-  type: string;
-  /** The step type name submit_step_data uses; for a check-list, each item is answered as CheckListItem. */
-  element_type: string | null;
-  /**
-   * The element's configuration: its props as the bit stores them (label, required, picker_type, url, …).
-   * Named `config` as authoring-interface.md names it for answers (`config.picker_type`, `<config.url>`) and
-   * CONTRACT.md for the step payload ("elements with config"); the authoring tools call the same object props.
-   */
-  config: Record<string, unknown>;
-  items?: Array<{ id: string; [field: string]: unknown }>;
-  /** Whether advancing needs an answer (a check-list: whether some item must be checked). */
-  required: boolean;
 }
 
 /** The interactive elements of a snapshot, in body order, named as submit_step_data names them. */

@@ -1,109 +1,15 @@
 /**
- * What every trail tool answers: the trail, its current step (the step payload of CONTRACT.md, "Tools
- * beyond the interface document": the bit's title, body as markdown, elements with config, complexity,
- * human_required, linked references, the answers so far and the connections available now) and its history.
+ * What every trail tool answers, built from the store's rows: the trail, its current step (the step payload of
+ * CONTRACT.md, "Tools beyond the interface document": the bit's title, body as markdown, elements with config,
+ * complexity, human_required, linked references, the answers so far and the connections available now) and its
+ * history. The shapes are services/trail-shapes.ts's.
  */
 import type { Selectable } from 'kysely';
 import type { TrailAnswerTable, TrailTable } from '../store/schema.js';
-import type { BitReferenceLinkView } from '../store/repositories/links.repo.js';
-import type { ConnectionCondition } from '../content/slate.js';
 import { stepBodyMarkdown } from './step-body.js';
 import type { StepRow, TrailEvent } from '../store/repositories/trails.repo.js';
-import { conditionHolds, missingRequired, stepElements, type BitSnapshot, type LatestAnswer, type StepElement } from './trail-step.js';
-
-export interface AnswerView {
-  element_id: string;
-  element_type: string;
-  value: unknown;
-  warnings: string[];
-  answered_by: string;
-  answered_date_time_utc: string;
-}
-
-export interface AvailableConnection {
-  connection_id: string;
-  target_bit_id: string;
-  target_bit_title: string;
-  label: string | null;
-  condition: ConnectionCondition | null;
-}
-
-export interface StepView {
-  step_id: string;
-  seq: number;
-  bit_id: string;
-  bit_title: string;
-  bit_abstract: string | null;
-  bit_body: string;
-  content_format: 'markdown';
-  complexity: string;
-  human_required: boolean;
-  elements: StepElement[];
-  references: BitReferenceLinkView[];
-  /** The answer that counts for each element (the latest), in the order first answered. */
-  answers: AnswerView[];
-  /** Required element ids (check-list items by their own id) still without a counting answer. */
-  required_missing: string[];
-  connections_available: AvailableConnection[];
-  waiting_for_person: boolean;
-  transfer_reason: string | null;
-  entered_date_time_utc: string;
-}
-
-export interface TransferView {
-  reason: string;
-  /** Null only for a transfer made before the store recorded who made it. */
-  transferred_by: string | null;
-  transferred_date_time_utc: string;
-}
-
-export interface CancellationView {
-  reason: string | null;
-  cancelled_by: string | null;
-  cancelled_date_time_utc: string;
-}
-
-export interface HistoryEntry {
-  step_id: string;
-  seq: number;
-  bit_id: string;
-  bit_title: string;
-  entered_date_time_utc: string;
-  left_date_time_utc: string | null;
-  left_by: string | null;
-  left_by_connection_id: string | null;
-  /** Every hand-over of the step to a person (transfer_step), oldest first. */
-  transfers: TransferView[];
-  /** Set on the step the trail was on when cancel_trail ended it (the step is left then, by the same principal). */
-  cancellation: CancellationView | null;
-  /** Every answer given on the step, replaced ones included, oldest first. */
-  answers: AnswerView[];
-}
-
-export interface TrailView {
-  trail_id: string;
-  flow_id: string;
-  trail_title: string | null;
-  status: TrailTable['status'];
-  trail_context: Record<string, unknown>;
-  started_by: string;
-  started_date_time_utc: string;
-  last_modified_date_time_utc: string;
-  current_step: StepView | null;
-  history: HistoryEntry[];
-}
-
-export interface TrailSummary {
-  trail_id: string;
-  flow_id: string;
-  trail_title: string | null;
-  status: TrailTable['status'];
-  current_bit_id: string | null;
-  current_bit_title: string | null;
-  started_by: string;
-  started_date_time_utc: string;
-  last_modified_date_time_utc: string;
-}
+import { conditionHolds, missingRequired, stepElements, type BitSnapshot, type LatestAnswer } from './trail-step.js';
+import type { AnswerView, AvailableConnection, HistoryEntry, StepView, TransferView } from './trail-shapes.js';
 
 type Parse = <T>(raw: unknown) => T;
 

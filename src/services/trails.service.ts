@@ -21,7 +21,8 @@ import type { Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { trailContextIssues, type TrailContextSchema } from './trail-context-schema.js';
 import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
-import { answerView, availableConnections, historyEntry, latestAnswers, stepView, type AnswerView, type TrailSummary, type TrailView } from './trail-view.js';
+import { answerView, availableConnections, historyEntry, latestAnswers, stepView } from './trail-view.js';
+import type { AnswerView, AnswerWarnings, TrailPage, TrailView } from './trail-shapes.js';
 
 /** Answers in one submit_step_data call: a step holds at most 200 elements and items (LIMITS.entriesAndItemsPerCall). */
 
@@ -200,7 +201,7 @@ export class TrailsService {
     return this.view(db, this.visibleTrail(await repo.findTrail(db, input.trail_id, actor), input.trail_id));
   }
 
-  async list(actor: Actor, input: ListTrailsInput): Promise<{ trails: TrailSummary[]; next_cursor: string | null }> {
+  async list(actor: Actor, input: ListTrailsInput): Promise<TrailPage> {
     const db = this.store.db;
     if (input.flow_id) {
       const flow = await findFlow(db, input.flow_id, actor);
@@ -233,7 +234,7 @@ export class TrailsService {
     };
   }
 
-  async submit(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<TrailView & { warnings: Array<{ element_id: string; warnings: string[] }> }> {
+  async submit(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<TrailView & { warnings: AnswerWarnings }> {
     assertAnswerSizes(input.data);
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);

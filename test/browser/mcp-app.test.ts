@@ -17,6 +17,7 @@ import { buildWeb } from '../../scripts/build-web.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { STEP_APP_URI } from '../../src/mcp/apps/step-app.js';
 import { ENGINES } from '../engines.js';
+import type { TrailView } from '../../src/services/trail-shapes.js';
 import { silentLogger } from '../harness.js';
 import { ok, startHostileServer, type HostileServer } from '../hostile/harness.js';
 import { seriousViolations } from './axe.js';
@@ -45,11 +46,7 @@ afterAll(async () => {
   rmSync(WEB_ROOT, { recursive: true, force: true });
 });
 
-interface Trail {
-  status: string;
-  current_step: { bit_title: string; answers: Array<{ element_id: string; element_type: string; value: unknown }> } | null;
-  history: Array<{ bit_title: string; answers: Array<{ element_id: string; element_type: string; value: unknown; answered_by: string }> }>;
-}
+type Trail = TrailView;
 
 for (const engine of ENGINES) {
   describe.skipIf(!HAVE_CHROMIUM)(`the step form as an MCP App (${engine})`, () => {

@@ -8,13 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/content/limits.js';
 import { encodeCursor, parseSearchQuery, searchFingerprint } from '../../src/services/reference-query.js';
 import { ENGINES } from '../engines.js';
+import type { ReferenceHit } from '../../src/services/reference-shapes.js';
 import { HEALTH_BOUND_MS, LONG, callTool, ok, startHostileServer, underAttack, type HostileServer, type ToolAnswer } from './harness.js';
 
-interface Hit {
-  reference_id: string;
-  snippet: string;
-  score: number;
-}
+type Hit = ReferenceHit;
 
 /** create_reference with one paragraph of `text`, the arguments sent as prebuilt JSON. */
 async function createReference(server: HostileServer, title: string, text: string, token?: string): Promise<string> {

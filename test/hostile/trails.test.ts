@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/content/limits.js';
 import { ENGINES } from '../engines.js';
-import { insertTestBit, insertTestConnection } from '../graph-fixtures.js';
-import { p, textArea } from '../trail-fixtures.js';
+import { addTestBit, connectTestBits, type ToolCaller } from '../graph-fixtures.js';
+import { p, textArea, type BodyPiece } from '../trail-fixtures.js';
 import { callTool, HEALTH_BOUND_MS, LONG, memoryBound, ok, repeatJson, startHostileServer, underAttack, type HostileServer, type ToolAnswer } from './harness.js';
 
 const MB = 1024 * 1024;
@@ -35,11 +35,14 @@ const SIZE = {
 const HEAP_CAP_MB = 96;
 
 /** Paragraphs enough to make a body of about `bytes` as stored JSON. */
-function bodyOf(bytes: number, word: string): unknown[] {
-  const text = `${word} `.repeat(200);
-  const block = p(text);
-  return Array.from({ length: Math.ceil(bytes / (JSON.stringify(block).length + 1)) }, () => block);
+function bodyOf(bytes: number, word: string): BodyPiece[] {
+  const text = `${word} `.repeat(200).trim();
+  const stored = JSON.stringify({ type: 'p', children: [{ text }] }).length + 1;
+  return Array.from({ length: Math.ceil(bytes / stored) }, () => p(text));
 }
+
+/** The fixtures' author: the server's owner, over the same HTTP calls as the attacks. */
+const authorOf = (server: HostileServer): ToolCaller => ({ ok: async <T>(name: string, args: Record<string, unknown> = {}) => (await ok(server, name, args)) as T });
 
 /**
  * The answer to a request too large for a trail tool: within the HTTP layer's request bounds (LIMITS.mcpRequestBytes
@@ -64,14 +67,17 @@ function report(what: string, m: { maxHealthMs: number; addedRss: number; elapse
 describe.each(ENGINES)('hostile trails on %s', (engine) => {
   let server: HostileServer;
   let startBit: string;
+  /** The start bit's text area. */
+  let notes: string;
   let enumFlow: string;
   let closedFlow: string;
   let plainFlow: string;
 
   beforeAll(async () => {
     server = await startHostileServer(engine);
-    const store = server.services.store;
-    startBit = await insertTestBit(store, { accountId: server.accountId, title: 'Start', blocks: [p('start'), textArea('notes')] });
+    const start = await addTestBit(authorOf(server), { title: 'Start', blocks: [p('start'), textArea('notes')] });
+    startBit = start.bit_id;
+    notes = start.ids.notes;
     const schema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', enum: ['red', 'green', 'blue'] } } } };
     enumFlow = String((await ok(server, 'create_flow', { flow_title: 'Enum', start_bit_id: startBit, trail_context_schema: schema })).flow_id);
     const closed = { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false };
@@ -118,7 +124,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     // the two apart: compiling makes garbage that V8 collects late.
     const capped = await startHostileServer(engine, { NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}` });
     try {
-      const bit = await insertTestBit(capped.services.store, { accountId: capped.accountId, title: 'Start' });
+      const bit = (await addTestBit(authorOf(capped), { title: 'Start' })).bit_id;
       const flowId = String((await ok(capped, 'create_flow', { flow_title: 'Plain', start_bit_id: bit })).flow_id);
       const missing = '00000000-0000-4000-8000-000000000000';
       const schemaOf = (i: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: LIMITS.contextSchemaProperties }, (_, j) => [`f${i}_${j}`, { type: 'string', maxLength: i + j }])) });
@@ -173,7 +179,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
 
   it('finding 7: a huge answer is VALIDATION_ERROR, not stored', async () => {
     const trail = await ok(server, 'start_trail', { flow_id: plainFlow });
-    const args = `{"trail_id":"${String(trail.trail_id)}","data":[{"element_id":"notes","element_type":"TextArea","value":{"value":"${'a'.repeat(SIZE.answer)}"}}]}`;
+    const args = `{"trail_id":"${String(trail.trail_id)}","data":[{"element_id":"${notes}","element_type":"TextArea","value":{"value":"${'a'.repeat(SIZE.answer)}"}}]}`;
     const m = await underAttack(server, () => callTool(server, 'submit_step_data', args));
     report(`answer ${(args.length / MB).toFixed(0)} MB`, m);
     expect(m.result.envelope?.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { limit: 'answersPerCallBytes' } });
@@ -183,10 +189,11 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
 
   it('finding 7: a loop over two big bits stores each once; advancing and reading it stay within the bounds', async () => {
     const store = server.services.store;
-    const ping = await insertTestBit(store, { accountId: server.accountId, title: 'Ping', blocks: bodyOf(SIZE.loopBody, 'ping') });
-    const pong = await insertTestBit(store, { accountId: server.accountId, title: 'Pong', blocks: bodyOf(SIZE.loopBody, 'pong') });
-    await insertTestConnection(store, ping, pong);
-    await insertTestConnection(store, pong, ping);
+    const author = authorOf(server);
+    const ping = (await addTestBit(author, { title: 'Ping', blocks: bodyOf(SIZE.loopBody, 'ping') })).bit_id;
+    const pong = (await addTestBit(author, { title: 'Pong', blocks: bodyOf(SIZE.loopBody, 'pong') })).bit_id;
+    await connectTestBits(author, ping, pong);
+    await connectTestBits(author, pong, ping);
     const flow = await ok(server, 'create_flow', { flow_title: 'Loop', start_bit_id: ping });
     const trail = await ok(server, 'start_trail', { flow_id: flow.flow_id });
     const trailId = String(trail.trail_id);
@@ -218,10 +225,10 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
   });
 
   it('finding 7: get_flow include_graph over many big bits reads them one at a time', async () => {
-    const store = server.services.store;
+    const author = authorOf(server);
     const ids: string[] = [];
-    for (let i = 0; i < SIZE.graphBits; i++) ids.push(await insertTestBit(store, { accountId: server.accountId, title: `G${i}`, blocks: bodyOf(SIZE.graphBody, `g${i}`) }));
-    for (let i = 0; i + 1 < ids.length; i++) await insertTestConnection(store, ids[i], ids[i + 1]);
+    for (let i = 0; i < SIZE.graphBits; i++) ids.push((await addTestBit(author, { title: `G${i}`, blocks: bodyOf(SIZE.graphBody, `g${i}`) })).bit_id);
+    for (let i = 0; i + 1 < ids.length; i++) await connectTestBits(author, ids[i], ids[i + 1]);
     const flow = await ok(server, 'create_flow', { flow_title: 'Graph', start_bit_id: ids[0] });
     const m = await underAttack(server, () => callTool(server, 'get_flow', { flow_id: flow.flow_id, include_graph: true }));
     report(`graph of ${SIZE.graphBits} bits of ${(SIZE.graphBody / MB).toFixed(1)} MB`, m, `, answer ${m.result.bytes} B`);

@@ -4,23 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
-import { insertTestBit, insertTestConnection } from '../../../test/graph-fixtures.js';
+import { addTestBit, connectTestBits } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
 import { checkList, textArea } from '../../../test/trail-fixtures.js';
+import type { TrailView } from '../../services/trail-shapes.js';
 
-interface Trail {
-  trail_id: string;
-  status: string;
-  last_modified_date_time_utc: string;
-  current_step: { bit_id: string } | null;
-  history: Array<{
-    bit_id: string;
-    left_by: string | null;
-    left_by_connection_id: string | null;
-    left_date_time_utc: string | null;
-    cancellation: { reason: string | null; cancelled_by: string | null; cancelled_date_time_utc: string } | null;
-  }>;
-}
+type Trail = TrailView;
 
 const answer = (element_id: string, element_type: string, inner: unknown) => ({ element_id, element_type, value: { value: inner } });
 
@@ -32,14 +21,19 @@ describe.each(ENGINES)('cancel_trail on %s', (engine) => {
   let flowId: string;
   let first: string;
   let second: string;
+  let notes: string;
+  let sig: string;
 
   beforeAll(async () => {
     h = await startHarness(engine);
     person = await h.principal({ kind: 'person', permission: 'view', capabilities: ['run'] });
-    const s = h.store.store;
-    first = await insertTestBit(s, { accountId: h.accountId, title: 'First', blocks: [textArea('notes')] });
-    second = await insertTestBit(s, { accountId: h.accountId, title: 'Sign', humanRequired: true, blocks: [checkList('sign', [{ id: 'sig', required: true }])] });
-    await insertTestConnection(s, first, second);
+    const writing = await addTestBit(h, { title: 'First', blocks: [textArea('notes')] });
+    first = writing.bit_id;
+    notes = writing.ids.notes;
+    const signing = await addTestBit(h, { title: 'Sign', humanRequired: true, blocks: [checkList('sign', [{ id: 'sig', required: true }])] });
+    second = signing.bit_id;
+    sig = signing.ids.sig;
+    await connectTestBits(h, first, second);
     flowId = (await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Cancellable', start_bit_id: first })).flow_id;
   });
   afterAll(async () => h.close());
@@ -70,7 +64,7 @@ describe.each(ENGINES)('cancel_trail on %s', (engine) => {
     expect((await historyOf(cancelled.trail_id))[0].cancellation).toMatchObject({ reason: null, cancelled_by: h.owner.principalId });
     for (const [tool, args] of [
       ['cancel_trail', { reason: 'again' }],
-      ['submit_step_data', { data: [answer('notes', 'TextArea', 'late')] }],
+      ['submit_step_data', { data: [answer(notes, 'TextArea', 'late')] }],
       ['advance_trail', {}],
       ['transfer_step', { reason: 'late' }],
     ] as const) {
@@ -81,7 +75,7 @@ describe.each(ENGINES)('cancel_trail on %s', (engine) => {
 
     const done = await start();
     await h.owner.client.ok('advance_trail', { trail_id: done.trail_id });
-    await person.client.ok('submit_step_data', { trail_id: done.trail_id, data: [answer('sig', 'CheckListItem', true)] });
+    await person.client.ok('submit_step_data', { trail_id: done.trail_id, data: [answer(sig, 'CheckListItem', true)] });
     expect((await person.client.ok<Trail>('advance_trail', { trail_id: done.trail_id })).status).toBe('completed');
     expect(await h.owner.client.fail('cancel_trail', { trail_id: done.trail_id })).toMatchObject({ code: 'TRAIL_NOT_RUNNING', details: { status: 'completed' } });
   });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
-import { insertTestBit, insertTestConnection, setBitStatus } from '../../../test/graph-fixtures.js';
+import { addTestBit, archiveTestBit, connectTestBits } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
+import { checkList, dropdown } from '../../../test/trail-fixtures.js';
 import type { FlowWithGraph as GraphData } from '../../services/flow-shapes.js';
 import { mermaidText } from '../../services/flow-mermaid.js';
 
@@ -10,43 +11,48 @@ describe.each(ENGINES)('get_flow with the graph on %s', (engine) => {
   let h: Harness;
   const ids: Record<string, string> = {};
   const conn: Record<string, string> = {};
+  /** The ids minted for the dropdown and the check-list the conditions name. */
+  const node: Record<string, string> = {};
   let flowId: string;
   beforeAll(async () => {
     h = await startHarness(engine);
-    const s = h.store.store;
-    const bit = (title: string, extra: { humanRequired?: boolean } = {}) => insertTestBit(s, { accountId: h.accountId, title, ...extra });
+    const bit = async (title: string, extra: Parameters<typeof addTestBit>[1] = {}) => {
+      const added = await addTestBit(h, { title, ...extra });
+      Object.assign(node, added.ids);
+      return added.bit_id;
+    };
     // start → a, start → b (conditional), a → c, b → c, c → start (a cycle); orphan → b; feeder → orphan;
     // island stands alone; unrelated is wired to island only.
-    ids.start = await bit('Start "here" <now>');
-    ids.a = await bit('A | pipe');
+    ids.start = await bit('Start "here" <now>', { blocks: [dropdown('dd1', ['o1', 'o2', 'o3'])] });
+    ids.a = await bit('A | pipe', { blocks: [checkList('list', [{ id: 'item9' }])] });
     ids.b = await bit('B #1', { humanRequired: true });
     ids.c = await bit('C');
     ids.orphan = await bit('Orphan');
     ids.feeder = await bit('Feeder');
     ids.island = await bit('Island');
     ids.unrelated = await bit('Unrelated');
-    conn.sa = await insertTestConnection(s, ids.start, ids.a, { label: 'Yes' });
-    conn.sb = await insertTestConnection(s, ids.start, ids.b, { label: null, when: { element_id: 'dd1', option_ids: ['o1', 'o2'] }, preview: false });
-    conn.ac = await insertTestConnection(s, ids.a, ids.c, { when: { element_id: 'item9', checked: true } });
-    conn.bc = await insertTestConnection(s, ids.b, ids.c);
-    conn.cs = await insertTestConnection(s, ids.c, ids.start, { label: 'again' });
-    conn.ob = await insertTestConnection(s, ids.orphan, ids.b);
-    conn.fo = await insertTestConnection(s, ids.feeder, ids.orphan);
-    conn.ui = await insertTestConnection(s, ids.unrelated, ids.island);
+    const connect = connectTestBits.bind(null, h);
+    conn.sa = await connect(ids.start, ids.a, { label: 'Yes' });
+    conn.sb = await connect(ids.start, ids.b, { label: null, when: { element_id: node.dd1, option_ids: [node.o1, node.o2] }, preview: false });
+    conn.ac = await connect(ids.a, ids.c, { when: { element_id: node.item9, checked: true } });
+    conn.bc = await connect(ids.b, ids.c);
+    conn.cs = await connect(ids.c, ids.start, { label: 'again' });
+    conn.ob = await connect(ids.orphan, ids.b);
+    conn.fo = await connect(ids.feeder, ids.orphan);
+    conn.ui = await connect(ids.unrelated, ids.island);
     flowId = (await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Graph', start_bit_id: ids.start })).flow_id;
   });
   afterAll(async () => h.close());
 
   it('lists the bits of one depth in the order the walk reached them, not by id', async () => {
-    const s = h.store.store;
     // Bits made until the later branch has the smaller id: sorting rows by source id would put its child first.
     for (let attempt = 0; attempt < 20; attempt++) {
-      const [root, first, second, under1, under2] = await Promise.all(['R', 'first', 'second', 'under first', 'under second'].map((title) => insertTestBit(s, { accountId: h.accountId, title })));
+      const [root, first, second, under1, under2] = (await Promise.all(['R', 'first', 'second', 'under first', 'under second'].map((title) => addTestBit(h, { title })))).map((b) => b.bit_id);
       if (second > first) continue;
-      await insertTestConnection(s, root, first);
-      await insertTestConnection(s, root, second);
-      await insertTestConnection(s, first, under1);
-      await insertTestConnection(s, second, under2);
+      await connectTestBits(h, root, first);
+      await connectTestBits(h, root, second);
+      await connectTestBits(h, first, under1);
+      await connectTestBits(h, second, under2);
       const flow = (await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Order', start_bit_id: root })).flow_id;
       const { graph } = await h.owner.client.ok<GraphData>('get_flow', { flow_id: flow, include_graph: true });
       expect(graph!.bits.map((b) => b.bit_title)).toEqual(['R', 'first', 'second', 'under first', 'under second']);
@@ -77,10 +83,10 @@ describe.each(ENGINES)('get_flow with the graph on %s', (engine) => {
       depth: 0,
       connections: [
         { connection_id: conn.sa, target_bit_id: ids.a, target_bit_title: 'A | pipe', sort_order: 0, label: 'Yes', params: {}, condition: null },
-        { connection_id: conn.sb, target_bit_id: ids.b, target_bit_title: 'B #1', sort_order: 1, label: null, params: { preview: false }, condition: { element_id: 'dd1', option_ids: ['o1', 'o2'] } },
+        { connection_id: conn.sb, target_bit_id: ids.b, target_bit_title: 'B #1', sort_order: 1, label: null, params: { preview: false }, condition: { element_id: node.dd1, option_ids: [node.o1, node.o2] } },
       ],
     });
-    expect(graph!.bits[1].connections[0].condition).toEqual({ element_id: 'item9', checked: true });
+    expect(graph!.bits[1].connections[0].condition).toEqual({ element_id: node.item9, checked: true });
     expect(graph!.bits[2].human_required).toBe(true);
     expect(graph!.bits[3].connections.map((c) => c.target_bit_id)).toEqual([ids.start]);
     // Wired into the flow but never reached from the start; island/unrelated are not part of this flow at all.
@@ -124,10 +130,10 @@ describe.each(ENGINES)('get_flow with the graph on %s', (engine) => {
   });
 
   it('shows an archived start bit of an inactive flow, alone', async () => {
-    const lone = await insertTestBit(h.store.store, { accountId: h.accountId, title: 'Lone' });
+    const lone = (await addTestBit(h, { title: 'Lone' })).bit_id;
     const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Lone', start_bit_id: lone });
     await h.owner.client.ok('update_flow', { flow_id, is_active: false });
-    await setBitStatus(h.store.store, lone, 'archived');
+    await archiveTestBit(h, lone);
     const { graph } = await h.owner.client.ok<GraphData>('get_flow', { flow_id, format: 'mermaid' });
     expect(graph!.bits).toEqual([{ bit_id: lone, bit_title: 'Lone', status: 'archived', human_required: false, depth: 0, connections: [] }]);
     expect(graph!.unreachable_bit_ids).toEqual([]);

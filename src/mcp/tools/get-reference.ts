@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { referenceViewShape } from '../../services/reference-shapes.js';
 import { referenceId } from './reference-schemas.js';
 
 export const getReferenceTool = defineTool({
@@ -10,18 +11,6 @@ export const getReferenceTool = defineTool({
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
   input: z.strictObject({ reference_id: referenceId }),
-  output: z.object({
-    reference_id: z.string(),
-    reference_title: z.string(),
-    reference_abstract: z.string().nullable(),
-    reference_content: z.array(z.record(z.string(), z.unknown())),
-    content_format: z.literal('slate'),
-    reference_categories: z.array(z.string()),
-    scope_id: z.string().nullable(),
-    is_active: z.boolean(),
-    author_principal_id: z.string(),
-    created_date_time_utc: z.string(),
-    last_modified_date_time_utc: z.string(),
-  }),
+  output: referenceViewShape,
   run: ({ actor, services }, input) => services.references.get(actor, input.reference_id),
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
-import { insertTestBit } from '../../../test/graph-fixtures.js';
+import { addTestBit } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
 
 interface FlowPage {
@@ -20,17 +20,17 @@ describe.each(ENGINES)('list_flows and list_bits on %s', (engine) => {
   const bits: Record<string, string> = {};
   beforeAll(async () => {
     h = await startHarness(engine);
-    const s = h.store.store;
     scopeId = await h.services.auth.createScope(h.accountId, 'team');
     otherScope = await h.services.auth.createScope(h.accountId, 'other');
-    bits.plain = await insertTestBit(s, { accountId: h.accountId, title: 'Plain step', categories: ['ops'] });
-    bits.archived = await insertTestBit(s, { accountId: h.accountId, title: 'Old step', status: 'archived', categories: ['ops'] });
-    bits.scoped = await insertTestBit(s, { accountId: h.accountId, scopeId, title: 'Team step', description: 'about 100%_done' });
-    bits.hidden = await insertTestBit(s, { accountId: h.accountId, scopeId: otherScope, title: 'Hidden step' });
+    const bit = async (options: Parameters<typeof addTestBit>[1]) => (await addTestBit(h, options)).bit_id;
+    bits.plain = await bit({ title: 'Plain step', categories: ['ops'] });
+    bits.archived = await bit({ title: 'Old step', archived: true, categories: ['ops'] });
+    bits.scoped = await bit({ scopeId, title: 'Team step', description: 'about 100%_done' });
+    bits.hidden = await bit({ scopeId: otherScope, title: 'Hidden step' });
     // A category that contains another's JSON text must not match it (exact match of array values).
-    bits.tricky = await insertTestBit(s, { accountId: h.accountId, title: 'Tricky', categories: ['a"ops"b', 'OPS'] });
+    bits.tricky = await bit({ title: 'Tricky', categories: ['a"ops"b', 'OPS'] });
     const foreignAccount = await h.services.auth.createAccount('foreign');
-    await insertTestBit(s, { accountId: foreignAccount, title: 'Foreign step', categories: ['ops'] });
+    await bit({ accountId: foreignAccount, title: 'Foreign step', categories: ['ops'] });
     const create = async (args: Record<string, unknown>) => (await h.owner.client.ok<{ flow_id: string }>('create_flow', args)).flow_id;
     flows.alpha = await create({ flow_title: 'Alpha onboarding', start_bit_id: bits.plain, flow_categories: ['hr'], priority: 'high' });
     flows.beta = await create({ flow_title: 'Beta', start_bit_id: bits.plain, flow_description: 'Customer ONBOARDING too', flow_categories: ['sales', 'hr'] });
@@ -125,7 +125,7 @@ describe.each(ENGINES)('list_flows and list_bits on %s', (engine) => {
   });
 
   it('pages through a category filter that skips most rows', async () => {
-    for (let i = 0; i < 7; i++) await insertTestBit(h.store.store, { accountId: h.accountId, title: `Filler ${i}` });
+    for (let i = 0; i < 7; i++) await addTestBit(h, { title: `Filler ${i}` });
     const seen: string[] = [];
     let cursor: string | null = null;
     do {

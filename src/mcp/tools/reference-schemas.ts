@@ -40,15 +40,4 @@ export const displayLabel = z
   .max(LIMITS.displayLabel)
   .describe('Omitted or empty: the reference title.');
 
-
-export const referenceWritten = z.object({
-  reference_id: z.string(),
-  last_modified_date_time_utc: z.string(),
-});
-
-export const linkWritten = z.object({
-  bit_id: z.string(),
-  bit_reference_id: z.string(),
-  reference_id: z.string(),
-  position: z.number().int().describe('The link\'s zero-based position in the bit\'s list after this call.'),
-});
+export { linkRemovedShape as linkRemoved, linkWrittenShape as linkWritten, referenceWrittenShape as referenceWritten } from '../../services/reference-shapes.js';

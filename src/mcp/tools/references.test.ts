@@ -2,20 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
 import { makeBit, makeReference, para } from '../../../test/reference-fixtures.js';
-
-interface Reference {
-  reference_id: string;
-  reference_title: string;
-  reference_abstract: string | null;
-  reference_content: unknown[];
-  content_format: string;
-  reference_categories: string[];
-  scope_id: string | null;
-  is_active: boolean;
-  author_principal_id: string;
-  created_date_time_utc: string;
-  last_modified_date_time_utc: string;
-}
+import type { ReferenceView as Reference } from '../../services/reference-shapes.js';
 
 describe.each(ENGINES)('create_reference, update_reference, get_reference on %s', (engine) => {
   let h: Harness;

@@ -2,21 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
 import { makeReference, para } from '../../../test/reference-fixtures.js';
-
-interface Hit {
-  reference_id: string;
-  reference_title: string;
-  reference_abstract: string | null;
-  reference_categories: string[];
-  scope_id: string | null;
-  is_active: boolean;
-  snippet: string;
-  score: number;
-}
-interface Page {
-  results: Hit[];
-  next_cursor: string | null;
-}
+import type { ReferenceSearchPage as Page } from '../../services/reference-shapes.js';
 
 describe.each(ENGINES)('search_references on %s', (engine) => {
   let h: Harness;

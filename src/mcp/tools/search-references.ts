@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
+import { referenceSearchPageShape } from '../../services/reference-shapes.js';
 import { defineTool } from '../tool.js';
 import { cursor, uuid } from './common-schemas.js';
 
@@ -18,20 +19,6 @@ export const searchReferencesTool = defineTool({
     limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Default ${LIMITS.defaultSearchLimit}.`),
     cursor: cursor.optional().describe('next_cursor of the previous page, with the same query and filters.'),
   }),
-  output: z.object({
-    results: z.array(
-      z.object({
-        reference_id: z.string(),
-        reference_title: z.string(),
-        reference_abstract: z.string().nullable(),
-        reference_categories: z.array(z.string()),
-        scope_id: z.string().nullable(),
-        is_active: z.boolean(),
-        snippet: z.string().describe(`An excerpt of the body text's first ${LIMITS.snippetWindowChars} characters with the matched words marked **…**.`),
-        score: z.number().describe('Relevance, higher is better; comparable only within one search.'),
-      }),
-    ),
-    next_cursor: z.string().nullable(),
-  }),
+  output: referenceSearchPageShape,
   run: ({ actor, services }, input) => services.references.search(actor, input),
 });

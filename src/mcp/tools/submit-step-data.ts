@@ -3,7 +3,7 @@ import { RUN_ACCESS } from '../../services/actor.js';
 import { defineTool, errorCode } from '../tool.js';
 import { answerInnerSchema } from './answer-schemas.js';
 import { nodeRef } from './common-schemas.js';
-import { PROGRESS_TEXT, progressOf, trailId, trailProgress } from './trail-schemas.js';
+import { PROGRESS_TEXT, progressOf, trailId, trailSubmitted } from './trail-schemas.js';
 import { LIMITS } from '../../content/limits.js';
 
 export const submitStepDataTool = defineTool({
@@ -29,7 +29,7 @@ export const submitStepDataTool = defineTool({
       .min(1)
       .max(LIMITS.answersPerCall),
   }),
-  output: trailProgress.extend({ warnings: z.array(z.object({ element_id: z.string(), warnings: z.array(z.string()) })) }),
+  output: trailSubmitted,
   run: async ({ actor, services }, input) => {
     const view = await services.trails.submit(actor, { trail_id: input.trail_id, data: input.data.map((d) => ({ element_id: d.element_id, element_type: d.element_type, value: d.value.value })) });
     return { ...progressOf(view), warnings: view.warnings };

@@ -4,40 +4,39 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
-import { insertTestBit, insertTestConnection } from '../../../test/graph-fixtures.js';
+import { addTestBit, connectTestBits } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
 import { p, textArea } from '../../../test/trail-fixtures.js';
 import { LIMITS } from '../../content/limits.js';
 import * as repo from '../../store/repositories/trails.repo.js';
+import type { TrailView } from '../../services/trail-shapes.js';
 
-interface Trail {
-  trail_id: string;
-  status: string;
-  current_step: { step_id: string; seq: number; bit_id: string; bit_title: string; bit_body: string } | null;
-  history: Array<{ step_id: string; seq: number; bit_id: string; bit_title: string; answers: unknown[] }>;
-}
+type Trail = TrailView;
 
 const answer = (element_id: string, inner: unknown) => ({ element_id, element_type: 'TextArea', value: { value: inner } });
 
 describe.each(ENGINES)('trail bounds on %s', (engine) => {
   let h: Harness;
   const bit: Record<string, string> = {};
+  /** The ping step's text area. */
+  let notes: string;
   let cycleFlow: string;
   let lineFlow: string;
 
   beforeAll(async () => {
     h = await startHarness(engine);
-    const s = h.store.store;
     // A loop of two bits (ping ⇄ pong), the notes of each free in length; and a line one → two → three.
-    bit.ping = await insertTestBit(s, { accountId: h.accountId, title: 'Ping', blocks: [p('ping body'), textArea('notes')] });
-    bit.pong = await insertTestBit(s, { accountId: h.accountId, title: 'Pong', blocks: [p('pong body')] });
-    await insertTestConnection(s, bit.ping, bit.pong);
-    await insertTestConnection(s, bit.pong, bit.ping);
-    bit.one = await insertTestBit(s, { accountId: h.accountId, title: 'One' });
-    bit.two = await insertTestBit(s, { accountId: h.accountId, title: 'Two' });
-    bit.three = await insertTestBit(s, { accountId: h.accountId, title: 'Three' });
-    await insertTestConnection(s, bit.one, bit.two);
-    await insertTestConnection(s, bit.two, bit.three);
+    const ping = await addTestBit(h, { title: 'Ping', blocks: [p('ping body'), textArea('notes')] });
+    bit.ping = ping.bit_id;
+    notes = ping.ids.notes;
+    bit.pong = (await addTestBit(h, { title: 'Pong', blocks: [p('pong body')] })).bit_id;
+    await connectTestBits(h, bit.ping, bit.pong);
+    await connectTestBits(h, bit.pong, bit.ping);
+    bit.one = (await addTestBit(h, { title: 'One' })).bit_id;
+    bit.two = (await addTestBit(h, { title: 'Two' })).bit_id;
+    bit.three = (await addTestBit(h, { title: 'Three' })).bit_id;
+    await connectTestBits(h, bit.one, bit.two);
+    await connectTestBits(h, bit.two, bit.three);
     cycleFlow = (await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Loop', start_bit_id: bit.ping })).flow_id;
     lineFlow = (await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Line', start_bit_id: bit.one })).flow_id;
   });
@@ -114,11 +113,10 @@ describe.each(ENGINES)('trail bounds on %s', (engine) => {
   });
 
   it('a step sharing an earlier snapshot reads as its own: the inbox (title, human_required) and the step form', async () => {
-    const s = h.store.store;
-    const desk = await insertTestBit(s, { accountId: h.accountId, title: 'Desk', blocks: [p('desk body')] });
-    const sign = await insertTestBit(s, { accountId: h.accountId, title: 'Sign', humanRequired: true, blocks: [p('sign body')] });
-    await insertTestConnection(s, desk, sign);
-    await insertTestConnection(s, sign, desk);
+    const desk = (await addTestBit(h, { title: 'Desk', blocks: [p('desk body')] })).bit_id;
+    const sign = (await addTestBit(h, { title: 'Sign', humanRequired: true, blocks: [p('sign body')] })).bit_id;
+    await connectTestBits(h, desk, sign);
+    await connectTestBits(h, sign, desk);
     const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Desk loop', start_bit_id: desk });
     const person = await h.principal({ kind: 'person', permission: 'view', capabilities: ['run'] });
     const trail = await person.client.ok<Trail>('start_trail', { flow_id });
@@ -169,13 +167,13 @@ describe.each(ENGINES)('trail bounds on %s', (engine) => {
   it('answers over their bounds are VALIDATION_ERROR and nothing is recorded: per value, per call, per step', async () => {
     const trail = await start(cycleFlow);
     const id = trail.trail_id;
-    const value = await h.owner.client.fail('submit_step_data', { trail_id: id, data: [answer('notes', 'x'.repeat(LIMITS.answerValueBytes))] });
+    const value = await h.owner.client.fail('submit_step_data', { trail_id: id, data: [answer(notes, 'x'.repeat(LIMITS.answerValueBytes))] });
     expect(value.details).toMatchObject({ limit: 'answerValueBytes', issues: [{ path: 'data.0.value' }] });
     const quarter = 'y'.repeat(LIMITS.answerValueBytes - 100);
-    const call = await h.owner.client.fail('submit_step_data', { trail_id: id, data: [1, 2, 3, 4, 5].map(() => answer('notes', quarter)) });
+    const call = await h.owner.client.fail('submit_step_data', { trail_id: id, data: [1, 2, 3, 4, 5].map(() => answer(notes, quarter)) });
     expect(call.details).toMatchObject({ limit: 'answersPerCallBytes' });
     // A step keeps every answer given (replaced ones too) up to its bound: calls of 200 answers of 5000 characters.
-    const full = Array.from({ length: 200 }, () => answer('notes', 'z'.repeat(LIMITS.textAnswerLength)));
+    const full = Array.from({ length: 200 }, () => answer(notes, 'z'.repeat(LIMITS.textAnswerLength)));
     const perCall = 200 * Buffer.byteLength(JSON.stringify({ value: 'z'.repeat(LIMITS.textAnswerLength) }));
     const calls = Math.floor(LIMITS.answersPerStepBytes / perCall);
     for (let i = 0; i < calls; i++) await h.owner.client.ok('submit_step_data', { trail_id: id, data: full });

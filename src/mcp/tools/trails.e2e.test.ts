@@ -6,28 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
+import type { BitWriteResult } from '../../services/bit-shapes.js';
+import type { TrailView } from '../../services/trail-shapes.js';
 import { allTools } from './index.js';
 
-interface Added {
-  bit_id: string;
-  minted_node_ids: Record<string, string>;
-}
-interface Step {
-  bit_id: string;
-  bit_title: string;
-  bit_body: string;
-  human_required: boolean;
-  complexity: string;
-  elements: Array<{ element_id: string; element_type: string | null; required: boolean }>;
-  required_missing: string[];
-  connections_available: Array<{ connection_id: string; target_bit_id: string; target_bit_title: string }>;
-}
-interface Trail {
-  trail_id: string;
-  status: string;
-  current_step: Step | null;
-  history: Array<{ bit_id: string; answers: Array<{ element_id: string; answered_by: string }>; transfers: Array<{ transferred_by: string | null }>; left_by: string | null }>;
-}
+type Added = BitWriteResult;
+type Trail = TrailView;
 
 const answer = (element_id: string, element_type: string, inner: unknown) => ({ element_id, element_type, value: { value: inner } });
 

@@ -1,37 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
-import { insertTestBit, insertTestConnection, setBitStatus } from '../../../test/graph-fixtures.js';
+import { addTestBit, archiveTestBit, connectTestBits, type TestBitOptions } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
 import { checkList, datePicker, dropdown, iframe, linkBlock, linkInlineParagraph, p, radio, searchable, textArea, video } from '../../../test/trail-fixtures.js';
+import type { AnswerWarnings, TrailView } from '../../services/trail-shapes.js';
 
-interface Step {
-  step_id: string;
-  bit_id: string;
-  bit_title: string;
-  bit_body: string;
-  human_required: boolean;
-  complexity: string;
-  elements: Array<{ element_id: string; type: string; element_type: string | null; required: boolean; config: Record<string, unknown>; items?: Array<{ id: string }> }>;
-  answers: Array<{ element_id: string; element_type: string; value: unknown; warnings: string[]; answered_by: string; answered_date_time_utc: string }>;
-  required_missing: string[];
-  connections_available: Array<{ connection_id: string; target_bit_id: string; target_bit_title: string; label: string | null; condition: unknown }>;
-  waiting_for_person: boolean;
-  transfer_reason: string | null;
-}
-interface Trail {
-  trail_id: string;
-  flow_id: string;
-  trail_title: string | null;
-  status: string;
-  trail_context: Record<string, unknown>;
-  started_by: string;
-  last_modified_date_time_utc: string;
-  current_step: Step | null;
-  history: Array<{ step_id: string; bit_id: string; bit_title: string; left_by: string | null; left_by_connection_id: string | null; left_date_time_utc: string | null; transfers: Array<{ reason: string; transferred_by: string | null; transferred_date_time_utc: string }>; cancellation: unknown; answers: Array<{ element_id: string; value: unknown; answered_by: string }> }>;
-  warnings?: Array<{ element_id: string; warnings: string[] }>;
-}
+type Trail = TrailView & { warnings?: AnswerWarnings };
 
-const answer = (element_id: string, element_type: string, inner: unknown) => ({ element_id, element_type, value: { value: inner } });
+/** The ids the server minted for the fixtures' element and item keys, and back; a key it did not mint stays as written. */
+const minted: Record<string, string> = {};
+const node = (key: string) => minted[key] ?? key;
+const keyOf = (id: string) => Object.keys(minted).find((key) => minted[key] === id) ?? id;
+const keysOf = (ids: unknown) => (ids as string[]).map(keyOf);
+
+const answer = (key: string, element_type: string, inner: unknown) => ({ element_id: node(key), element_type, value: { value: inner } });
 
 describe.each(ENGINES)('trails on %s', (engine) => {
   let h: Harness;
@@ -47,12 +29,17 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     required: ['customer'],
   };
 
+  /** A bit through add_bit; the ids minted for its keys join `minted`. */
+  const addBit = async (options: TestBitOptions) => {
+    const added = await addTestBit(h, options);
+    Object.assign(minted, added.ids);
+    return added.bit_id;
+  };
+
   beforeAll(async () => {
     h = await startHarness(engine);
     person = await h.principal({ kind: 'person', permission: 'view', capabilities: ['run'] });
-    const s = h.store.store;
-    bit.start = await insertTestBit(s, {
-      accountId: h.accountId,
+    bit.start = await addBit({
       title: 'Intake',
       blocks: [
         p('Collect the basics.'),
@@ -65,8 +52,7 @@ describe.each(ENGINES)('trails on %s', (engine) => {
         datePicker('clock', { picker_type: 'time' }),
       ],
     });
-    bit.a = await insertTestBit(s, {
-      accountId: h.accountId,
+    bit.a = await addBit({
       title: 'Path A',
       blocks: [
         radio('size', ['r1', 'r2']),
@@ -78,27 +64,27 @@ describe.each(ENGINES)('trails on %s', (engine) => {
         iframe('frame', 'https://embed.example.com/'),
       ],
     });
-    bit.b = await insertTestBit(s, { accountId: h.accountId, title: 'Path B (people)', humanRequired: true, blocks: [checkList('sign', [{ id: 'sig', required: true }])] });
-    bit.c = await insertTestBit(s, { accountId: h.accountId, title: 'Done' });
-    conn.sa = await insertTestConnection(s, bit.start, bit.a, { label: 'Go A', when: { element_id: 'route', option_ids: ['o1', 'o3'] } });
-    conn.sb = await insertTestConnection(s, bit.start, bit.b, { label: 'Go B', when: { element_id: 'route', option_ids: ['o2', 'o3'] } });
-    conn.ac = await insertTestConnection(s, bit.a, bit.c);
-    conn.ac2 = await insertTestConnection(s, bit.a, bit.c, { label: 'only if r2', when: { element_id: 'size', option_ids: ['r2'] } });
-    conn.bc = await insertTestConnection(s, bit.b, bit.c, { when: { element_id: 'sig', checked: true } });
+    bit.b = await addBit({ title: 'Path B (people)', humanRequired: true, blocks: [checkList('sign', [{ id: 'sig', required: true }])] });
+    bit.c = await addBit({ title: 'Done' });
+    conn.sa = await connectTestBits(h, bit.start, bit.a, { label: 'Go A', when: { element_id: node('route'), option_ids: [node('o1'), node('o3')] } });
+    conn.sb = await connectTestBits(h, bit.start, bit.b, { label: 'Go B', when: { element_id: node('route'), option_ids: [node('o2'), node('o3')] } });
+    conn.ac = await connectTestBits(h, bit.a, bit.c);
+    conn.ac2 = await connectTestBits(h, bit.a, bit.c, { label: 'only if r2', when: { element_id: node('size'), option_ids: [node('r2')] } });
+    conn.bc = await connectTestBits(h, bit.b, bit.c, { when: { element_id: node('sig'), checked: true } });
     flowId = (await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Onboarding', start_bit_id: bit.start, trail_context_schema: CONTEXT_SCHEMA })).flow_id;
   });
   afterAll(async () => h.close());
 
   const start = (args: Record<string, unknown> = {}) => h.owner.client.ok<Trail>('start_trail', { flow_id: flowId, trail_context: { customer: 'ACME' }, ...args });
   const fill = (trailId: string, route: string) =>
-    h.owner.client.ok<Trail>('submit_step_data', { trail_id: trailId, data: [answer('notes', 'TextArea', 'all good'), answer('route', 'Dropdown', route), answer('i1', 'CheckListItem', true)] });
+    h.owner.client.ok<Trail>('submit_step_data', { trail_id: trailId, data: [answer('notes', 'TextArea', 'all good'), answer('route', 'Dropdown', node(route)), answer('i1', 'CheckListItem', true)] });
 
   it('start_trail: starts at the start bit with the step payload', async () => {
     const trail = await start({ trail_title: 'ACME onboarding', trail_context: { customer: 'ACME', due: '2025-01-31', seats: 3 } });
     expect(trail).toMatchObject({ flow_id: flowId, trail_title: 'ACME onboarding', status: 'running', trail_context: { customer: 'ACME', due: '2025-01-31', seats: 3 }, started_by: h.owner.principalId });
     const step = trail.current_step!;
     expect(step).toMatchObject({ bit_id: bit.start, bit_title: 'Intake', complexity: 'medium', human_required: false, answers: [], waiting_for_person: false, transfer_reason: null });
-    expect(step.elements.map((e) => [e.element_id, e.type, e.element_type, e.required])).toEqual([
+    expect(step.elements.map((e) => [keyOf(e.element_id), e.type, e.element_type, e.required])).toEqual([
       ['notes', 'text-area', 'TextArea', true],
       ['remark', 'text-area', 'TextArea', false],
       ['route', 'dropdown', 'Dropdown', true],
@@ -107,11 +93,11 @@ describe.each(ENGINES)('trails on %s', (engine) => {
       ['at', 'date-picker', 'DatePicker', false],
       ['clock', 'date-picker', 'DatePicker', false],
     ]);
-    expect(step.elements[2].items!.map((i) => i.id)).toEqual(['o1', 'o2', 'o3']);
+    expect(step.elements[2].items!.map((i) => keyOf(i.id))).toEqual(['o1', 'o2', 'o3']);
     expect(step.elements[0].config).toEqual({ label: 'Notes', required: true, minLength: 3, validationPattern: '[a-z ]+', validationMessage: 'lowercase letters only' });
     expect(step.elements[4].config).toEqual({ label: 'When', picker_type: 'date' });
     expect(step.elements.every((e) => !('props' in e))).toBe(true);
-    expect(step.required_missing).toEqual(['notes', 'route', 'i1']);
+    expect(keysOf(step.required_missing)).toEqual(['notes', 'route', 'i1']);
     // Both connections depend on the dropdown: none is available before it is answered.
     expect(step.connections_available).toEqual([]);
     expect((await historyOf(trail.trail_id))).toHaveLength(1);
@@ -123,7 +109,7 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     expect(error).toMatchObject({ code: 'TRAIL_CONTEXT_INVALID', status: 422 });
     expect((error.details?.issues as Array<{ path: string }>).map((i) => i.path)).toEqual(['trail_context.customer', 'trail_context.due', 'trail_context.seats']);
     expect((await h.owner.client.fail('start_trail', { flow_id: flowId })).code).toBe('TRAIL_CONTEXT_INVALID');
-    const other = await insertTestBit(h.store.store, { accountId: h.accountId, title: 'Lone' });
+    const other = await addBit({ title: 'Lone' });
     const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Off', start_bit_id: other });
     await h.owner.client.ok('update_flow', { flow_id, is_active: false });
     expect(await h.owner.client.fail('start_trail', { flow_id })).toMatchObject({ code: 'FLOW_INACTIVE', status: 422 });
@@ -147,13 +133,13 @@ describe.each(ENGINES)('trails on %s', (engine) => {
         answer('clock', 'DatePicker', '24:00'),
         answer('remark', 'Dropdown', 'x'),
         answer('tasks', 'CheckListItem', true),
-        answer('o1', 'Dropdown', 'o1'),
+        answer('o1', 'Dropdown', node('o1')),
         answer('remark', 'TextArea', 'fine'),
       ],
     });
     expect(error).toMatchObject({ code: 'ANSWER_INVALID', status: 422 });
     const issues = error.details?.issues as Array<{ path: string; element_id: string; message: string }>;
-    expect(issues.map((i) => [i.path, i.element_id])).toEqual([
+    expect(issues.map((i) => [i.path, keyOf(i.element_id)])).toEqual([
       ['data.0.value.value', 'notes'],
       ['data.1.value.value', 'route'],
       ['data.2.value.value', 'i1'],
@@ -176,8 +162,8 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     const missing = await h.owner.client.fail('submit_step_data', { trail_id: trail.trail_id, data: [answer('nope', 'TextArea', 'x'), answer('notes', 'TextArea', 'abc')] });
     expect(missing).toMatchObject({ code: 'ELEMENT_NOT_FOUND', status: 404 });
     expect(missing.details?.element_ids).toEqual(['nope']);
-    expect(missing.details?.answerable_element_ids).toEqual(['notes', 'remark', 'route', 'i1', 'i2', 'due', 'at', 'clock']);
-    for (const data of [[], [{ element_id: 'notes', element_type: 'TextArea', value: 'bare' }], [{ element_id: 'notes', element_type: 'TextArea', value: {} }]]) {
+    expect(keysOf(missing.details?.answerable_element_ids)).toEqual(['notes', 'remark', 'route', 'i1', 'i2', 'due', 'at', 'clock']);
+    for (const data of [[], [{ element_id: node('notes'), element_type: 'TextArea', value: 'bare' }], [{ element_id: node('notes'), element_type: 'TextArea', value: {} }]]) {
       expect((await h.owner.client.fail('submit_step_data', { trail_id: trail.trail_id, data })).code).toBe('VALIDATION_ERROR');
     }
     expect((await h.owner.client.fail('submit_step_data', { trail_id: '00000000-0000-4000-8000-000000000000', data: [answer('notes', 'TextArea', 'abc')] })).code).toBe('TRAIL_NOT_FOUND');
@@ -189,25 +175,26 @@ describe.each(ENGINES)('trails on %s', (engine) => {
       trail_id: trail.trail_id,
       data: [answer('notes', 'TextArea', 'first'), answer('remark', 'TextArea', 'too long'), answer('due', 'DatePicker', '2024-02-29'), answer('at', 'DatePicker', '2025-01-01T10:00:59'), answer('clock', 'DatePicker', '23:59')],
     });
-    expect(first.warnings).toEqual([{ element_id: 'remark', warnings: ['must be at most 5 characters (got 8)'] }]);
-    expect(first.current_step!.answers.find((a) => a.element_id === 'remark')).toMatchObject({ value: 'too long', warnings: ['must be at most 5 characters (got 8)'] });
+    expect(first.warnings).toEqual([{ element_id: node('remark'), warnings: ['must be at most 5 characters (got 8)'] }]);
+    expect(first.current_step!.answers.find((a) => a.element_id === node('remark'))).toMatchObject({ value: 'too long', warnings: ['must be at most 5 characters (got 8)'] });
     const second = await h.owner.client.ok<Trail>('submit_step_data', { trail_id: trail.trail_id, data: [answer('notes', 'TextArea', 'second')] });
-    const notes = second.current_step!.answers.filter((a) => a.element_id === 'notes');
+    const notes = second.current_step!.answers.filter((a) => a.element_id === node('notes'));
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ element_type: 'TextArea', value: 'second', answered_by: h.owner.principalId });
     expect(notes[0].answered_date_time_utc).toMatch(/Z$/);
-    expect((await historyOf(second.trail_id))[0].answers.filter((a) => a.element_id === 'notes').map((a) => a.value)).toEqual(['first', 'second']);
+    expect((await historyOf(second.trail_id))[0].answers.filter((a) => a.element_id === node('notes')).map((a) => a.value)).toEqual(['first', 'second']);
     expect(second.last_modified_date_time_utc > first.last_modified_date_time_utc).toBe(true);
   });
 
   it('advance_trail refuses while required elements are unanswered, and a required item must be checked', async () => {
     const trail = await start();
     const none = await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id });
-    expect(none).toMatchObject({ code: 'REQUIRED_ANSWERS_MISSING', status: 422, details: { element_ids: ['notes', 'route', 'i1'] } });
-    await h.owner.client.ok('submit_step_data', { trail_id: trail.trail_id, data: [answer('notes', 'TextArea', 'done'), answer('route', 'Dropdown', 'o1'), answer('i1', 'CheckListItem', false)] });
-    expect((await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id })).details?.element_ids).toEqual(['i1']);
+    expect(none).toMatchObject({ code: 'REQUIRED_ANSWERS_MISSING', status: 422 });
+    expect(keysOf(none.details?.element_ids)).toEqual(['notes', 'route', 'i1']);
+    await h.owner.client.ok('submit_step_data', { trail_id: trail.trail_id, data: [answer('notes', 'TextArea', 'done'), answer('route', 'Dropdown', node('o1')), answer('i1', 'CheckListItem', false)] });
+    expect(keysOf((await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id })).details?.element_ids)).toEqual(['i1']);
     await h.owner.client.ok('submit_step_data', { trail_id: trail.trail_id, data: [answer('notes', 'TextArea', '   ')] });
-    expect((await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id })).details?.element_ids).toEqual(['notes', 'i1']);
+    expect(keysOf((await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id })).details?.element_ids)).toEqual(['notes', 'i1']);
   });
 
   it('routes by the answers: the only available connection is followed; several ask for a choice; a wrong one is refused', async () => {
@@ -222,7 +209,7 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     expect(choose.code).toBe('VALIDATION_ERROR');
     expect((choose.details?.available_connections as Array<{ connection_id: string }>).map((c) => c.connection_id)).toEqual([conn.sa, conn.sb]);
     expect(choose.message).toContain(conn.sa);
-    await h.owner.client.ok('submit_step_data', { trail_id: trail.trail_id, data: [answer('route', 'Dropdown', 'o1')] });
+    await h.owner.client.ok('submit_step_data', { trail_id: trail.trail_id, data: [answer('route', 'Dropdown', node('o1'))] });
     const wrong = await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id, connection_id: conn.sb });
     expect(wrong.code).toBe('VALIDATION_ERROR');
     expect((wrong.details?.issues as Array<{ message: string }>)[0].message).toContain('not available now');
@@ -237,7 +224,7 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     const trail = await start();
     await fill(trail.trail_id, 'o1');
     const atA = await h.owner.client.ok<Trail>('advance_trail', { trail_id: trail.trail_id, connection_id: conn.sa });
-    expect(atA.current_step!.elements.map((e) => [e.element_id, e.element_type])).toEqual([
+    expect(atA.current_step!.elements.map((e) => [keyOf(e.element_id), e.element_type])).toEqual([
       ['size', 'RadioButton'],
       ['city', 'SearchableField'],
       ['cities', 'SearchableField'],
@@ -247,8 +234,8 @@ describe.each(ENGINES)('trails on %s', (engine) => {
       ['frame', null],
     ]);
     // A link answer's url is the element's config.url (authoring-interface.md, answer values: `<config.url>`).
-    expect(atA.current_step!.elements.find((e) => e.element_id === 'lb')!.config).toEqual({ url: 'https://example.com/card' });
-    expect(atA.current_step!.elements.find((e) => e.element_id === 'li')!.config).toEqual({ url: 'https://example.com/guide' });
+    expect(atA.current_step!.elements.find((e) => e.element_id === node('lb'))!.config).toEqual({ url: 'https://example.com/card' });
+    expect(atA.current_step!.elements.find((e) => e.element_id === node('li'))!.config).toEqual({ url: 'https://example.com/guide' });
     const bad = await h.owner.client.fail('submit_step_data', {
       trail_id: trail.trail_id,
       data: [
@@ -261,11 +248,11 @@ describe.each(ENGINES)('trails on %s', (engine) => {
         answer('frame', 'Iframe', {}),
       ],
     });
-    expect((bad.details?.issues as Array<{ element_id: string }>).map((i) => i.element_id)).toEqual(['size', 'city', 'cities', 'lb', 'li', 'vid', 'frame']);
+    expect((bad.details?.issues as Array<{ element_id: string }>).map((i) => keyOf(i.element_id))).toEqual(['size', 'city', 'cities', 'lb', 'li', 'vid', 'frame']);
     const ok = await h.owner.client.ok<Trail>('submit_step_data', {
       trail_id: trail.trail_id,
       data: [
-        answer('size', 'RadioButton', 'r1'),
+        answer('size', 'RadioButton', node('r1')),
         answer('city', 'SearchableField', 'osl'),
         answer('cities', 'SearchableField', ['Paris', 'Rome']),
         answer('lb', 'LinkBlock', { clicked: true, url: 'https://example.com/card' }),
@@ -299,7 +286,7 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     expect(atB.current_step).toMatchObject({ bit_id: bit.b, human_required: true });
     // The body as get_bit prints it: anchors with ids, the (required) mark of the item.
     expect(atB.current_step!.bit_body).toBe(
-      `[check-list: Tasks](waymark-node:sign)\n- [ ] [Task sig](waymark-node:sig) *(required)*\n\n[→](bit-connection:${bit.c}?node=${conn.bc}&when=sig:checked)\n`,
+      `[check-list: Tasks](waymark-node:${node('sign')})\n- [ ] [Task sig](waymark-node:${node('sig')}) *(required)*\n\n[→](bit-connection:${bit.c}?node=${conn.bc}&when=${node('sig')}:checked)\n`,
     );
     for (const [tool, args] of [
       ['submit_step_data', { data: [answer('sig', 'CheckListItem', true)] }],
@@ -318,9 +305,9 @@ describe.each(ENGINES)('trails on %s', (engine) => {
 
     const listed = await person.client.ok<{ trails: Array<{ trail_id: string }> }>('list_trails', { status: 'waiting_for_person' });
     expect(listed.trails.map((t) => t.trail_id)).toContain(trail.trail_id);
-    expect((await person.client.fail('advance_trail', { trail_id: trail.trail_id })).details?.element_ids).toEqual(['sig']);
+    expect(keysOf((await person.client.fail('advance_trail', { trail_id: trail.trail_id })).details?.element_ids)).toEqual(['sig']);
     const signed = await person.client.ok<Trail>('submit_step_data', { trail_id: trail.trail_id, data: [answer('sig', 'CheckListItem', true)] });
-    expect(signed.current_step!.answers[0]).toMatchObject({ element_id: 'sig', answered_by: person.principalId });
+    expect(signed.current_step!.answers[0]).toMatchObject({ element_id: node('sig'), answered_by: person.principalId });
     expect(signed.status).toBe('waiting_for_person');
     const atC = await person.client.ok<Trail>('advance_trail', { trail_id: trail.trail_id });
     expect(atC).toMatchObject({ status: 'running', current_step: { bit_id: bit.c, waiting_for_person: false } });
@@ -345,27 +332,24 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     const other = await person.client.ok<Trail>('transfer_step', { trail_id: trail.trail_id, reason: 'Passing it on' });
     expect((await historyOf(other.trail_id))[0].transfers.map((x) => x.transferred_by)).toEqual([h.owner.principalId, h.owner.principalId, person.principalId]);
     expect((await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id })).history[0].transfers).toEqual((await historyOf(other.trail_id))[0].transfers);
-    await person.client.ok('submit_step_data', { trail_id: trail.trail_id, data: [answer('notes', 'TextArea', 'checked by me'), answer('route', 'Dropdown', 'o2'), answer('i1', 'CheckListItem', true)] });
+    await person.client.ok('submit_step_data', { trail_id: trail.trail_id, data: [answer('notes', 'TextArea', 'checked by me'), answer('route', 'Dropdown', node('o2')), answer('i1', 'CheckListItem', true)] });
     expect((await person.client.ok<Trail>('advance_trail', { trail_id: trail.trail_id })).current_step!.bit_id).toBe(bit.b);
   });
 
   it('the trail keeps the bit as it ran: later edits and archives do not change the step', async () => {
-    const editable = await insertTestBit(h.store.store, { accountId: h.accountId, title: 'Original', blocks: [textArea('t1')] });
-    const next = await insertTestBit(h.store.store, { accountId: h.accountId, title: 'Next' });
-    const link = await insertTestConnection(h.store.store, editable, next);
+    const editable = await addBit({ title: 'Original', blocks: [textArea('t1')] });
+    const next = await addBit({ title: 'Next' });
+    const link = await connectTestBits(h, editable, next);
     const { flow_id } = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Snapshots', start_bit_id: editable });
     const trail = await h.owner.client.ok<Trail>('start_trail', { flow_id });
-    await h.store.store.db
-      .updateTable('bits')
-      .set({ title: 'Edited', body: h.store.store.dialect.json({ children: [p('nothing left')] }) })
-      .where('id', '=', editable)
-      .execute();
+    // The bit rewritten: another title, and a body without the element or the connection.
+    await h.owner.client.ok('update_bit', { bit_id: editable, bit_title: 'Edited', bit_body: 'nothing left', content_format: 'markdown', remove_node_ids: [node('t1'), link] });
     const seen = await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id });
-    expect(seen.current_step).toMatchObject({ bit_title: 'Original', bit_body: `[text-area: Notes](waymark-node:t1)\n\n[→](bit-connection:${next}?node=${link})\n`, elements: [{ element_id: 't1' }] });
+    expect(seen.current_step).toMatchObject({ bit_title: 'Original', bit_body: `[text-area: Notes](waymark-node:${node('t1')})\n\n[→](bit-connection:${next}?node=${link})\n`, elements: [{ element_id: node('t1') }] });
     await h.owner.client.ok('submit_step_data', { trail_id: trail.trail_id, data: [answer('t1', 'TextArea', 'still here')] });
     expect(seen.current_step!.connections_available.map((c) => c.connection_id)).toEqual([link]);
     // An archived target is not available any more: with no other way on, the trail completes.
-    await setBitStatus(h.store.store, next, 'archived');
+    await archiveTestBit(h, next);
     expect((await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id })).current_step!.connections_available).toEqual([]);
     const done = await h.owner.client.ok<Trail>('advance_trail', { trail_id: trail.trail_id });
     expect(done.status).toBe('completed');

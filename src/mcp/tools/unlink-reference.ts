@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LINK_ACCESS } from '../../services/references.service.js';
 import { defineTool, errorCode } from '../tool.js';
-import { bitId, lastModifiedIgnored, referenceId } from './reference-schemas.js';
+import { bitId, lastModifiedIgnored, linkRemoved, referenceId } from './reference-schemas.js';
 
 export const unlinkReferenceTool = defineTool({
   name: 'unlink_reference',
@@ -15,6 +15,6 @@ export const unlinkReferenceTool = defineTool({
     reference_id: referenceId,
     last_modified_date_time_utc: lastModifiedIgnored,
   }),
-  output: z.object({ bit_id: z.string(), reference_id: z.string() }),
+  output: linkRemoved,
   run: ({ actor, services }, { last_modified_date_time_utc: _ignored, ...input }) => services.references.unlink(actor, input),
 });

@@ -41,19 +41,11 @@ export async function bitIdsLinking(q: Q, referenceId: string): Promise<string[]
   return rows.map((r) => r.bit_id);
 }
 
-export interface BitReferenceLinkView {
-  bit_reference_id: string;
-  reference_id: string;
-  /** As set on the link; null when none was given. */
-  display_label: string | null;
-  /** What is shown: the display label, or the reference's title when none (authoring-interface.md, Bit-level reference link). */
-  label: string;
-  /** Zero-based, dense. */
-  position: number;
-}
-
-/** A bit's reference links in position order, with the label to show: what get_bit returns as `references[]`. */
-export async function listLinksForBit(q: Q, bitId: string): Promise<BitReferenceLinkView[]> {
+/**
+ * A bit's reference links in position order, with the label to show: what get_bit returns as `references[]`
+ * (services/reference-shapes.ts, referenceLinkShape, says what each field is).
+ */
+export async function listLinksForBit(q: Q, bitId: string) {
   const rows = await q
     .selectFrom('bit_reference_links as l')
     .innerJoin('library_references as r', 'r.id', 'l.reference_id')
