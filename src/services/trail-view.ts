@@ -6,7 +6,6 @@
  */
 import type { Selectable } from 'kysely';
 import type { TrailAnswerTable, TrailTable } from '../store/schema.js';
-import { stepBodyMarkdown } from './step-body.js';
 import type { StepRow, TrailEvent } from '../store/repositories/trails.repo.js';
 import { conditionHolds, missingRequired, stepElements, type BitSnapshot, type LatestAnswer } from './trail-step.js';
 import type { AnswerView, AvailableConnection, HistoryEntry, StepView, TransferView } from './trail-shapes.js';
@@ -51,7 +50,8 @@ export interface StepState {
   answers: AnswerView[];
 }
 
-export function stepView(state: StepState, status: TrailTable['status'], liveTargets: Map<string, { title: string; status: string }>, events: TrailEvent[]): StepView {
+/** `bodyMarkdown`: the snapshot's body as get_bit prints it (renderBodyOffThread, which may print it on a conversion thread). */
+export function stepView(state: StepState, status: TrailTable['status'], liveTargets: Map<string, { title: string; status: string }>, events: TrailEvent[], bodyMarkdown: string): StepView {
   const { step, snapshot } = state;
   const transfers = transfersOf(events);
   const elements = stepElements(snapshot.body);
@@ -62,7 +62,7 @@ export function stepView(state: StepState, status: TrailTable['status'], liveTar
     bit_id: snapshot.bit_id,
     bit_title: snapshot.title,
     bit_abstract: snapshot.abstract,
-    bit_body: stepBodyMarkdown(snapshot.body),
+    bit_body: bodyMarkdown,
     content_format: 'markdown',
     complexity: snapshot.complexity,
     human_required: snapshot.human_required,

@@ -19,6 +19,7 @@ import type { TrailTable } from '../store/schema.js';
 import type { Db, Store, Tx } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
+import { renderBodyOffThread } from './convert-pool.js';
 import { trailContextIssues, type TrailContextSchema } from './trail-context-schema.js';
 import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
 import { answerView, availableConnections, historyEntry, latestAnswers, stepView } from './trail-view.js';
@@ -131,7 +132,7 @@ export class TrailsService {
       if (snapshot) {
         const targets = await findBitHeads(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
         const live = new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
-        current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents);
+        current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents, await renderBodyOffThread(snapshot.body));
       }
     }
     return {
