@@ -72,13 +72,13 @@ export class TrailsService {
 
   /** Agents may not act on a human_required step, nor on one handed to a person; people may. */
   private assertMayAct(actor: Actor, trail: TrailTable, snapshot: BitSnapshot): void {
-    if (!mayActOn(actor, { human_required: snapshot.human_required, waiting_for_person: trail.status === 'waiting_for_person' })) {
-      const why = snapshot.human_required ? `step "${snapshot.title}" is human_required` : `step "${snapshot.title}" was handed to a person`;
-      throw new WaymarkError(
-        'HUMAN_REQUIRED',
-        `The ${why}: an agent must not answer or advance it. Call transfer_step with the trail_id and a reason to hand it to a person; a person's token can then answer and advance it.`,
-        { trail_id: trail.id, step_id: trail.current_step_id, bit_id: snapshot.bit_id },
-      );
+    const waiting = trail.status === 'waiting_for_person';
+    if (!mayActOn(actor, { human_required: snapshot.human_required, waiting_for_person: waiting })) {
+      // A step already handed over must not send the agent to transfer_step again: it waits for the person.
+      const message = waiting
+        ? `Step "${snapshot.title}" was handed to a person and is waiting for them: an agent must not answer or advance it, and it needs no second transfer_step. Tell the user it waits for a person; get_trail shows when they have moved it on.`
+        : `Step "${snapshot.title}" is human_required: an agent must not answer or advance it. Call transfer_step with the trail_id and a reason to hand it to a person; a person's token can then answer and advance it.`;
+      throw new WaymarkError('HUMAN_REQUIRED', message, { trail_id: trail.id, step_id: trail.current_step_id, bit_id: snapshot.bit_id, waiting_for_person: waiting });
     }
   }
 

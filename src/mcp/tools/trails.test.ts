@@ -301,7 +301,11 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     expect(waiting.status).toBe('waiting_for_person');
     expect(waiting.current_step).toMatchObject({ waiting_for_person: true, transfer_reason: 'Needs a signature' });
     expect((await historyOf(waiting.trail_id))[1]).toMatchObject({ transfers: [{ reason: 'Needs a signature', transferred_by: h.owner.principalId }], cancellation: null });
-    expect((await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id })).code).toBe('HUMAN_REQUIRED');
+    // Once handed over, the refusal says it waits for a person, not to transfer it again.
+    const handedOver = await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id });
+    expect(handedOver).toMatchObject({ code: 'HUMAN_REQUIRED', details: { waiting_for_person: true } });
+    expect(handedOver.message).toContain('waiting for them');
+    expect(handedOver.message).toContain('no second transfer_step');
 
     const listed = await person.client.ok<{ trails: Array<{ trail_id: string }> }>('list_trails', { status: 'waiting_for_person' });
     expect(listed.trails.map((t) => t.trail_id)).toContain(trail.trail_id);
