@@ -23,6 +23,7 @@ registerElement({
   placement: 'block',
   answered: 'element',
   when: 'options',
+  control: 'select',
   props: z.strictObject({ label: z.string().optional(), required: z.boolean().optional() }),
   urlProps: [],
   items: { marker: 'none', textField: 'name', fields: z.strictObject({ name: z.string().regex(/\S/, 'must not be blank') }), booleanDefaults: [] },
