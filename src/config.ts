@@ -4,17 +4,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { brand } from './brand.js';
 
-const BRAND_PATTERN = /^[a-z0-9-]+$/;
-
-function readBrand(): string {
-  const raw = process.env.WAYMARK_BRAND;
-  if (raw === undefined || raw === '') return 'waymark';
-  if (!BRAND_PATTERN.test(raw)) {
-    throw new Error(`WAYMARK_BRAND must be lowercase letters, digits and '-' (got '${raw}')`);
-  }
-  return raw;
-}
+export { brand, nodeScheme } from './brand.js';
 
 /** The package's version, from the package.json above this file (src/ when run from source, dist/server/ when built). */
 function readVersion(): string {
@@ -27,7 +19,6 @@ function readVersion(): string {
   throw new Error('waymark: package.json not found beside the sources');
 }
 
-export const brand = readBrand();
 /** The brand as people read it on pages (`Waymark` by default); the lowercase word stays in names and schemes. */
 export const productName = brand.charAt(0).toUpperCase() + brand.slice(1);
 
@@ -36,9 +27,6 @@ export function webRoot(): string {
   return process.env.WAYMARK_WEB_ROOT || fileURLToPath(new URL('../dist/web/', import.meta.url));
 }
 export const version = readVersion();
-
-/** `waymark-node:` by default: the scheme of element, item, link and media anchors in bodies. */
-export const nodeScheme = `${brand}-node`;
 
 export const CAPABILITY_KINDS = ['author', 'read', 'run'] as const;
 export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];

@@ -5,7 +5,7 @@
  * is its definition's (../elements/); this is only how it stands in a body.
  */
 import type { Token } from 'markdown-it';
-import { nodeScheme } from '../../config.js';
+import { nodeScheme } from '../../brand.js';
 import { checkItems, ELEMENTS, ELEMENT_TYPES, isElementType, validateElementProps, validateItemFields, type ElementDefinition } from '../elements/index.js';
 import { anchorOf, elementLineForm, itemLineForm, itemMarkerForm } from '../elements/forms.js';
 import type { ParseContext } from '../markdown/context.js';

@@ -1,6 +1,6 @@
 /** Image: `img`, an inline void with its own id (in the title's anchor), url, alt and optional title. */
 import type { Token } from 'markdown-it';
-import { nodeScheme } from '../../config.js';
+import { nodeScheme } from '../../brand.js';
 import { attr } from '../markdown/lines.js';
 import { CONNECTION_SCHEME } from '../markdown/connection-url.js';
 import { escapeDestination, escapeInline, escapeTitle } from '../markdown/escape.js';

@@ -10,7 +10,7 @@ import { unsupported } from '../problems.js';
 import type { InlineElementNode, LinkNode, SlateNode } from '../slate.js';
 import { textOf } from '../slate.js';
 import { assertSafeUrl } from '../url.js';
-import { nodeScheme } from '../../config.js';
+import { nodeScheme } from '../../brand.js';
 import { anchorTitle, splitAnchorTitle } from './anchor.js';
 import { CREDENTIAL_SCHEME, credentialFromLink } from './credential.js';
 import { emptyText, onlyKeys, safeUrl, str } from './input.js';
