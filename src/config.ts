@@ -4,17 +4,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { brand } from './brand.js';
 
-const BRAND_PATTERN = /^[a-z0-9-]+$/;
-
-function readBrand(): string {
-  const raw = process.env.WAYMARK_BRAND;
-  if (raw === undefined || raw === '') return 'waymark';
-  if (!BRAND_PATTERN.test(raw)) {
-    throw new Error(`WAYMARK_BRAND must be lowercase letters, digits and '-' (got '${raw}')`);
-  }
-  return raw;
-}
+export { brand, nodeScheme } from './brand.js';
 
 /**
  * The package's folder and version, from the package.json above this file: src/ when run from the sources,
@@ -33,7 +25,6 @@ function readPackage(): { root: URL; version: string } {
 
 const PACKAGE = readPackage();
 
-export const brand = readBrand();
 /** The brand as people read it on pages (`Waymark` by default); the lowercase word stays in names and schemes. */
 export const productName = brand.charAt(0).toUpperCase() + brand.slice(1);
 
@@ -42,9 +33,6 @@ export function webRoot(): string {
   return process.env.WAYMARK_WEB_ROOT || fileURLToPath(new URL('dist/web/', PACKAGE.root));
 }
 export const version = PACKAGE.version;
-
-/** `waymark-node:` by default: the scheme of element, item, link and media anchors in bodies. */
-export const nodeScheme = `${brand}-node`;
 
 export const CAPABILITY_KINDS = ['author', 'read', 'run'] as const;
 export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];

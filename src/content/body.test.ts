@@ -85,6 +85,27 @@ describe('slateToBody', () => {
     expectError(() => slateToBody([{ type: 'text-area', id: 'a' }, { type: 'text-area', id: 'a' }]), 'VALIDATION_ERROR');
   });
 
+  it("reports a construct's shape problem at the field it is in, the first field the node may not have before any other", () => {
+    const T = '00000000-0000-4000-8000-0000000000aa';
+    const p = (...children: unknown[]) => ({ type: 'p', children });
+    const cases: Array<[unknown, string, string]> = [
+      [[{ type: 'p' }], 'bit_body[0]', 'a node is a text leaf {"text": …} or an element {"type": …, "children": [...]}'],
+      [[{ type: 'p', x: 1, children: 3 }], 'bit_body[0]', "unknown field 'x' on a p node (allowed: type, children)"],
+      [[p({ text: 'a', bold: 1 })], 'bit_body[0].children[0].bold', 'a mark is true or absent'],
+      [[{ type: 'ol', start: 1.5, children: [] }], 'bit_body[0].start', 'must be an integer from 0 to 999999999'],
+      [[{ type: 'ul', children: [] }], 'bit_body[0].children', 'a list holds at least one li'],
+      [[{ type: 'hr', children: [{ text: 'x' }] }], 'bit_body[0].children', 'a void node holds exactly one empty text: [{"text": ""}]'],
+      [[{ type: 'hr', children: [{ text: '', bold: 2 }] }], 'bit_body[0].children[0].bold', 'a mark is true or absent'],
+      [[{ type: 'table', align: ['left', 'up'], children: [] }], 'bit_body[0].align', "must be an array of 'left', 'center', 'right' or null"],
+      [[p({ type: 'img', url: 'https://x.y/i.png', alt: 3 })], 'bit_body[0].children[0].alt', 'must be a string'],
+      [[p({ type: 'a', url: 'https://x.y', id: 'nope', children: [] })], 'bit_body[0].children[0].id', 'an id is a UUID as get_bit returned it; leave it out on a new node and one is made'],
+      [[{ type: 'bit-connection', target_bit_id: T, params: { foo: 1 } }], 'bit_body[0].params.foo', 'unknown parameter; allowed: when, preview, description, categories, readingTime'],
+      [[{ type: 'bit-connection', target_bit_id: T, params: { when: { element_id: 'e' } } }], 'bit_body[0].params.when', 'is {element_id, option_ids: [..]} or {element_id, checked: boolean}'],
+      [[{ type: 'dropdown', items: [3] }], 'bit_body[0].items[0]', 'must be an object'],
+    ];
+    for (const [nodes, path, message] of cases) expectError(() => slateToBody(nodes), 'VALIDATION_ERROR', { issues: [{ path, message }] });
+  });
+
   it('refuses a body nested deeper than the limit, without recursion', () => {
     let node: Record<string, unknown> = { type: 'p', children: [{ text: 'deep' }] };
     for (let i = 0; i < 100_000; i++) node = { type: 'blockquote', children: [node] };

@@ -9,9 +9,9 @@ import { assertConnectionCount, checkCondition, checkNamedConnection, claimConne
 import { OutputBudget } from './budget.js';
 import { indexBody } from './body-index.js';
 import { handlerOf } from './constructs/index.js';
-import { isObj, textLeaf } from './constructs/input.js';
+import { checkShape, isObj, textLeaf } from './constructs/input.js';
 import { normaliseList } from './constructs/list.js';
-import type { InputStep, Obj, Place } from './constructs/types.js';
+import type { InputStep, Place } from './constructs/types.js';
 import { elementTypeForStep, isElementType } from './elements/index.js';
 import { defaultNewId, UUID_PATTERN } from './ids.js';
 import { LIMITS } from './limits.js';
@@ -95,8 +95,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     out: root,
     budget,
     claimId,
-    children(value: Obj, place: Place, into: SlateNode[], depth: number, emptyFill?: SlateNode) {
-      const children = value.children;
+    children(children: unknown, place: Place, into: SlateNode[], depth: number, emptyFill?: SlateNode) {
       const path = step.path;
       if (!Array.isArray(children)) throw invalid(path, 'a node is a text leaf {"text": …} or an element {"type": …, "children": [...]}');
       if (children.length === 0 && emptyFill) into.push(emptyFill);
@@ -127,7 +126,8 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     step.path = path;
     step.depth = depth;
     step.out = out;
-    handlerOf(type)!.input(value, step);
+    const handler = handlerOf(type)!;
+    handler.input(checkShape(handler.shape, value, path), step);
   }
   for (const list of lists) normaliseList(list);
   const body: SlateBody = { children: root.length > 0 ? (root as BlockNode[]) : [{ type: 'p', children: [{ text: '' }] }] };

@@ -5,7 +5,38 @@
  *
  * Depth is unbounded in what a client may send, so every walker here is iterative (an explicit stack).
  */
+import type { ConnectionCondition, ConnectionNode } from './constructs/bit-connection.js';
+import type { CitationNode } from './constructs/citation.js';
+import type { CodeBlockNode, CodeLineNode } from './constructs/code.js';
+import type { CredentialNode } from './constructs/credential.js';
+import type { ImageNode } from './constructs/image.js';
+import type { LinkNode } from './constructs/link.js';
+import type { ListItemNode, ListNode } from './constructs/list.js';
+import type { TextBlock } from './constructs/paragraph.js';
+import type { BlockquoteNode } from './constructs/quote.js';
+import type { TableCellNode, TableNode, TableRowNode } from './constructs/table.js';
+import type { HrNode } from './constructs/thematic-break.js';
 import type { ElementType } from './elements/types.js';
+
+// The node types with a construct are derived from its Slate shape (zod) in its module (./constructs/).
+export type {
+  BlockquoteNode,
+  CitationNode,
+  CodeBlockNode,
+  CodeLineNode,
+  ConnectionCondition,
+  ConnectionNode,
+  CredentialNode,
+  HrNode,
+  ImageNode,
+  LinkNode,
+  ListItemNode,
+  ListNode,
+  TableCellNode,
+  TableNode,
+  TableRowNode,
+  TextBlock,
+};
 
 /** A text leaf. A mark is present only when true (`false` is never stored). */
 export interface TextLeaf {
@@ -21,37 +52,6 @@ export type Mark = (typeof MARKS)[number];
 
 /** Slate requires a void node to hold exactly one empty text child; marks on it carry emphasis around the void. */
 export type VoidChildren = [TextLeaf];
-
-export interface LinkNode {
-  type: 'a';
-  id: string;
-  url: string;
-  title?: string;
-  children: InlineNode[];
-}
-
-export interface ImageNode {
-  type: 'img';
-  id: string;
-  url: string;
-  alt: string;
-  title?: string;
-  children: VoidChildren;
-}
-
-export interface CitationNode {
-  type: 'citation';
-  reference_id: string;
-  label: string;
-  children: VoidChildren;
-}
-
-export interface CredentialNode {
-  type: 'credential';
-  handle: string;
-  purpose: string;
-  children: VoidChildren;
-}
 
 /** An item of a check-list, radio-button or dropdown element: its own id plus the type's item fields. */
 export interface ElementItem {
@@ -75,11 +75,7 @@ export interface InlineElementNode extends ElementNode {
   children: InlineNode[];
 }
 
-/** A condition on a connection (authoring-interface.md, Body syntax rule 4). */
-export type ConnectionCondition =
-  | { element_id: string; option_ids: string[] }
-  | { element_id: string; checked: boolean };
-
+/** A connection's parameters as stored (its shape, ./constructs/bit-connection.ts, takes `true` too). */
 export interface ConnectionParams {
   when?: ConnectionCondition;
   /** Present and false when the connection line hides that part of its preview card (`preview=0`, …). */
@@ -92,83 +88,12 @@ export interface ConnectionParams {
 /** Parameters of a connection line after `node=`, in the order the canonical form prints them. */
 export const CONNECTION_FLAGS = ['preview', 'description', 'categories', 'readingTime'] as const;
 
-export interface ConnectionNode {
-  type: 'bit-connection';
-  /** The connection_id; null for a line the caller just added (services assign it). */
-  id: string | null;
-  target_bit_id: string;
-  /** null stands for the line label `→` */
-  label: string | null;
-  params: ConnectionParams;
-  children: VoidChildren;
-}
-
 export type InlineNode = TextLeaf | LinkNode | ImageNode | CitationNode | CredentialNode | InlineElementNode;
 
 export type HeadingType = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 export const HEADING_TYPES: readonly HeadingType[] = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 
-/** A block whose children are inline content. `lic` is the content of a tight list item (Plate's name). */
-export interface TextBlock {
-  type: 'p' | 'lic' | HeadingType;
-  children: InlineNode[];
-}
-
-export interface BlockquoteNode {
-  type: 'blockquote';
-  children: BlockNode[];
-}
-
-export interface ListNode {
-  type: 'ul' | 'ol';
-  /** First number of an ordered list, when it is not 1. */
-  start?: number;
-  children: ListItemNode[];
-}
-
-export interface ListItemNode {
-  type: 'li';
-  /** A task item (`- [ ]` / `- [x]`). */
-  checked?: boolean;
-  children: BlockNode[];
-}
-
-export interface CodeLineNode {
-  type: 'code_line';
-  children: [TextLeaf];
-}
-
-export interface CodeBlockNode {
-  type: 'code_block';
-  /** The fence's info string (language first). */
-  lang?: string;
-  children: CodeLineNode[];
-}
-
-export interface HrNode {
-  type: 'hr';
-  children: VoidChildren;
-}
-
 export type CellAlign = 'left' | 'center' | 'right' | null;
-
-export interface TableNode {
-  type: 'table';
-  /** Column alignment, present only when some column is aligned. */
-  align?: CellAlign[];
-  children: TableRowNode[];
-}
-
-export interface TableRowNode {
-  type: 'tr';
-  children: TableCellNode[];
-}
-
-/** The first row holds `th` cells. A cell holds one `p` (Plate's shape), because markdown cells are inline only. */
-export interface TableCellNode {
-  type: 'th' | 'td';
-  children: [TextBlock];
-}
 
 export type BlockNode =
   | TextBlock

@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { markdownToBody } from '../../src/content/index.js';
+import { ELEMENTS, registerElement, type ElementType } from '../../src/content/elements/index.js';
 import { checkAnswers, stepElements } from '../../src/services/trail-step.js';
 import type { StepElementPayload } from '../../web/step-form/payload.js';
 import { answersToSend, checkField, errorsFromRefusal, fieldsOf, initialValues, rulesFor, type Field } from '../../web/step-form/rules.js';
@@ -122,5 +123,15 @@ describe('refusals land on the fields they name', () => {
   test('REQUIRED_ANSWERS_MISSING by element id; anything else is said above the form', () => {
     expect(errorsFromRefusal({ code: 'REQUIRED_ANSWERS_MISSING', message: 'm', details: { element_ids: [minted.tests] } }).byField).toEqual({ [minted.tests]: ['Required: answer this before continuing'] });
     expect(errorsFromRefusal({ code: 'TRAIL_NOT_RUNNING', message: 'Trail x is completed' })).toEqual({ byField: {}, general: 'Trail x is completed' });
+  });
+});
+
+describe('controls', () => {
+  test("a registered element is given the notes and default of its definition's control, not of its type name", () => {
+    registerElement({ ...ELEMENTS['date-picker'], type: 'shift-start' as ElementType, stepType: 'ShiftStart' });
+    const element: StepElementPayload = { element_id: 'e1', type: 'shift-start', element_type: 'ShiftStart', config: { picker_type: 'time', default_to_now: true }, required: true };
+    const [shift] = fieldsOf({ elements: [element] });
+    expect(rulesFor(shift)).toEqual(['Required', 'A time (HH:mm)']);
+    expect(initialValues({ elements: [element], answers: [] }).e1).toMatch(/^\d\d:\d\d$/);
   });
 });

@@ -41,7 +41,7 @@ export function BitPage({ params }: { params: Params }) {
           <SlateView
             body={bodyOf({ body: bit.bit_body })}
             hooks={{
-              element: (node, placement) => (placement === 'inline' ? <span class="link-inline">{(node.children as Array<{ text?: string }>).map((c) => c.text ?? '').join('')}</span> : describe(node)),
+              element: (node, placement) => (placement === 'inline' ? <span class="inline-link">{(node.children as Array<{ text?: string }>).map((c) => c.text ?? '').join('')}</span> : describe(node)),
               connection: (node) => (
                 <p class="muted">
                   → {node.label ?? 'next'} (bit {node.target_bit_id})

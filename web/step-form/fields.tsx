@@ -3,7 +3,7 @@
  * inner values (CONTRACT.md, "Answer values"); the rules under each field come from rules.ts.
  */
 import type { ComponentChild, ComponentChildren } from 'preact';
-import { isElementType, type ElementType } from '../../src/content/elements/element-types.js';
+import { controlOf, type ElementControl } from '../../src/content/elements/index.js';
 import { numberProp } from '../../src/content/elements/types.js';
 import { frameUrl, linkUrl, shownUrl, videoSource } from './embed.js';
 import { controlId, describedBy, Notes, RequiredMark } from './notes.js';
@@ -25,7 +25,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 function CheckList({ element, form }: { element: StepElementPayload; form: FormState }) {
   const label = str(element.config.label) ?? 'Check-list';
   return (
-    <fieldset class="field group check-list">
+    <fieldset class="field group checklist">
       <legend>{label}</legend>
       {(element.items ?? []).map((item) => {
         const field = form.fields.get(item.id);
@@ -199,7 +199,7 @@ function LinkBlock({ field, form }: { field: Field; form: FormState }) {
     </>
   );
   return (
-    <div class="field link-block">
+    <div class="field link-card">
       {url && config.is_no_link !== true ? (
         <a class="card" href={url} target="_blank" rel="noopener noreferrer" id={controlId(field.id)} onClick={() => form.set(field.id, { clicked: true, url: str(config.url) ?? '' })}>
           {body}
@@ -217,7 +217,7 @@ export function LinkInline({ field, form, children }: { field: Field; form: Form
   const url = linkUrl(field.element.config.url);
   if (!url) return <span>{children}</span>;
   return (
-    <a href={url} target="_blank" rel="noopener noreferrer" id={controlId(field.id)} class={opened(form, field.id) ? 'link-inline opened' : 'link-inline'} onClick={() => form.set(field.id, { clicked: true, url: str(field.element.config.url) ?? '' })}>
+    <a href={url} target="_blank" rel="noopener noreferrer" id={controlId(field.id)} class={opened(form, field.id) ? 'inline-link opened' : 'inline-link'} onClick={() => form.set(field.id, { clicked: true, url: str(field.element.config.url) ?? '' })}>
       {children}
       {opened(form, field.id) && <span class="visually-hidden"> (opened)</span>}
     </a>
@@ -279,27 +279,29 @@ function fieldControl(render: (field: Field, form: FormState) => ComponentChild)
 }
 
 /**
- * The control of each element type, one entry per type (a type without one is a compile error). An inline
- * element is rendered inside its sentence by the body (LinkInline), so its entry here is never reached.
+ * The control of each kind its element definition names (src/content/elements, `control`), one entry per kind
+ * (a kind without one is a compile error). A link inside a sentence is rendered there by the body (LinkInline),
+ * so its entry here is never reached.
  */
-const CONTROLS: Record<ElementType, Control> = {
-  'check-list': ({ element, form }) => <CheckList element={element} form={form} />,
-  'date-picker': fieldControl((field, form) => <DatePicker field={field} form={form} />),
-  dropdown: fieldControl((field, form) => <Dropdown field={field} form={form} />),
-  iframe: ({ element }) => <IframeEmbed element={element} />,
-  'link-block': fieldControl((field, form) => <LinkBlock field={field} form={form} />),
-  'link-inline': () => null,
-  'radio-button': fieldControl((field, form) => <Radio field={field} form={form} />),
-  'searchable-field': fieldControl((field, form) => (
+const CONTROLS: Record<ElementControl, Control> = {
+  checklist: ({ element, form }) => <CheckList element={element} form={form} />,
+  date: fieldControl((field, form) => <DatePicker field={field} form={form} />),
+  select: fieldControl((field, form) => <Dropdown field={field} form={form} />),
+  frame: ({ element }) => <IframeEmbed element={element} />,
+  'link-card': fieldControl((field, form) => <LinkBlock field={field} form={form} />),
+  link: () => null,
+  radio: fieldControl((field, form) => <Radio field={field} form={form} />),
+  search: fieldControl((field, form) => (
     <SearchableField field={field} value={form.values[field.id]} check={form.checks[field.id] ?? NO_CHECK} rules={rulesFor(field)} disabled={form.disabled} onChange={(v) => form.set(field.id, v)} />
   )),
-  'text-area': fieldControl((field, form) => <TextArea field={field} form={form} />),
-  'video-external': fieldControl((field, form) => <Video field={field} form={form} />),
+  text: fieldControl((field, form) => <TextArea field={field} form={form} />),
+  video: fieldControl((field, form) => <Video field={field} form={form} />),
 };
 
 /** The control of one block element of the step. */
 export function ElementControl({ element, form }: { element: StepElementPayload; form: FormState }) {
-  if (!isElementType(element.type)) return null;
-  const Control = CONTROLS[element.type];
+  const kind = controlOf(element.type);
+  if (kind === undefined) return null;
+  const Control = CONTROLS[kind];
   return <Control element={element} field={form.fields.get(element.element_id)} form={form} />;
 }

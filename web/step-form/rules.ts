@@ -3,7 +3,7 @@
  * element definitions themselves (src/content/elements: the same checkAnswer submit_step_data runs), so
  * what the form says before and after submitting is what the server enforces, with no limit copied here.
  */
-import { answeredByItems, ELEMENTS, isElementType } from '../../src/content/elements/index.js';
+import { answeredByItems, controlOf, ELEMENTS, isElementType } from '../../src/content/elements/index.js';
 import { dateAnswerFormat } from '../../src/content/elements/date-picker.js';
 import { numberProp, type AnswerTarget } from '../../src/content/elements/types.js';
 import type { AnswerInput, AnswerPayload, StepElementPayload, StepError, StepView } from './payload.js';
@@ -52,8 +52,9 @@ export function rulesFor(field: Field): string[] {
   if (field.required) rules.push(answeredByItems(type) ? 'Required: tick it before continuing' : 'Required');
   // Items answered as one (the element's options): one of them is the answer.
   if (isElementType(type) && ELEMENTS[type].items && !answeredByItems(type)) rules.push('Choose one option');
-  switch (type) {
-    case 'text-area': {
+  // The notes of a control that reads free text, a date or a looked-up value (its definition's `control`).
+  switch (controlOf(type)) {
+    case 'text': {
       const min = numberProp(config, 'minLength');
       const max = numberProp(config, 'maxLength');
       if (min !== undefined && max !== undefined) rules.push(`${min} to ${max} characters`);
@@ -65,13 +66,13 @@ export function rulesFor(field: Field): string[] {
       if (config.validationMode === 'warning' && rules.length > (field.required ? 1 : 0)) rules.push('These limits warn but do not block');
       break;
     }
-    case 'date-picker': {
+    case 'date': {
       const pickerType = typeof config.picker_type === 'string' ? config.picker_type : 'date';
       const noun = pickerType === 'time' ? 'A time' : pickerType === 'datetime-local' ? 'A date and time' : 'A date';
       rules.push(`${noun} (${dateAnswerFormat(pickerType, config.seconds_precision === true).shape})`);
       break;
     }
-    case 'searchable-field': {
+    case 'search': {
       const listed = Array.isArray(config.data);
       const multi = config.multiSelectResults === true;
       rules.push(listed ? (multi ? 'Choose one or more from the list' : 'Choose one from the list') : multi ? 'One or more values' : 'Any value');
@@ -135,7 +136,7 @@ export function initialValues(step: Pick<StepView, 'elements' | 'answers'>): Rec
     } else if (items !== undefined && isElementType(type) && ELEMENTS[type].items) {
       const preset = items.find((i) => i.checked === true);
       if (preset) values[field.id] = preset.id;
-    } else if (type === 'date-picker' && config.default_to_now === true) {
+    } else if (controlOf(type) === 'date' && config.default_to_now === true) {
       values[field.id] = nowFor(typeof config.picker_type === 'string' ? config.picker_type : 'date', config.seconds_precision === true);
     }
   }

@@ -1,5 +1,5 @@
 /** The anchor of a link or an image: its node id in the title, `waymark-node:<id>[ <own title>]`. */
-import { nodeScheme } from '../../config.js';
+import { nodeScheme } from '../../brand.js';
 
 /** Splits a link title into our anchor (`waymark-node:<ref>`) and the link's own title after one space. */
 export function splitAnchorTitle(title: string | null, anchorPrefix: string): { ref: string | null; title?: string } {

@@ -3,17 +3,58 @@
  * `[<label>](bit-connection:<target>?node=<id>&when=…&preview=0…)` (authoring-interface.md, "Bit-to-bit
  * connection"). The rules across a body's connections (limit, claims, `when`) are in ../connection-rules.ts.
  */
+import { z } from 'zod';
 import { connectionLabel } from '../connections.js';
 import { UUID_PATTERN } from '../ids.js';
 import type { ParseContext } from '../markdown/context.js';
 import { CONNECTION_SCHEME, formatConnectionUrl, parseConnectionUrl } from '../markdown/connection-url.js';
 import { escapeInline } from '../markdown/escape.js';
 import type { LinkLine } from '../markdown/lines.js';
-import { invalid, unsupported } from '../problems.js';
-import { CONNECTION_FLAGS, emptyVoidChildren, type ConnectionNode, type ConnectionParams } from '../slate.js';
-import { isObj, onlyKeys, str, voidChildren } from './input.js';
+import { unsupported } from '../problems.js';
+import { CONNECTION_FLAGS, emptyVoidChildren, type ConnectionParams, type VoidChildren } from '../slate.js';
+import { STRING, VOID_CHILDREN, voidChildren } from './input.js';
 import { LABEL_TEXT } from './text-contexts.js';
-import type { Construct, NodeHandler, Obj } from './types.js';
+import type { Construct, NodeHandler, ShapeFields } from './types.js';
+
+const WHEN = 'is {element_id, option_ids: [..]} or {element_id, checked: boolean}';
+
+/**
+ * A condition on a connection (authoring-interface.md, Body syntax rule 4): on the options chosen of an
+ * element, or on a check-list item being checked or not. Other fields of it are dropped.
+ */
+const whenShape = z.union(
+  [z.object({ element_id: z.string(), option_ids: z.array(z.string()) }), z.object({ element_id: z.string(), checked: z.boolean() })],
+  { error: WHEN },
+);
+
+export type ConnectionCondition = z.output<typeof whenShape>;
+
+const FLAG = z.boolean({ error: 'must be a boolean (false hides it)' }).optional();
+const UNKNOWN_PARAMETER = `unknown parameter; allowed: when, ${CONNECTION_FLAGS.join(', ')}`;
+
+const connectionShape = z.strictObject({
+  type: z.literal('bit-connection'),
+  id: z.string({ error: 'a connection id is a string, or null for a new connection' }).min(1, { error: 'a connection id is a string, or null for a new connection' }).nullish(),
+  target_bit_id: STRING.regex(UUID_PATTERN, { error: 'must be a bit id (UUID)' }),
+  label: z.string({ error: 'must be a string or null' }).nullish(),
+  params: z
+    .strictObject(
+      { when: whenShape.nullish(), ...(Object.fromEntries(CONNECTION_FLAGS.map((f) => [f, FLAG])) as Record<(typeof CONNECTION_FLAGS)[number], typeof FLAG>) },
+      { error: (issue) => (issue.code === 'unrecognized_keys' ? UNKNOWN_PARAMETER : 'must be an object') },
+    )
+    .nullish(),
+  children: VOID_CHILDREN,
+});
+
+/** One outgoing connection, a block void. */
+export interface ConnectionNode extends Omit<ShapeFields<typeof connectionShape>, 'label' | 'params'> {
+  /** The connection_id; null for a line the caller just added (services assign it). */
+  id: string | null;
+  /** null stands for the line label `→` */
+  label: string | null;
+  params: ConnectionParams;
+  children: VoidChildren;
+}
 
 /** A connection line as read: the node, and its `when=` as written (resolved once the body is read). */
 export function connectionFromLine(ctx: ParseContext, match: LinkLine, line: number): ConnectionNode {
@@ -36,40 +77,23 @@ export function connectionLine(node: ConnectionNode): string {
   return `[${text}](${formatConnectionUrl(node)})`;
 }
 
-function fromInput(value: Obj, path: string): ConnectionNode {
-  onlyKeys(value, ['type', 'children', 'id', 'target_bit_id', 'label', 'params'], path);
-  const id = value.id ?? null;
-  if (id !== null && (typeof id !== 'string' || id === '')) throw invalid(`${path}.id`, 'a connection id is a string, or null for a new connection');
-  const target = str(value, 'target_bit_id', path);
-  if (!UUID_PATTERN.test(target)) throw invalid(`${path}.target_bit_id`, 'must be a bit id (UUID)');
-  const given = value.label ?? null;
-  if (given !== null && typeof given !== 'string') throw invalid(`${path}.label`, 'must be a string or null');
-  const label = connectionLabel(given);
-  const params: ConnectionParams = {};
-  const raw = value.params ?? {};
-  if (!isObj(raw)) throw invalid(`${path}.params`, 'must be an object');
-  for (const [k, v] of Object.entries(raw)) {
-    if (k === 'when') {
-      if (v === undefined || v === null) continue;
-      const w = v as Obj;
-      const okOptions = isObj(w) && typeof w.element_id === 'string' && Array.isArray(w.option_ids) && w.option_ids.every((o) => typeof o === 'string');
-      const okChecked = isObj(w) && typeof w.element_id === 'string' && typeof w.checked === 'boolean';
-      if (!okOptions && !okChecked) {
-        throw invalid(`${path}.params.when`, 'is {element_id, option_ids: [..]} or {element_id, checked: boolean}');
-      }
-      params.when = okOptions ? { element_id: w.element_id as string, option_ids: w.option_ids as string[] } : { element_id: w.element_id as string, checked: w.checked as boolean };
-    } else if ((CONNECTION_FLAGS as readonly string[]).includes(k)) {
-      if (typeof v !== 'boolean') throw invalid(`${path}.params.${k}`, 'must be a boolean (false hides it)');
-      if (v === false) params[k as (typeof CONNECTION_FLAGS)[number]] = false;
-    } else throw invalid(`${path}.params.${k}`, `unknown parameter; allowed: when, ${CONNECTION_FLAGS.join(', ')}`);
-  }
-  return { type: 'bit-connection', id: id as string | null, target_bit_id: target, label, params, children: voidChildren(value, path) };
-}
-
-const connection: NodeHandler<ConnectionNode> = {
+const connection: NodeHandler<ConnectionNode, typeof connectionShape> = {
   standsIn: ['block', 'li'],
-  input(value, step) {
-    const node = fromInput(value, step.path);
+  shape: connectionShape,
+  input(fields, step) {
+    const params: ConnectionParams = {};
+    const given = fields.params ?? {};
+    if (given.when) params.when = given.when;
+    // A part of the preview card is shown unless hidden: only `false` is kept.
+    for (const f of CONNECTION_FLAGS) if (given[f] === false) params[f] = false;
+    const node: ConnectionNode = {
+      type: 'bit-connection',
+      id: fields.id ?? null,
+      target_bit_id: fields.target_bit_id,
+      label: connectionLabel(fields.label ?? null),
+      params,
+      children: voidChildren(fields.children, step.path),
+    };
     if (node.id !== null) step.claimId(node.id, `${step.path}.id`);
     step.connection(node);
     step.out.push(node);

@@ -2,20 +2,29 @@
  * Reference citation: `citation`, an inline void naming a reference and a label, written
  * `[[ref:<reference_id>|<label>]]` (its markdown-it rule in ./citation-rule.ts).
  */
+import { z } from 'zod';
 import { UUID_PATTERN } from '../ids.js';
-import { invalid } from '../problems.js';
-import type { CitationNode } from '../slate.js';
+import type { VoidChildren } from '../slate.js';
 import { citationRule, type CitationMeta } from './citation-rule.js';
-import { onlyKeys, str, voidChildren } from './input.js';
-import type { Construct, NodeHandler } from './types.js';
+import { STRING, VOID_CHILDREN, voidChildren } from './input.js';
+import type { Construct, NodeHandler, ShapeFields } from './types.js';
 
-const citation: NodeHandler<CitationNode> = {
+const citationShape = z.strictObject({
+  type: z.literal('citation'),
+  reference_id: STRING.regex(UUID_PATTERN, { error: 'must be a reference id (UUID)' }),
+  label: STRING.default(''),
+  children: VOID_CHILDREN,
+});
+
+export interface CitationNode extends ShapeFields<typeof citationShape> {
+  children: VoidChildren;
+}
+
+const citation: NodeHandler<CitationNode, typeof citationShape> = {
   standsIn: ['inline', 'link'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children', 'reference_id', 'label'], step.path);
-    const ref = str(value, 'reference_id', step.path);
-    if (!UUID_PATTERN.test(ref)) throw invalid(`${step.path}.reference_id`, 'must be a reference id (UUID)');
-    step.out.push({ type: 'citation', reference_id: ref, label: str(value, 'label', step.path, true) ?? '', children: voidChildren(value, step.path) });
+  shape: citationShape,
+  input(fields, step) {
+    step.out.push({ type: 'citation', reference_id: fields.reference_id, label: fields.label, children: voidChildren(fields.children, step.path) });
   },
   render: {
     inline: {

@@ -1,10 +1,24 @@
 /** Code block: `code_block` holding one `code_line` per line; written fenced, its info string as `lang`. */
 import type { Token } from 'markdown-it';
+import { z } from 'zod';
 import { parser } from '../markdown/md.js';
-import type { CodeBlockNode, CodeLineNode, SlateNode, TextLeaf } from '../slate.js';
+import type { SlateNode, TextLeaf } from '../slate.js';
 import { invalid } from '../problems.js';
-import { isObj, onlyKeys, str, textLeaf } from './input.js';
-import type { BlockWalk, BlockWriter, Construct, NodeHandler } from './types.js';
+import { CHILDREN, isObj, STRING, textLeaf } from './input.js';
+import type { BlockWalk, BlockWriter, Construct, NodeHandler, ShapeFields } from './types.js';
+
+/** `lang` is the fence's info string (language first). */
+const codeBlockShape = z.strictObject({ type: z.literal('code_block'), lang: STRING.optional(), children: CHILDREN });
+const codeLineShape = z.strictObject({ type: z.literal('code_line'), children: CHILDREN });
+
+export interface CodeBlockNode extends ShapeFields<typeof codeBlockShape> {
+  children: CodeLineNode[];
+}
+
+/** One line of code: its text in one leaf, without marks. */
+export interface CodeLineNode extends ShapeFields<typeof codeLineShape> {
+  children: [TextLeaf];
+}
 
 function write(node: CodeBlockNode, w: BlockWriter): void {
   const lines = node.children.map((l) => l.children.map((t) => t.text).join(''));
@@ -26,25 +40,25 @@ function write(node: CodeBlockNode, w: BlockWriter): void {
   w.line(fence);
 }
 
-const codeBlock: NodeHandler<CodeBlockNode> = {
+const codeBlock: NodeHandler<CodeBlockNode, typeof codeBlockShape> = {
   standsIn: ['block', 'li'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children', 'lang'], step.path);
-    const lang = str(value, 'lang', step.path, true);
-    const node: CodeBlockNode = { type: 'code_block', ...(lang ? { lang } : {}), children: [] };
+  shape: codeBlockShape,
+  input(fields, step) {
+    const node: CodeBlockNode = { type: 'code_block', ...(fields.lang ? { lang: fields.lang } : {}), children: [] };
     step.out.push(node);
-    step.children(value, 'code', node.children, step.depth, { type: 'code_line', children: [{ text: '' }] });
+    step.children(fields.children, 'code', node.children, step.depth, { type: 'code_line', children: [{ text: '' }] });
   },
   render: { block: { block: (node, _task, w) => write(node, w) } },
   text: 'descend',
 };
 
-const codeLine: NodeHandler<CodeLineNode> = {
+const codeLine: NodeHandler<CodeLineNode, typeof codeLineShape> = {
   standsIn: ['code'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children'], step.path);
+  shape: codeLineShape,
+  input(fields, step) {
     const texts: TextLeaf[] = [];
-    const children = Array.isArray(value.children) ? value.children : [];
+    // Its text leaves are joined into one here, not scheduled on the walker: a line holds no other node.
+    const children = Array.isArray(fields.children) ? fields.children : [];
     children.forEach((c, i) => {
       if (!isObj(c) || c.type !== undefined) throw invalid(`${step.path}.children[${i}]`, 'a code line holds text only');
       const leaf = textLeaf(c, `${step.path}.children[${i}]`, false);

@@ -3,17 +3,29 @@
  * (authoring-interface.md, Body syntax). Written as a link whose text and destination hold the same handle.
  */
 import type { Token } from 'markdown-it';
+import { z } from 'zod';
 import { attr, plainText } from '../markdown/lines.js';
 import { escapeTitle } from '../markdown/escape.js';
-import { invalid, unsupported } from '../problems.js';
-import type { CredentialNode, InlineNode } from '../slate.js';
-import { onlyKeys, str, voidChildren } from './input.js';
-import type { Construct, InlineBuild, NodeHandler } from './types.js';
+import { unsupported } from '../problems.js';
+import type { InlineNode, VoidChildren } from '../slate.js';
+import { STRING, VOID_CHILDREN, voidChildren } from './input.js';
+import type { Construct, InlineBuild, NodeHandler, ShapeFields } from './types.js';
 
 export const CREDENTIAL_SCHEME = 'credential:';
 const CREDENTIAL_TEXT = /^credential:\s*(\S+)$/;
 /** Our choice: a handle is what a secret store names (letters, digits, `_`, `.`, `-`), at most 128 chars. */
 export const CREDENTIAL_HANDLE = /^[A-Za-z0-9_.-]{1,128}$/;
+
+const credentialShape = z.strictObject({
+  type: z.literal('credential'),
+  handle: STRING.regex(CREDENTIAL_HANDLE, { error: 'a handle is 1 to 128 letters, digits, _ . -' }),
+  purpose: STRING.default(''),
+  children: VOID_CHILDREN,
+});
+
+export interface CredentialNode extends ShapeFields<typeof credentialShape> {
+  children: VoidChildren;
+}
 
 /**
  * `[credential: <handle>](credential:<handle> "<purpose>")`: the handle in the text and in the destination
@@ -33,13 +45,11 @@ export function credentialFromLink(b: InlineBuild, tokens: readonly Token[], ope
   return { node: { type: 'credential', handle, purpose: attr(tokens[open], 'title') ?? '', children: [b.leaf('')] }, close };
 }
 
-const credential: NodeHandler<CredentialNode> = {
+const credential: NodeHandler<CredentialNode, typeof credentialShape> = {
   standsIn: ['inline', 'link'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children', 'handle', 'purpose'], step.path);
-    const handle = str(value, 'handle', step.path);
-    if (!CREDENTIAL_HANDLE.test(handle)) throw invalid(`${step.path}.handle`, 'a handle is 1 to 128 letters, digits, _ . -');
-    step.out.push({ type: 'credential', handle, purpose: str(value, 'purpose', step.path, true) ?? '', children: voidChildren(value, step.path) });
+  shape: credentialShape,
+  input(fields, step) {
+    step.out.push({ type: 'credential', handle: fields.handle, purpose: fields.purpose, children: voidChildren(fields.children, step.path) });
   },
   render: {
     inline: {

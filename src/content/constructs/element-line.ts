@@ -5,7 +5,8 @@
  * is its definition's (../elements/); this is only how it stands in a body.
  */
 import type { Token } from 'markdown-it';
-import { nodeScheme } from '../../config.js';
+import { z } from 'zod';
+import { nodeScheme } from '../../brand.js';
 import { checkItems, ELEMENTS, ELEMENT_TYPES, isElementType, validateElementProps, validateItemFields, type ElementDefinition } from '../elements/index.js';
 import { anchorOf, elementLineForm, itemLineForm, itemMarkerForm } from '../elements/forms.js';
 import type { ParseContext } from '../markdown/context.js';
@@ -15,9 +16,12 @@ import { invalid, unsupported } from '../problems.js';
 import { quote } from '../quote.js';
 import type { ItemLine } from '../resolve.js';
 import type { BlockNode, ElementItem, ElementNode, SlateNode } from '../slate.js';
-import { isObj, normalizeUrl, onlyKeys, voidChildren, emptyText } from './input.js';
+import { CHILDREN, emptyText, ID, isObj, normalizeUrl, VOID_CHILDREN, voidChildren } from './input.js';
 import { LABEL_TEXT } from './text-contexts.js';
 import type { BlockWriter, InputStep, NodeHandler, Obj } from './types.js';
+
+/** An element's handler, but its shape: that is its type's (elementShape), given where the type is looked up (./index.ts). */
+export type ElementHandler = Omit<NodeHandler<ElementNode, ReturnType<typeof elementShape>>, 'shape'>;
 
 function lineOf(t: Token): number {
   return t.map ? t.map[0] + 1 : 1;
@@ -86,33 +90,46 @@ function writeElement(node: ElementNode, w: BlockWriter): void {
   }
 }
 
+/** The fields of an element node in a Slate input, whatever its type. */
+export interface ElementFields {
+  type: string;
+  props?: Obj | undefined;
+  id?: string | null | undefined;
+  items?: unknown[] | undefined;
+  children?: unknown;
+}
+
 /**
- * An element of a Slate input, for either placement: props and items checked against the definition;
- * a block element is a void, an inline one holds its link text.
+ * The Slate shape of an element of type `def`: its props and items are the definition's (checked against it
+ * once the shape holds); `items` only on a type with items; a block element is a void, an inline one holds
+ * its link text.
  */
-export function elementInput(value: Obj, step: InputStep, def: ElementDefinition): void {
+export function elementShape(def: ElementDefinition) {
+  const fields = { type: z.literal(def.type), props: z.custom<Obj>(isObj, { error: 'must be an object' }).optional(), id: ID };
+  const children = def.placement === 'inline' ? CHILDREN : VOID_CHILDREN;
+  return def.items ? z.strictObject({ ...fields, items: z.array(z.unknown(), { error: 'must be an array' }).optional(), children }) : z.strictObject({ ...fields, children });
+}
+
+/** An element of a Slate input, for either placement, from its checked shape: props and items checked against the definition. */
+export function elementInput(fields: ElementFields, step: InputStep, def: ElementDefinition): void {
   const { path } = step;
   const type = def.type;
-  onlyKeys(value, ['type', 'children', 'id', 'props', ...(def.items ? ['items'] : [])], path);
-  if (value.props !== undefined && !isObj(value.props)) throw invalid(`${path}.props`, 'must be an object');
-  const props = validateElementProps(type, (value.props as Obj | undefined) ?? {}, `${path}.props`);
+  const props = validateElementProps(type, fields.props ?? {}, `${path}.props`);
   // An inline element is written as a link: its url is stored as the markdown parser stores a destination.
   if (def.placement === 'inline') props.url = normalizeUrl(String(props.url));
-  const node: ElementNode = { type, id: step.claimId(value.id, `${path}.id`), props, children: [] as SlateNode[] as ElementNode['children'] };
+  const node: ElementNode = { type, id: step.claimId(fields.id, `${path}.id`), props, children: [] as SlateNode[] as ElementNode['children'] };
   if (def.items) {
-    const items = value.items ?? [];
-    if (!Array.isArray(items)) throw invalid(`${path}.items`, 'must be an array');
-    node.items = items.map((item: unknown, i: number): ElementItem => {
+    node.items = (fields.items ?? []).map((item: unknown, i: number): ElementItem => {
       const ip = `${path}.items[${i}]`;
       if (!isObj(item)) throw invalid(ip, 'must be an object');
-      const { id, ...fields } = item;
-      return { id: step.claimId(id, `${ip}.id`), ...validateItemFields(type, fields, ip) };
+      const { id, ...itemFields } = item;
+      return { id: step.claimId(id, `${ip}.id`), ...validateItemFields(type, itemFields, ip) };
     });
     checkItems(type, node.items, path);
   }
   step.out.push(node);
-  if (def.placement === 'inline') step.children(value, 'link', node.children as SlateNode[], step.depth, emptyText());
-  else node.children = voidChildren(value, path);
+  if (def.placement === 'inline') step.children(fields.children, 'link', node.children as SlateNode[], step.depth, emptyText());
+  else node.children = voidChildren(fields.children as [Obj] | undefined, path);
 }
 
 /** An element's entries in the inventory: the element, and each of its items by id. */
@@ -125,9 +142,9 @@ export function elementInventory(element: ElementNode, label: string | null, out
   return false;
 }
 
-export const elementLine: NodeHandler<ElementNode> = {
+export const elementLine: ElementHandler = {
   standsIn: ['block', 'li'],
-  input: (value, step) => elementInput(value, step, ELEMENTS[value.type as ElementNode['type']]),
+  input: (fields, step) => elementInput(fields, step, ELEMENTS[fields.type as ElementNode['type']]),
   render: {
     block: {
       block: (node, _task, w) => writeElement(node, w),

@@ -1,18 +1,21 @@
 /** Heading: `h1`…`h6`, written ATX style (`# …`) on one line. */
 import type { Token } from 'markdown-it';
 import { buildInlines } from '../markdown/inline.js';
-import type { HeadingType, TextBlock } from '../slate.js';
-import { emptyText, onlyKeys } from './input.js';
+import { HEADING_TYPES, type HeadingType, type TextBlock } from '../slate.js';
+import { emptyText } from './input.js';
+import { textBlockShape } from './paragraph.js';
 import { SINGLE_LINE } from './text-contexts.js';
 import type { Construct, NodeHandler } from './types.js';
 
-const heading: NodeHandler<TextBlock> = {
+const headingShape = textBlockShape(HEADING_TYPES as [HeadingType, ...HeadingType[]]);
+
+const heading: NodeHandler<TextBlock, typeof headingShape> = {
   standsIn: ['block', 'li'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children'], step.path);
-    const node = { type: value.type as HeadingType, children: [] };
+  shape: headingShape,
+  input(fields, step) {
+    const node: TextBlock = { type: fields.type, children: [] };
     step.out.push(node);
-    step.children(value, 'inline', node.children, step.depth, emptyText());
+    step.children(fields.children, 'inline', node.children, step.depth, emptyText());
   },
   render: {
     block: {

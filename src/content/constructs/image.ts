@@ -1,17 +1,26 @@
 /** Image: `img`, an inline void with its own id (in the title's anchor), url, alt and optional title. */
 import type { Token } from 'markdown-it';
-import { nodeScheme } from '../../config.js';
+import { z } from 'zod';
+import { nodeScheme } from '../../brand.js';
 import { attr } from '../markdown/lines.js';
 import { CONNECTION_SCHEME } from '../markdown/connection-url.js';
 import { escapeDestination, escapeInline, escapeTitle } from '../markdown/escape.js';
 import { unsupported } from '../problems.js';
 import { quote } from '../quote.js';
-import type { ImageNode } from '../slate.js';
+import type { VoidChildren } from '../slate.js';
 import { assertSafeUrl } from '../url.js';
 import { anchorTitle, splitAnchorTitle } from './anchor.js';
 import { CREDENTIAL_SCHEME } from './credential.js';
-import { onlyKeys, safeUrl, str, voidChildren } from './input.js';
-import type { Construct, NodeHandler } from './types.js';
+import { ID, safeUrl, STRING, VOID_CHILDREN, voidChildren } from './input.js';
+import type { Construct, NodeHandler, ShapeFields } from './types.js';
+
+const imageShape = z.strictObject({ type: z.literal('img'), url: STRING, title: STRING.optional(), id: ID, alt: STRING.default(''), children: VOID_CHILDREN });
+
+/** An image, an inline void: its own id (in the title's anchor), url, alt and own title. */
+export interface ImageNode extends ShapeFields<typeof imageShape> {
+  id: string;
+  children: VoidChildren;
+}
 
 /** An image's alt: its label as plain text (soft breaks as spaces, a hard break as a newline). */
 function altText(children: readonly Token[]): string {
@@ -25,20 +34,20 @@ function altText(children: readonly Token[]): string {
   return out;
 }
 
-const image: NodeHandler<ImageNode> = {
+const image: NodeHandler<ImageNode, typeof imageShape> = {
   standsIn: ['inline', 'link'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children', 'id', 'url', 'alt', 'title'], step.path);
-    const url = safeUrl(str(value, 'url', step.path), `${step.path}.url`);
+  shape: imageShape,
+  input(fields, step) {
+    const url = safeUrl(fields.url, `${step.path}.url`);
     step.budget.spend(url.length);
-    const title = str(value, 'title', step.path, true);
+    const { title } = fields;
     step.out.push({
       type: 'img',
-      id: step.claimId(value.id, `${step.path}.id`),
+      id: step.claimId(fields.id, `${step.path}.id`),
       url,
-      alt: str(value, 'alt', step.path, true) ?? '',
+      alt: fields.alt,
       ...(title !== undefined ? { title } : {}),
-      children: voidChildren(value, step.path),
+      children: voidChildren(fields.children, step.path),
     });
   },
   render: {

@@ -12,7 +12,7 @@ import { bitConnections } from './bit-connection.js';
 import { citations } from './citation.js';
 import { code } from './code.js';
 import { credentials } from './credential.js';
-import { elementLine, elementLineSyntax } from './element-line.js';
+import { elementLine, elementLineSyntax, elementShape } from './element-line.js';
 import { headings } from './heading.js';
 import { images } from './image.js';
 import { inlineElement } from './inline-element.js';
@@ -83,8 +83,9 @@ function addTokens(c: Construct): void {
 export function handlerOf(type: string): NodeHandler | undefined {
   const handler = byType.get(type);
   if (handler !== undefined || !isElementType(type)) return handler;
-  const element = (ELEMENTS[type].placement === 'inline' ? inlineElement : elementLine) as NodeHandler;
-  // An element type keeps its placement: the next lookup is one map read, as for every other type.
+  const def = ELEMENTS[type];
+  const element = { ...(def.placement === 'inline' ? inlineElement : elementLine), shape: elementShape(def) } as NodeHandler;
+  // An element type keeps its placement and shape: the next lookup is one map read, as for every other type.
   byType.set(type, element);
   return element;
 }

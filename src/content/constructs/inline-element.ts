@@ -7,12 +7,11 @@ import { ELEMENTS } from '../elements/index.js';
 import { escapeDestination, escapeTitle } from '../markdown/escape.js';
 import { textOf, type ElementNode, type InlineNode } from '../slate.js';
 import { anchorTitle } from './anchor.js';
-import { elementInput, elementInventory } from './element-line.js';
-import type { NodeHandler } from './types.js';
+import { elementInput, elementInventory, type ElementHandler } from './element-line.js';
 
-export const inlineElement: NodeHandler<ElementNode> = {
+export const inlineElement: ElementHandler = {
   standsIn: ['inline'],
-  input: (value, step) => elementInput(value, step, ELEMENTS[value.type as ElementNode['type']]),
+  input: (fields, step) => elementInput(fields, step, ELEMENTS[fields.type as ElementNode['type']]),
   render: {
     inline: {
       kind: 'container',

@@ -3,29 +3,38 @@
  * whose anchor names an inline element (or its elements[] entry) is that element (./inline-element.ts); a
  * `credential:` destination is a credential declaration (./credential.ts).
  */
+import { z } from 'zod';
 import { attr } from '../markdown/lines.js';
 import { CONNECTION_SCHEME } from '../markdown/connection-url.js';
 import { escapeDestination, escapeTitle } from '../markdown/escape.js';
 import { unsupported } from '../problems.js';
-import type { InlineElementNode, LinkNode, SlateNode } from '../slate.js';
+import type { InlineElementNode, InlineNode, SlateNode } from '../slate.js';
 import { textOf } from '../slate.js';
 import { assertSafeUrl } from '../url.js';
-import { nodeScheme } from '../../config.js';
+import { nodeScheme } from '../../brand.js';
 import { anchorTitle, splitAnchorTitle } from './anchor.js';
 import { CREDENTIAL_SCHEME, credentialFromLink } from './credential.js';
-import { emptyText, onlyKeys, safeUrl, str } from './input.js';
-import type { Construct, NodeHandler } from './types.js';
+import { CHILDREN, emptyText, ID, safeUrl, STRING } from './input.js';
+import type { Construct, NodeHandler, ShapeFields } from './types.js';
 
-const link: NodeHandler<LinkNode> = {
+const linkShape = z.strictObject({ type: z.literal('a'), url: STRING, title: STRING.optional(), id: ID, children: CHILDREN });
+
+/** A link: its own id (in the title's anchor), its url and its own title; its children are its text. */
+export interface LinkNode extends ShapeFields<typeof linkShape> {
+  id: string;
+  children: InlineNode[];
+}
+
+const link: NodeHandler<LinkNode, typeof linkShape> = {
   standsIn: ['inline'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children', 'id', 'url', 'title'], step.path);
-    const url = safeUrl(str(value, 'url', step.path), `${step.path}.url`);
+  shape: linkShape,
+  input(fields, step) {
+    const url = safeUrl(fields.url, `${step.path}.url`);
     step.budget.spend(url.length);
-    const title = str(value, 'title', step.path, true);
-    const node: LinkNode = { type: 'a', id: step.claimId(value.id, `${step.path}.id`), url, ...(title !== undefined ? { title } : {}), children: [] };
+    const { title } = fields;
+    const node: LinkNode = { type: 'a', id: step.claimId(fields.id, `${step.path}.id`), url, ...(title !== undefined ? { title } : {}), children: [] };
     step.out.push(node);
-    step.children(value, 'link', node.children as SlateNode[], step.depth, emptyText());
+    step.children(fields.children, 'link', node.children as SlateNode[], step.depth, emptyText());
   },
   render: {
     inline: {

@@ -3,12 +3,33 @@
  * item (`- [ ]` / `- [x]`) is an `li` with `checked`.
  */
 import type { Token } from 'markdown-it';
+import { z } from 'zod';
 import { attr } from '../markdown/lines.js';
-import { invalid } from '../problems.js';
-import type { BlockNode, ListItemNode, ListNode } from '../slate.js';
+import type { BlockNode } from '../slate.js';
 import { closeContainer } from './containers.js';
-import { onlyKeys } from './input.js';
-import type { Construct, NodeHandler, OpenContainer, PreviousBlock } from './types.js';
+import { CHILDREN, someChildren } from './input.js';
+import type { Construct, NodeHandler, OpenContainer, PreviousBlock, ShapeFields } from './types.js';
+
+const START = 'must be an integer from 0 to 999999999';
+const ITEMS = someChildren('a list holds at least one li');
+/** An ordered list may start at another number than 1 (markdown holds at most 9 digits). */
+const olShape = z.strictObject({
+  type: z.literal('ol'),
+  start: z.number({ error: START }).int({ error: START }).min(0, { error: START }).max(999_999_999, { error: START }).optional(),
+  children: ITEMS,
+});
+const ulShape = z.strictObject({ type: z.literal('ul'), children: ITEMS });
+const itemShape = z.strictObject({ type: z.literal('li'), checked: z.boolean({ error: 'must be a boolean' }).optional(), children: CHILDREN });
+
+export interface ListNode extends Omit<ShapeFields<typeof olShape>, 'type'> {
+  type: 'ul' | 'ol';
+  children: ListItemNode[];
+}
+
+/** A list item; `checked` makes it a task item (`- [ ]` / `- [x]`). */
+export interface ListItemNode extends ShapeFields<typeof itemShape> {
+  children: BlockNode[];
+}
 
 /** GFM task item marker at the start of a list item's first paragraph (GFM spec, 5.3). */
 const TASK_MARKER = /^\[([ xX])\][ \t]+/;
@@ -53,42 +74,40 @@ function listMarker(list: ListNode, previous: PreviousBlock, enclosing: string |
   return '-';
 }
 
-const list: NodeHandler<ListNode> = {
-  standsIn: ['block', 'li'],
-  input(value, step) {
-    const type = value.type as ListNode['type'];
-    onlyKeys(value, ['type', 'children', ...(type === 'ol' ? ['start'] : [])], step.path);
-    const start = value.start;
-    if (start !== undefined && !(Number.isInteger(start) && (start as number) >= 0 && (start as number) <= 999_999_999)) {
-      throw invalid(`${step.path}.start`, 'must be an integer from 0 to 999999999');
-    }
-    const node: ListNode = { type, ...(start !== undefined && start !== 1 ? { start: start as number } : {}), children: [] };
-    step.out.push(node);
-    step.list(node);
-    if (!Array.isArray(value.children) || value.children.length === 0) throw invalid(`${step.path}.children`, 'a list holds at least one li');
-    step.children(value, 'list', node.children, step.depth + 1);
-  },
-  render: {
-    block: {
-      block(node, task, w) {
-        const tight = !isLoose(node);
-        const start = node.type === 'ol' ? (node.start ?? 1) : 0;
-        w.sequence(node.children, (i) => (node.type === 'ol' ? `${start + i}${task.marker ?? '.'}` : (task.marker ?? '-')), tight);
-      },
-      marker: listMarker,
+function list(shape: typeof olShape | typeof ulShape): NodeHandler<ListNode, typeof olShape | typeof ulShape> {
+  return {
+    standsIn: ['block', 'li'],
+    shape,
+    input(fields, step) {
+      const start = 'start' in fields ? fields.start : undefined;
+      const node: ListNode = { type: fields.type, ...(start !== undefined && start !== 1 ? { start } : {}), children: [] };
+      step.out.push(node);
+      step.list(node);
+      step.children(fields.children, 'list', node.children, step.depth + 1);
     },
+    render: listRender,
+    text: 'descend',
+  };
+}
+
+const listRender: NodeHandler<ListNode>['render'] = {
+  block: {
+    block(node, task, w) {
+      const tight = !isLoose(node);
+      const start = node.type === 'ol' ? (node.start ?? 1) : 0;
+      w.sequence(node.children, (i) => (node.type === 'ol' ? `${start + i}${task.marker ?? '.'}` : (task.marker ?? '-')), tight);
+    },
+    marker: listMarker,
   },
-  text: 'descend',
 };
 
-const item: NodeHandler<ListItemNode> = {
+const item: NodeHandler<ListItemNode, typeof itemShape> = {
   standsIn: ['list'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children', 'checked'], step.path);
-    if (value.checked !== undefined && typeof value.checked !== 'boolean') throw invalid(`${step.path}.checked`, 'must be a boolean');
-    const node: ListItemNode = { type: 'li', ...(typeof value.checked === 'boolean' ? { checked: value.checked } : {}), children: [] };
+  shape: itemShape,
+  input(fields, step) {
+    const node: ListItemNode = { type: 'li', ...(fields.checked !== undefined ? { checked: fields.checked } : {}), children: [] };
     step.out.push(node);
-    step.children(value, 'li', node.children, step.depth, { type: 'lic', children: [{ text: '' }] });
+    step.children(fields.children, 'li', node.children, step.depth, { type: 'lic', children: [{ text: '' }] });
   },
   render: {
     block: {
@@ -117,7 +136,7 @@ function close(walk: Parameters<NonNullable<Construct['blockTokens']>[string]>[0
 
 export const lists: Construct<'ul' | 'ol' | 'li'> = {
   name: 'list',
-  nodes: { ul: list as NodeHandler, ol: list as NodeHandler, li: item as NodeHandler },
+  nodes: { ul: list(ulShape) as NodeHandler, ol: list(olShape) as NodeHandler, li: item as NodeHandler },
   blockTokens: {
     bullet_list_open: openList,
     ordered_list_open: openList,

@@ -3,26 +3,40 @@
  * element line or a connection line becomes that construct's node; the lines around it stay paragraphs.
  */
 import type { Token } from 'markdown-it';
+import { z } from 'zod';
 import { unsupported } from '../problems.js';
 import type { ParseContext } from '../markdown/context.js';
 import { buildInlines } from '../markdown/inline.js';
 import { matchLinkLine, specialLinkKind } from '../markdown/lines.js';
-import type { BlockNode, TextBlock } from '../slate.js';
+import type { BlockNode, HeadingType, InlineNode } from '../slate.js';
 import { connectionFromLine } from './bit-connection.js';
 import { elementFromLine, itemListAfter } from './element-line.js';
-import { emptyText, onlyKeys } from './input.js';
+import { CHILDREN, emptyText } from './input.js';
 import { takeTaskMarker } from './list.js';
 import { BLOCK_TEXT } from './text-contexts.js';
-import type { Construct, NodeHandler } from './types.js';
+import type { Construct, NodeHandler, ShapeFields } from './types.js';
 
-function textBlock(standsIn: NodeHandler['standsIn']): NodeHandler<TextBlock> {
+/** The Slate shape of a block of inline content: a paragraph, a tight item's text, a heading (./heading.ts). */
+export function textBlockShape<T extends string>(types: readonly [T, ...T[]]) {
+  return z.strictObject({ type: z.enum(types), children: CHILDREN });
+}
+
+const paragraphShape = textBlockShape(['p', 'lic']);
+
+/** A block whose children are inline content. `lic` is the content of a tight list item (Plate's name). */
+export interface TextBlock {
+  type: ShapeFields<typeof paragraphShape>['type'] | HeadingType;
+  children: InlineNode[];
+}
+
+function textBlock(standsIn: NodeHandler['standsIn']): NodeHandler<TextBlock, typeof paragraphShape> {
   return {
     standsIn,
-    input(value, step) {
-      onlyKeys(value, ['type', 'children'], step.path);
-      const node = { type: value.type as TextBlock['type'], children: [] };
+    shape: paragraphShape,
+    input(fields, step) {
+      const node: TextBlock = { type: fields.type, children: [] };
       step.out.push(node);
-      step.children(value, 'inline', node.children, step.depth, emptyText());
+      step.children(fields.children, 'inline', node.children, step.depth, emptyText());
     },
     render: {
       block: {

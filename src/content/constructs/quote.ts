@@ -1,18 +1,25 @@
 /** Block quote: `blockquote`, whose children are blocks; each of its lines starts with `> `. */
-import type { BlockNode, BlockquoteNode } from '../slate.js';
-import { onlyKeys } from './input.js';
+import { z } from 'zod';
+import type { BlockNode } from '../slate.js';
+import { CHILDREN } from './input.js';
 import { closeContainer } from './containers.js';
-import type { Construct, NodeHandler } from './types.js';
+import type { Construct, NodeHandler, ShapeFields } from './types.js';
 
 const QUOTE = { first: '> ', rest: '> ' };
 
-const blockquote: NodeHandler<BlockquoteNode> = {
+const blockquoteShape = z.strictObject({ type: z.literal('blockquote'), children: CHILDREN });
+
+export interface BlockquoteNode extends ShapeFields<typeof blockquoteShape> {
+  children: BlockNode[];
+}
+
+const blockquote: NodeHandler<BlockquoteNode, typeof blockquoteShape> = {
   standsIn: ['block', 'li'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children'], step.path);
+  shape: blockquoteShape,
+  input(fields, step) {
     const node: BlockquoteNode = { type: 'blockquote', children: [] };
     step.out.push(node);
-    step.children(value, 'block', node.children, step.depth + 1, { type: 'p', children: [{ text: '' }] });
+    step.children(fields.children, 'block', node.children, step.depth + 1, { type: 'p', children: [{ text: '' }] });
   },
   render: {
     block: {

@@ -11,8 +11,9 @@ import { checkOptionAnswer } from '../elements/types.js';
 import { idMaker } from '../test-support/ids.js';
 import { expectError } from '../test-support/errors.js';
 import { describeBodySyntax, registerConstruct } from './index.js';
-import { onlyKeys, str, voidChildren } from './input.js';
-import type { Construct } from './types.js';
+import { STRING, VOID_CHILDREN, voidChildren } from './input.js';
+import type { Construct, NodeHandler, ShapeFields } from './types.js';
+import type { VoidChildren } from '../slate.js';
 
 const MOOD = 'mood-picker' as ElementType;
 registerElement({
@@ -23,6 +24,7 @@ registerElement({
   placement: 'block',
   answered: 'element',
   when: 'options',
+  control: 'select',
   props: z.strictObject({ label: z.string().optional(), required: z.boolean().optional() }),
   urlProps: [],
   items: { marker: 'none', textField: 'name', fields: z.strictObject({ name: z.string().regex(/\S/, 'must not be blank') }), booleanDefaults: [] },
@@ -32,24 +34,26 @@ registerElement({
 });
 
 /** `{{Ctrl+C}}`: keys to press, an inline void. */
-interface KeysNode {
-  type: 'keys';
-  keys: string;
-  children: [{ text: string }];
+const keysShape = z.strictObject({ type: z.literal('keys'), keys: STRING, children: VOID_CHILDREN });
+
+interface KeysNode extends ShapeFields<typeof keysShape> {
+  children: VoidChildren;
 }
+
+const keysNode: NodeHandler<KeysNode, typeof keysShape> = {
+  standsIn: ['inline', 'link'],
+  shape: keysShape,
+  input(fields, step) {
+    step.out.push({ type: 'keys', keys: fields.keys, children: voidChildren(fields.children, step.path) } as unknown as never);
+  },
+  render: { inline: { kind: 'void', inline: (node) => `{{${node.keys}}}` } },
+  text: { text: (node) => (node as unknown as KeysNode).keys },
+};
 
 const keys: Construct<'keys'> = {
   name: 'keys',
   nodes: {
-    keys: {
-      standsIn: ['inline', 'link'],
-      input(value, step) {
-        onlyKeys(value, ['type', 'children', 'keys'], step.path);
-        step.out.push({ type: 'keys', keys: str(value, 'keys', step.path), children: voidChildren(value, step.path) } as unknown as KeysNode as never);
-      },
-      render: { inline: { kind: 'void', inline: (node) => `{{${(node as unknown as KeysNode).keys}}}` } },
-      text: { text: (node) => (node as unknown as KeysNode).keys },
-    },
+    keys: keysNode as unknown as NodeHandler,
   },
   inlineTokens: {
     keys(b, tokens, k) {

@@ -3,28 +3,48 @@
  * because markdown cells are inline only. Column alignment is on the table, present only when some column is aligned.
  */
 import type { Token } from 'markdown-it';
+import { z } from 'zod';
 import { buildInlines } from '../markdown/inline.js';
 import { attr } from '../markdown/lines.js';
-import { invalid } from '../problems.js';
-import type { CellAlign, TableCellNode, TableNode, TableRowNode } from '../slate.js';
-import { onlyKeys } from './input.js';
+import type { CellAlign } from '../slate.js';
+import { CHILDREN, oneChild, someChildren } from './input.js';
+import type { TextBlock } from './paragraph.js';
 import { CELL_TEXT } from './text-contexts.js';
-import type { BlockTokenHandler, BlockWalk, Construct, NodeHandler } from './types.js';
+import type { BlockTokenHandler, BlockWalk, Construct, NodeHandler, ShapeFields } from './types.js';
+
+const ALIGN = "must be an array of 'left', 'center', 'right' or null";
+/** `align`: each column's alignment, present only when some column is aligned. */
+const tableShape = z.strictObject({
+  type: z.literal('table'),
+  align: z.array(z.enum(['left', 'center', 'right'], { error: ALIGN }).nullable(), { error: ALIGN }).optional(),
+  children: someChildren('a table holds at least one row'),
+});
+const rowShape = z.strictObject({ type: z.literal('tr'), children: CHILDREN });
+/** The first row holds `th` cells. A cell holds one `p` (Plate's shape), because markdown cells are inline only. */
+const cellShape = z.strictObject({ type: z.enum(['th', 'td']), children: oneChild('a cell holds one p') });
+
+export interface TableNode extends ShapeFields<typeof tableShape> {
+  children: TableRowNode[];
+}
+
+export interface TableRowNode extends ShapeFields<typeof rowShape> {
+  children: TableCellNode[];
+}
+
+export interface TableCellNode extends ShapeFields<typeof cellShape> {
+  children: [TextBlock];
+}
 
 const DELIMITER_CELL: Readonly<Record<string, string>> = { left: ' :-- |', center: ' :-: |', right: ' --: |' };
 
-const table: NodeHandler<TableNode> = {
+const table: NodeHandler<TableNode, typeof tableShape> = {
   standsIn: ['block', 'li'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children', 'align'], step.path);
-    const align = value.align;
-    if (align !== undefined && !(Array.isArray(align) && align.every((a) => a === null || a === 'left' || a === 'center' || a === 'right'))) {
-      throw invalid(`${step.path}.align`, "must be an array of 'left', 'center', 'right' or null");
-    }
-    const node: TableNode = { type: 'table', ...(Array.isArray(align) && align.some((a) => a !== null) ? { align: align as CellAlign[] } : {}), children: [] };
+  shape: tableShape,
+  input(fields, step) {
+    const align = fields.align;
+    const node: TableNode = { type: 'table', ...(align?.some((a) => a !== null) ? { align } : {}), children: [] };
     step.out.push(node);
-    if (!Array.isArray(value.children) || value.children.length === 0) throw invalid(`${step.path}.children`, 'a table holds at least one row');
-    step.children(value, 'table', node.children, step.depth + 1);
+    step.children(fields.children, 'table', node.children, step.depth + 1);
   },
   render: {
     block: {
@@ -52,26 +72,25 @@ const table: NodeHandler<TableNode> = {
   text: 'descend',
 };
 
-const row: NodeHandler<TableRowNode> = {
+const row: NodeHandler<TableRowNode, typeof rowShape> = {
   standsIn: ['table'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children'], step.path);
+  shape: rowShape,
+  input(fields, step) {
     const node: TableRowNode = { type: 'tr', children: [] };
     step.out.push(node);
-    step.children(value, 'row', node.children, step.depth);
+    step.children(fields.children, 'row', node.children, step.depth);
   },
   render: 'parent',
   text: 'descend',
 };
 
-const cell: NodeHandler<TableCellNode> = {
+const cell: NodeHandler<TableCellNode, typeof cellShape> = {
   standsIn: ['row'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children'], step.path);
-    const node = { type: value.type as TableCellNode['type'], children: [] } as unknown as TableCellNode;
+  shape: cellShape,
+  input(fields, step) {
+    const node = { type: fields.type, children: [] } as unknown as TableCellNode;
     step.out.push(node);
-    if (!Array.isArray(value.children) || value.children.length !== 1) throw invalid(`${step.path}.children`, 'a cell holds one p');
-    step.children(value, 'cell', node.children, step.depth);
+    step.children(fields.children, 'cell', node.children, step.depth);
   },
   render: 'parent',
   text: 'line',

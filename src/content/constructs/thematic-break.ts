@@ -1,14 +1,20 @@
 /** Thematic break: `hr`, a void. */
-import type { HrNode } from '../slate.js';
-import { emptyVoidChildren } from '../slate.js';
-import { onlyKeys, voidChildren } from './input.js';
-import type { Construct, NodeHandler } from './types.js';
+import { z } from 'zod';
+import { emptyVoidChildren, type VoidChildren } from '../slate.js';
+import { VOID_CHILDREN, voidChildren } from './input.js';
+import type { Construct, NodeHandler, ShapeFields } from './types.js';
 
-const hr: NodeHandler<HrNode> = {
+const hrShape = z.strictObject({ type: z.literal('hr'), children: VOID_CHILDREN });
+
+export interface HrNode extends ShapeFields<typeof hrShape> {
+  children: VoidChildren;
+}
+
+const hr: NodeHandler<HrNode, typeof hrShape> = {
   standsIn: ['block', 'li'],
-  input(value, step) {
-    onlyKeys(value, ['type', 'children'], step.path);
-    step.out.push({ type: 'hr', children: voidChildren(value, step.path) });
+  shape: hrShape,
+  input(fields, step) {
+    step.out.push({ type: 'hr', children: voidChildren(fields.children, step.path) });
   },
   // `***`, not `---`: after a paragraph line `---` would underline it as a heading.
   render: { block: { block: (_node, _task, w) => w.line('***') } },

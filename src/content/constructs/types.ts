@@ -8,6 +8,7 @@
  */
 import type { Token } from 'markdown-it';
 import type { MarkdownIt } from 'markdown-it';
+import type { z } from 'zod';
 import type { OutputBudget } from '../budget.js';
 import type { ParseContext } from '../markdown/context.js';
 import type { TextContext } from '../markdown/escape.js';
@@ -30,10 +31,10 @@ export interface InputStep {
   /** A node id given (or a fresh one when absent): a UUID, once per body. */
   claimId(value: unknown, path: string): string;
   /**
-   * Schedules the input's children into `into`, each checked as standing in `place`; `emptyFill` is what an
-   * empty child list holds instead.
+   * Schedules a node's children (its `children` as given) into `into`, each checked as standing in `place`;
+   * `emptyFill` is what an empty child list holds instead.
    */
-  children(value: Obj, place: Place, into: SlateNode[], depth: number, emptyFill?: SlateNode): void;
+  children(children: unknown, place: Place, into: SlateNode[], depth: number, emptyFill?: SlateNode): void;
   /** A list, normalised (tight or loose) once all its items are read. */
   list(node: ListNode): void;
   /** A connection, checked against the connection rules once the whole body is read. */
@@ -115,13 +116,21 @@ export interface InventoryEntry {
  */
 export type TextRule = 'line' | 'descend' | 'skip' | { text(node: SlateNode): string };
 
+/** A stored node's fields as its shape gives them, but its children (the walker's) and its id (minted when absent). */
+export type ShapeFields<S extends z.ZodType> = Omit<z.output<S>, 'children' | 'id'>;
+
 // ---- the handler of one node type --------------------------------------------------------------------------
 
-export interface NodeHandler<N = SlateNode> {
+export interface NodeHandler<N = SlateNode, S extends z.ZodObject = z.ZodObject> {
   /** Where a node of this type may stand in a Slate input. */
   standsIn: readonly Place[];
-  /** Checks one input node (its type already admitted here) and pushes the stored node to `step.out`. */
-  input(value: Obj, step: InputStep): void;
+  /**
+   * Its Slate shape: the node's own fields as a Slate input gives them (strict: other fields are refused),
+   * `children` the walker's (./input.ts). The stored node's type is derived from it (ShapeFields).
+   */
+  shape: S;
+  /** Makes the stored node from an input node's checked fields (its type admitted here) and pushes it to `step.out`. */
+  input(fields: z.output<S>, step: InputStep): void;
   /** How the node is written: as a block, inline, or by its parent (a table writes its rows). */
   render: { block: BlockRender<N> } | { inline: InlineRender<N> } | 'parent';
   text: TextRule;

@@ -12,6 +12,7 @@ export const checkList: ElementDefinition = {
   placement: 'block',
   answered: 'items',
   when: 'item-checked',
+  control: 'checklist',
   props: z.strictObject({ label: z.string().optional() }),
   urlProps: [],
   items: {

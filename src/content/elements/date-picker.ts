@@ -34,6 +34,7 @@ export const datePicker: ElementDefinition = {
   hasLabel: true,
   placement: 'block',
   answered: 'element',
+  control: 'date',
   props: z.strictObject({
     default_to_now: z.boolean().optional(),
     label: z.string().optional(),

@@ -10,6 +10,7 @@ export const dropdown: ElementDefinition = {
   placement: 'block',
   answered: 'element',
   when: 'options',
+  control: 'select',
   props: z.strictObject({ label: z.string().optional(), required: z.boolean().optional() }),
   urlProps: [],
   items: {

@@ -2,7 +2,7 @@
  * How an element and its items are written in a markdown body (authoring-interface.md, "Body syntax";
  * CONTRACT.md, "Body forms"), as templates for describe_platform and error messages.
  */
-import { nodeScheme } from '../../config.js';
+import { nodeScheme } from '../../brand.js';
 import type { ElementDefinition } from './types.js';
 
 export function anchorOf(ref: string): string {

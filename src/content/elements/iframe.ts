@@ -9,6 +9,7 @@ export const iframe: ElementDefinition = {
   hasLabel: false,
   placement: 'block',
   answered: 'element',
+  control: 'frame',
   props: z.strictObject({
     height: numberOrText().optional(),
     url: z.string(),

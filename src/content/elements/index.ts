@@ -15,10 +15,10 @@ import { radioButton } from './radio-button.js';
 import { searchableField } from './searchable-field.js';
 import { textArea } from './text-area.js';
 import { addElementType } from './element-types.js';
-import { ELEMENT_TYPES, isElementType, type ElementDefinition, type ElementType } from './types.js';
+import { ELEMENT_TYPES, isElementType, type ElementControl, type ElementDefinition, type ElementType } from './types.js';
 import { videoExternal } from './video-external.js';
 
-export { ELEMENT_TYPES, isElementType, type ElementDefinition, type ElementType } from './types.js';
+export { ELEMENT_CONTROLS, ELEMENT_TYPES, isElementType, type ElementControl, type ElementDefinition, type ElementType } from './types.js';
 
 export const ELEMENTS: Readonly<Record<ElementType, ElementDefinition>> = {
   'check-list': checkList,
@@ -47,6 +47,11 @@ export function registerElement(def: ElementDefinition): void {
 /** Whether a step answers the items of `type` each on its own (a check-list's), rather than the element. */
 export function answeredByItems(type: string): boolean {
   return isElementType(type) && ELEMENTS[type].answered === 'items';
+}
+
+/** The control a form shows for an element of `type`; undefined for a type no definition has. */
+export function controlOf(type: string): ElementControl | undefined {
+  return isElementType(type) ? ELEMENTS[type].control : undefined;
 }
 
 /** The element types whose items are answered each on its own (a step's questions are the items). */

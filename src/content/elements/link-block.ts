@@ -9,6 +9,7 @@ export const linkBlock: ElementDefinition = {
   hasLabel: false,
   placement: 'block',
   answered: 'element',
+  control: 'link-card',
   props: z.strictObject({
     bitId: z.string().optional(),
     custom_description: z.string().optional(),

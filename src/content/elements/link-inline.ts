@@ -12,6 +12,7 @@ export const linkInline: ElementDefinition = {
   hasLabel: false,
   placement: 'inline',
   answered: 'element',
+  control: 'link',
   props: z.strictObject({ url: z.string() }),
   urlProps: ['url'],
   answer: linkAnswer,

@@ -10,6 +10,7 @@ export const radioButton: ElementDefinition = {
   placement: 'block',
   answered: 'element',
   when: 'options',
+  control: 'radio',
   props: z.strictObject({ label: z.string().optional(), required: z.boolean().optional() }),
   urlProps: [],
   items: {

@@ -32,6 +32,7 @@ export const searchableField: ElementDefinition = {
   hasLabel: true,
   placement: 'block',
   answered: 'element',
+  control: 'search',
   props: z.strictObject({
     data: z
       .array(z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'each data item must be a string or an object' }))

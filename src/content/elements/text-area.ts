@@ -72,6 +72,7 @@ export const textArea: ElementDefinition = {
   hasLabel: true,
   placement: 'block',
   answered: 'element',
+  control: 'text',
   props: z.strictObject({
     autoComplete: onOff.optional(),
     autoCorrect: z.union([onOff, z.boolean()], { error: "must be 'on', 'off' or a boolean" }).optional(),

@@ -48,6 +48,16 @@ export interface FormQuestion {
   required: boolean;
 }
 
+/**
+ * The kind of form control a step shows for an element, named for the control rather than the type, so a form
+ * (the web step form) keys its controls on it: `checklist`, a box to tick per item; `select` and `radio`, one
+ * option of the items; `date`, a date or time input; `search`, a value looked up in a list; `text`, free text;
+ * `link-card`, a card whose click is recorded; `link`, a link inside a sentence (drawn by the body); `video`, a
+ * player to watch; `frame`, an embedded page that records nothing.
+ */
+export const ELEMENT_CONTROLS = ['checklist', 'select', 'radio', 'date', 'search', 'text', 'link-card', 'link', 'video', 'frame'] as const;
+export type ElementControl = (typeof ELEMENT_CONTROLS)[number];
+
 export interface ElementDefinition {
   type: ElementType;
   /** What a step and submit_step_data call it; null for iframe, which records nothing. */
@@ -73,6 +83,8 @@ export interface ElementDefinition {
    * item). Absent: no connection depends on it.
    */
   when?: 'options' | 'item-checked';
+  /** The control a form shows for it. */
+  control: ElementControl;
   /** Allowed props with their types and limits (strict object: the keys are the allowed props). */
   props: z.ZodObject;
   /** Props holding a url: checked for a safe scheme. */

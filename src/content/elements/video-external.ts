@@ -11,6 +11,7 @@ export const videoExternal: ElementDefinition = {
   hasLabel: false,
   placement: 'block',
   answered: 'element',
+  control: 'video',
   props: z.strictObject({
     altText: z.string().optional(),
     aspectRatio: z.string().optional(),

@@ -1,6 +1,6 @@
 /** What the block walker and the inline builder share while converting one markdown body. */
 import type { Token } from 'markdown-it';
-import { nodeScheme } from '../../config.js';
+import { nodeScheme } from '../../brand.js';
 import type { BodyIndex } from '../body-index.js';
 import type { SourceLine } from '../problems.js';
 import type { ElementResolver } from '../resolve.js';

@@ -4,7 +4,7 @@
  * written), and the rules of our constructs (citations).
  */
 import MarkdownItCtor, { type MarkdownIt, type StateBlock, type StateInline, type Token } from 'markdown-it';
-import { nodeScheme } from '../../config.js';
+import { nodeScheme } from '../../brand.js';
 import { chargeBlockTokens, chargeInlineTokens, type OutputBudget } from '../budget.js';
 import { LIMITS } from '../limits.js';
 import { applyConstructPlugins } from '../constructs/index.js';
