@@ -56,7 +56,7 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
         { process: 'waymark stdio (initialize)', 'median ms': round(waymark) },
       ],
       bars: [{ name: 'waymark stdio: launch to initialize answered, less node\'s own start', value: round(waymark - node), bar: '≤ 500 ms', pass: waymark - node <= 500 }],
-      notes: [`Median of ${runs} launches each, alternated; the store already migrated. Compiled JavaScript (dist/server) when it is current, else the sources through tsx.`],
+      notes: [`Median of ${runs} launches each, alternated; the store already migrated. The bundle (dist/bundle) when it is current, else the sources through tsx.`],
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

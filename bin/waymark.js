@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// The waymark command. `npm ci` compiles the TypeScript sources to dist/server (the `prepare` script), and
-// that JavaScript is what runs: no compiler at run time. A checkout whose sources changed since the last
-// build (a developer editing src/) runs the sources through tsx instead, so it never runs stale code.
+// The waymark command. `npm ci` compiles the TypeScript sources to dist/server and bundles that into
+// dist/bundle (the `prepare` script), and the bundle is what runs: no compiler at run time, and a few files to
+// load instead of a thousand. A checkout whose sources changed since the last build (a developer editing src/)
+// runs the sources through tsx instead, so it never runs stale code.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
-const built = new URL('dist/server/cli/main.js', root);
+const bundled = new URL('dist/bundle/main.js', root);
 const buildInfo = new URL('dist/server/.tsbuildinfo', root);
 
 /** The newest modification time under a folder, in ms. */
@@ -18,14 +19,16 @@ function newest(dir) {
   return latest;
 }
 
+/** The bundle was made from the last compilation (`npm run build` does both), which is newer than every source. */
 function builtIsCurrent() {
-  if (!existsSync(built) || !existsSync(buildInfo)) return false;
-  return newest(new URL('src', root).pathname) <= statSync(buildInfo).mtimeMs;
+  if (!existsSync(bundled) || !existsSync(buildInfo)) return false;
+  const compiled = statSync(buildInfo).mtimeMs;
+  return statSync(bundled).mtimeMs >= compiled && newest(new URL('src', root).pathname) <= compiled;
 }
 
 let main;
 if (builtIsCurrent()) {
-  ({ main } = await import(built.href));
+  ({ main } = await import(bundled.href));
 } else {
   const { register } = await import('tsx/esm/api');
   register();

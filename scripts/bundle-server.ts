@@ -1,0 +1,42 @@
+/**
+ * Bundles the compiled server (dist/server, from tsc) into a few ES modules in dist/bundle: what
+ * `bin/waymark.js` runs. Node loads a module per file, and the server's imports are over a thousand files
+ * (kysely alone is 280): one file per chunk takes `waymark stdio` from launch to its answer to `initialize`
+ * in about 290 ms instead of 510 (bench/start.ts), which a desktop client pays on every launch.
+ *
+ * The worker threads' modules (the conversion task, the search reader) are entries of their own beside
+ * main.js, where the pools look for them. Packages that load files of their own at run time (native
+ * addons, worker scripts, pino's transports) or only for `serve` stay in node_modules.
+ */
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER = join(ROOT, 'dist', 'server');
+export const BUNDLE_OUT = join(ROOT, 'dist', 'bundle');
+
+export async function bundleServer(): Promise<void> {
+  rmSync(BUNDLE_OUT, { recursive: true, force: true });
+  await build({
+    entryPoints: {
+      main: join(SERVER, 'cli', 'main.js'),
+      'convert-task': join(SERVER, 'services', 'convert-task.js'),
+      'sqlite-read-task': join(SERVER, 'store', 'dialects', 'sqlite-read-task.js'),
+    },
+    outdir: BUNDLE_OUT,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    external: ['better-sqlite3', 'pg', 'piscina', 'pino', 'oidc-provider', 'express', 'cookie-parser', 'csrf-csrf', 'tsx', 'tsx/*'],
+    // Bundled CommonJS packages call require(); an ES module has none of its own.
+    banner: { js: "import { createRequire as waymarkCreateRequire } from 'node:module'; const require = waymarkCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+}
+
+await bundleServer();
