@@ -54,14 +54,14 @@ function inlineBudgetRule(state: StateInline, silent: boolean): boolean {
   return false;
 }
 
-/** Where the last `]` of the text an inline rule reads is, per state and end (a link's text is read with a lower end). */
-const LAST_CLOSE = new WeakMap<StateInline, { posMax: number; at: number }>();
+/** Where the last `]` of the text an inline rule reads is, kept on the state with the end it was found for (a link's text is read with a lower end). */
+type ClosingState = StateInline & { waymarkLastClose?: { posMax: number; at: number } };
 
-function lastClose(state: StateInline): number {
-  const known = LAST_CLOSE.get(state);
-  if (known && known.posMax === state.posMax) return known.at;
+function lastClose(state: ClosingState): number {
+  const known = state.waymarkLastClose;
+  if (known !== undefined && known.posMax === state.posMax) return known.at;
   const at = state.src.lastIndexOf(']', state.posMax - 1);
-  LAST_CLOSE.set(state, { posMax: state.posMax, at });
+  state.waymarkLastClose = { posMax: state.posMax, at };
   return at;
 }
 
