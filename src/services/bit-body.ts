@@ -2,7 +2,7 @@
  * Turning a bit_body input into the stored Slate body (authoring-interface.md, "Bit": content_format;
  * add_bit: "a JSON-stringified array is accepted"; update_bit rules 1–2).
  */
-import { bodyTooLarge, markdownToBody, slateToBody, type ConvertResult, type ElementEntry, type SlateBody } from '../content/index.js';
+import { bodyTooLarge, collectCitations, collectConnections, markdownToBody, nodeInventory, slateToBody, type ConvertResult, type ElementEntry, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 
@@ -51,4 +51,68 @@ export function convertBody(input: BodyInput, previous: SlateBody | undefined, n
   }
   const result = markdownToBody(input.bit_body as string, { elements: input.elements, previous, newId });
   return { ...result, format: 'markdown' };
+}
+
+/**
+ * A converted body as a write stores it, with what the write checks worked out beside it, so that the thread
+ * that stores it never builds the body's nodes (for a large body this runs on a conversion thread, and the
+ * event loop's thread gets only text and short lists: bench/memory.ts).
+ */
+export interface PreparedBody {
+  /** The stored body's JSON, new connection nodes given their ids. */
+  json: string;
+  minted: Record<string, string>;
+  format: 'slate' | 'markdown';
+  /** Nodes of the previous body that this one leaves out (update_bit rule 2). */
+  removed: string[];
+  /** Reference ids the body cites that the previous body did not (only those are checked: see bits.service). */
+  addedCitations: string[];
+  /** Its connection nodes in body order; `fresh` names those new in it, given their ids here. */
+  connections: Array<{ id: string; target_bit_id: string }>;
+  fresh: string[];
+}
+
+/** `removeNodeIds`: what update_bit's markdown may leave out of `previous` (its remove_node_ids). */
+export function prepareBody(input: BodyInput, previous: SlateBody | undefined, newId: () => string, removeNodeIds?: string[]): PreparedBody {
+  const { body, minted, format } = convertBody(input, previous, newId);
+  const fresh: string[] = [];
+  const connections = collectConnections(body).map((node) => {
+    if (node.id === null) {
+      node.id = newId();
+      fresh.push(node.id);
+    }
+    return { id: node.id, target_bit_id: node.target_bit_id };
+  });
+  const cited = new Set(previous ? collectCitations(previous) : []);
+  return {
+    json: JSON.stringify(body),
+    minted,
+    format,
+    removed: previous ? lostNodes(previous, body, format === 'markdown' ? (removeNodeIds ?? []) : null) : [],
+    addedCitations: collectCitations(body).filter((id) => !cited.has(id)),
+    connections,
+    fresh,
+  };
+}
+
+/**
+ * Nodes of the stored body that the new one leaves out (update_bit rule 2). With markdown, each must be
+ * listed in remove_node_ids (by id, or by label for a node whose id is null), else BIT_CONTENT_LOSS; a
+ * Slate body is the complete document, so what it omits is simply deleted (`allowed` null).
+ */
+export function lostNodes(previous: SlateBody, next: SlateBody, allowed: string[] | null): string[] {
+  const after = nodeInventory(next);
+  const lost = [...nodeInventory(previous).values()].filter((n) => !after.has(n.id));
+  if (allowed !== null) {
+    const permitted = new Set(allowed);
+    const refused = lost.filter((n) => !permitted.has(n.id) && !(n.label !== null && permitted.has(n.label)));
+    if (refused.length > 0) {
+      throw new WaymarkError(
+        'BIT_CONTENT_LOSS',
+        `The new body leaves out ${refused.length} node(s) of the stored one: write their anchors back as get_bit returned them, or list their ids in remove_node_ids to delete them.`,
+        { removed_nodes: refused.map((n) => ({ id: n.id, type: n.type, label: n.label })) },
+      );
+    }
+  }
+  return lost.map((n) => n.id);
 }

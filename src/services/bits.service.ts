@@ -8,7 +8,6 @@ import {
   collectCitations,
   collectConnections,
   listElements,
-  nodeInventory,
   removeConnections,
   type ElementEntry,
   type SlateBody,
@@ -20,11 +19,11 @@ import { listLinksForBit } from '../store/repositories/links.repo.js';
 import type { BitTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, type Actor } from './actor.js';
-import type { BodyInput } from './bit-body.js';
-import { convertBodyOffThread, renderBodyOffThread } from './convert-pool.js';
+import type { BodyInput, PreparedBody } from './bit-body.js';
+import { prepareBodyOffThread, renderBodyOffThread } from './convert-pool.js';
 import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
-import { clearIncoming, queueArchive, syncConnectionRows } from './connection-rows.js';
+import { clearIncoming, queueArchive, syncConnectionList, syncConnectionRows } from './connection-rows.js';
 import type { ReferencesService } from './references.service.js';
 import { resolveScope } from './scopes.js';
 import type { BitWriteResult } from './bit-shapes.js';
@@ -74,13 +73,13 @@ export class BitsService {
     // The body converts before the transaction (a large one in the conversion worker), so that no lock is held
     // while it does; the scope is checked first, as inside, so that its errors come before the body's.
     assertCanWriteIn(actor, await resolveScope(this.store.db, actor, input.scope_id));
-    const converted = await convertBodyOffThread(input, undefined);
+    const prepared = await prepareBodyOffThread(input, undefined);
     return this.store.transaction(async (tx) => {
       const scopeId = await resolveScope(tx, actor, input.scope_id);
       assertCanWriteIn(actor, scopeId);
       const id = randomUUID();
       const now = nowIso();
-      await this.references.assertCitable(tx, actor, collectCitations(converted.body), scopeId);
+      await this.references.assertCitable(tx, actor, prepared.addedCitations, scopeId);
       const row = {
         id,
         account_id: actor.accountId,
@@ -99,9 +98,9 @@ export class BitsService {
       };
       // The row goes in first so that connection rows can reference it; the body follows with their ids.
       await insertBit(tx, { ...row, body: this.store.dialect.json({ children: [] }) });
-      await syncConnectionRows(tx, this.store.dialect, actor, row, converted.body);
-      await updateBit(tx, id, { body: this.store.dialect.json(converted.body) });
-      return { bit_id: id, last_modified_date_time_utc: now, minted_node_ids: converted.minted, removed_node_ids: [] };
+      await syncConnectionList(tx, this.store.dialect, actor, row, prepared.connections, new Set(prepared.fresh));
+      await updateBit(tx, id, { body: prepared.json });
+      return { bit_id: id, last_modified_date_time_utc: now, minted_node_ids: prepared.minted, removed_node_ids: [] };
     });
   }
 
@@ -125,47 +124,47 @@ export class BitsService {
       input.bit_body === undefined ? undefined : { bit_body: input.bit_body, content_format: input.content_format, elements: input.elements };
     // The body converts before the transaction, against the stored body as read now (a large one in the
     // conversion worker), so that no lock is held while it does; it converts again inside in the rare case
-    // that the bit changed in between.
-    let early: { updatedAt: string; converted: Awaited<ReturnType<typeof convertBodyOffThread>> } | undefined;
+    // that the bit changed in between. It comes back as JSON text with what the checks need beside it, so a
+    // large body's nodes are never built on this thread (prepareBody).
+    let early: { updatedAt: string; prepared: PreparedBody } | undefined;
     if (bodyInput !== undefined) {
       const seen = await findBit(this.store.db, input.bit_id, actor);
       if (seen) {
         checkWritable(actor, seen);
-        early = { updatedAt: seen.updated_at, converted: await convertBodyOffThread(bodyInput, typeof seen.body === 'string' ? seen.body : this.parseBody(seen.body)) };
+        early = { updatedAt: seen.updated_at, prepared: await prepareBodyOffThread(bodyInput, typeof seen.body === 'string' ? seen.body : this.parseBody(seen.body), input.remove_node_ids) };
       }
     }
     return this.store.transaction(async (tx) => {
       const bit = await this.lockVisible(tx, actor, input.bit_id);
       checkWritable(actor, bit);
-      const previous = this.parseBody(bit.body);
-      let body: SlateBody | undefined;
+      const changes: Parameters<typeof updateBit>[2] = { updated_at: nextModified(bit.updated_at) };
       let minted: Record<string, string> = {};
       let removed: string[] = [];
       if (bodyInput !== undefined) {
-        const converted = early?.updatedAt === bit.updated_at ? early.converted : await convertBodyOffThread(bodyInput, previous);
-        body = converted.body;
-        minted = converted.minted;
-        removed = lostNodes(previous, body, converted.format === 'markdown' ? input.remove_node_ids ?? [] : null);
+        const prepared =
+          early?.updatedAt === bit.updated_at ? early.prepared : await prepareBodyOffThread(bodyInput, typeof bit.body === 'string' ? bit.body : this.parseBody(bit.body), input.remove_node_ids);
+        minted = prepared.minted;
+        removed = prepared.removed;
+        // Only citations this write adds are checked: one the body already held stays when its reference
+        // was archived since (archiving does not wait for citations), so writing back get_bit's body works.
+        await this.references.assertCitable(tx, actor, prepared.addedCitations, bit.scope_id);
+        await syncConnectionList(tx, this.store.dialect, actor, bit, prepared.connections, new Set(prepared.fresh));
+        changes.body = prepared.json;
       } else if (input.elements !== undefined && input.elements.length > 0) {
+        const previous = this.parseBody(bit.body);
         const edited = applyElementEdits(previous, input.elements as ElementEntry[], { newId: randomUUID });
-        body = edited.body;
         minted = edited.minted;
+        const cited = new Set(collectCitations(previous));
+        await this.references.assertCitable(tx, actor, collectCitations(edited.body).filter((id) => !cited.has(id)), bit.scope_id);
+        await syncConnectionRows(tx, this.store.dialect, actor, bit, edited.body);
+        changes.body = this.store.dialect.json(edited.body);
       }
-      const changes: Parameters<typeof updateBit>[2] = { updated_at: nextModified(bit.updated_at) };
       if (title !== undefined) changes.title = title;
       if (input.bit_abstract !== undefined) changes.abstract = blankToNull(input.bit_abstract);
       if (input.bit_description !== undefined) changes.description = blankToNull(input.bit_description);
       if (input.bit_categories !== undefined) changes.categories = this.store.dialect.json(input.bit_categories);
       if (input.complexity !== undefined) changes.complexity = input.complexity;
       if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;
-      if (body !== undefined) {
-        // Only citations this write adds are checked: one the body already held stays when its reference
-        // was archived since (archiving does not wait for citations), so writing back get_bit's body works.
-        const cited = new Set(collectCitations(previous));
-        await this.references.assertCitable(tx, actor, collectCitations(body).filter((id) => !cited.has(id)), bit.scope_id);
-        await syncConnectionRows(tx, this.store.dialect, actor, bit, body);
-        changes.body = this.store.dialect.json(body);
-      }
       await updateBit(tx, bit.id, changes);
       return { bit_id: bit.id, last_modified_date_time_utc: changes.updated_at as string, minted_node_ids: minted, removed_node_ids: removed };
     });
@@ -241,24 +240,3 @@ export function notFound(bitId: string): WaymarkError {
   return new WaymarkError('BIT_NOT_FOUND', `No bit ${bitId} is visible to this token: check the id (list_bits lists the bits you can see).`, { bit_id: bitId });
 }
 
-/**
- * Nodes of the stored body that the new one leaves out (update_bit rule 2). With markdown, each must be
- * listed in remove_node_ids (by id, or by label for a node whose id is null), else BIT_CONTENT_LOSS; a
- * Slate body is the complete document, so what it omits is simply deleted (`allowed` null).
- */
-function lostNodes(previous: SlateBody, next: SlateBody, allowed: string[] | null): string[] {
-  const after = nodeInventory(next);
-  const lost = [...nodeInventory(previous).values()].filter((n) => !after.has(n.id));
-  if (allowed !== null) {
-    const permitted = new Set(allowed);
-    const refused = lost.filter((n) => !permitted.has(n.id) && !(n.label !== null && permitted.has(n.label)));
-    if (refused.length > 0) {
-      throw new WaymarkError(
-        'BIT_CONTENT_LOSS',
-        `The new body leaves out ${refused.length} node(s) of the stored one: write their anchors back as get_bit returned them, or list their ids in remove_node_ids to delete them.`,
-        { removed_nodes: refused.map((n) => ({ id: n.id, type: n.type, label: n.label })) },
-      );
-    }
-  }
-  return lost.map((n) => n.id);
-}

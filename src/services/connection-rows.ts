@@ -4,7 +4,7 @@
  * holds the source bit's row lock.
  */
 import { randomUUID } from 'node:crypto';
-import { assertConnectionCount, checkNamedConnection, collectConnections, removeConnections, type ConnectionNode, type SlateBody } from '../content/index.js';
+import { assertConnectionCount, checkNamedConnection, collectConnections, removeConnections, type SlateBody } from '../content/index.js';
 import { WaymarkError } from '../errors.js';
 import type { StoreDialect } from '../store/dialects/dialect.js';
 import { lockBit, lockBitForWrite, readTargets, updateBit } from '../store/repositories/bits.repo.js';
@@ -50,26 +50,47 @@ export interface SyncOptions {
  */
 export async function syncConnectionRows(tx: Tx, dialect: StoreDialect, actor: Actor, source: Source, body: SlateBody, options: SyncOptions = {}): Promise<string[]> {
   const nodes = collectConnections(body);
+  const fresh = new Set<string>();
+  for (const node of nodes) {
+    if (node.id !== null) continue;
+    node.id = randomUUID();
+    fresh.add(node.id);
+  }
+  return syncConnectionList(tx, dialect, actor, source, nodes as BodyConnection[], fresh, options);
+}
+
+/** A connection node of a body as the mirror rows need it: every node has its id (new ones were given one). */
+export interface BodyConnection {
+  id: string;
+  target_bit_id: string;
+}
+
+/**
+ * syncConnectionRows for a body that is not at hand as nodes (a converted body kept as its JSON text,
+ * bit-body.ts prepareBody): its connections in body order, those in `fresh` given their ids by the conversion.
+ */
+export async function syncConnectionList(
+  tx: Tx,
+  dialect: StoreDialect,
+  actor: Actor,
+  source: Source,
+  nodes: readonly BodyConnection[],
+  fresh: ReadonlySet<string>,
+  options: SyncOptions = {},
+): Promise<string[]> {
   assertConnectionCount(nodes.length);
   const stored = options.stored ?? (await outgoing(tx, source.id));
   const byId = new Map(stored.map((r) => [r.id, r]));
-  const fresh: ConnectionNode[] = [];
+  const added = nodes.filter((n) => fresh.has(n.id));
   for (const node of nodes) {
-    if (node.id === null) {
-      fresh.push(node);
-      continue;
-    }
     // The connection rules of the body's input, against the rows (a node the caller has just added has none yet).
-    if (!options.created?.has(node.id)) checkNamedConnection({ id: node.id, target_bit_id: node.target_bit_id }, byId.get(node.id));
+    if (!fresh.has(node.id) && !options.created?.has(node.id)) checkNamedConnection(node, byId.get(node.id));
   }
-  if (fresh.length > 0) {
-    const targets = new Map((await readTargets(tx, dialect, [...new Set(fresh.map((n) => n.target_bit_id))], actor)).map((b) => [b.id, b]));
-    for (const node of fresh) {
-      checkTarget(source, targets.get(node.target_bit_id), node.target_bit_id);
-      node.id = randomUUID();
-    }
+  if (added.length > 0) {
+    const targets = new Map((await readTargets(tx, dialect, [...new Set(added.map((n) => n.target_bit_id))], actor)).map((b) => [b.id, b]));
+    for (const node of added) checkTarget(source, targets.get(node.target_bit_id), node.target_bit_id);
   }
-  const wanted = nodes.map((n) => ({ id: n.id as string, target_bit_id: n.target_bit_id }));
+  const wanted = nodes.map((n) => ({ id: n.id, target_bit_id: n.target_bit_id }));
   await writeOutgoing(tx, source.account_id, source.id, stored, wanted, nowIso());
   const kept = new Set(wanted.map((c) => c.id));
   return stored.filter((r) => !kept.has(r.id)).map((r) => r.id);

@@ -8,10 +8,10 @@
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
-import { bodyToMarkdown, jsonSizeAtLeast, type ConvertResult, type SlateBody } from '../content/index.js';
+import { bodyToMarkdown, jsonSizeAtLeast, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
-import { convertBody, type BodyInput } from './bit-body.js';
+import { prepareBody, type BodyInput, type PreparedBody } from './bit-body.js';
 import type { ConvertTask, ConvertReply, RenderTask } from './convert-task.js';
 
 export interface ConvertPoolOptions {
@@ -68,22 +68,26 @@ function tooCostly(reason: string, details: Record<string, unknown>): WaymarkErr
 }
 
 /**
- * convertBody, off the event loop when the input is large and a pool runs. A conversion over its time or
- * memory limit is BODY_TOO_LARGE (the worker is replaced).
+ * prepareBody (bit-body.ts), off the event loop when the input is large and a pool runs: the body comes back
+ * as its JSON text and this thread never builds its nodes. A conversion over its time or memory limit is
+ * BODY_TOO_LARGE (the worker is replaced).
  */
-export async function convertBodyOffThread(
+export async function prepareBodyOffThread(
   input: BodyInput,
   /** The stored body, or its JSON text as the store gave it (then the worker parses it, not this thread). */
   previous: SlateBody | string | undefined,
-): Promise<ConvertResult & { format: 'slate' | 'markdown' }> {
+  /** update_bit's remove_node_ids. */
+  removeNodeIds?: string[],
+): Promise<PreparedBody> {
   const arrayAsMarkdown = Array.isArray(input.bit_body) && input.content_format === 'markdown';
   if (!pool || arrayAsMarkdown || inputSize(input) <= LIMITS.inlineConvertChars) {
-    return convertBody(input, typeof previous === 'string' ? (JSON.parse(previous) as SlateBody) : previous, randomUUID);
+    return prepareBody(input, typeof previous === 'string' ? (JSON.parse(previous) as SlateBody) : previous, randomUUID, removeNodeIds);
   }
   const { piscina, timeoutMs, memoryMb } = pool;
   const task: ConvertTask = {
     input: typeof input.bit_body === 'string' ? input : { ...input, bit_body: JSON.stringify(input.bit_body) as unknown as string, content_format: 'slate' },
     previousJson: previous === undefined ? null : typeof previous === 'string' ? previous : JSON.stringify(previous),
+    removeNodeIds,
   };
   let reply: ConvertReply;
   try {
@@ -94,8 +98,8 @@ export async function convertBodyOffThread(
     throw error;
   }
   if (!reply.ok) throw new WaymarkError(reply.code, reply.message, reply.details);
-  if (!('bodyJson' in reply)) throw new Error('the conversion worker answered a conversion with markdown');
-  return { body: JSON.parse(reply.bodyJson) as SlateBody, minted: reply.minted, format: reply.format };
+  if (!('prepared' in reply)) throw new Error('the conversion worker answered a conversion with markdown');
+  return reply.prepared;
 }
 
 /**

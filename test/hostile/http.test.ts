@@ -113,7 +113,7 @@ describe.each(ENGINES)('hostile HTTP on %s', (engine) => {
     });
     const [tooManyObjects, tooManyValues, tooDeep] = m.result;
     expect(tooManyObjects.status).toBe(413);
-    expect(rpcError(tooManyObjects).message).toMatch(/^Request JSON too complex: more than \d+ objects and arrays \(one per 12 bytes of body, 250000 at most\)\.$/);
+    expect(rpcError(tooManyObjects).message).toMatch(/^Request JSON too complex: more than \d+ objects and arrays \(one per 12 bytes of body, 600000 at most\)\.$/);
     expect(tooManyValues.status).toBe(413);
     expect(rpcError(tooManyValues).message).toBe(`Request JSON too complex: more than ${LIMITS.requestJsonValues} values (strings and keys, numbers, literals).`);
     expect(tooDeep.status).toBe(413);
