@@ -23,6 +23,13 @@ export function sendRpcError(res: Response, status: number, code: number, messag
 
 const mcpJsonBody = jsonBody(LIMITS.mcpRequestBytes, (res, refusal) => sendRpcError(res, refusal.status, refusal.status === 400 ? PARSE_ERROR : SERVER_ERROR, refusal.message));
 
+/** The tool a request calls, when it is one tools/call message (not a batch): the only tool its server needs. */
+function calledTool(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const message = body as { method?: unknown; params?: { name?: unknown } };
+  return message.method === 'tools/call' && typeof message.params?.name === 'string' ? message.params.name : undefined;
+}
+
 /** Routes for `/mcp`, to mount at the root. */
 export function mcpRouter(services: Services, logger: Logger, bearer: RequestHandler): Router {
   const router = Router();
@@ -32,7 +39,7 @@ export function mcpRouter(services: Services, logger: Logger, bearer: RequestHan
     .post(bearer, mcpJsonBody, async (req: Request, res: Response) => {
       const key = ClientMemory.keyOf((req as Request & { auth?: AuthInfo }).auth);
       clients.observe(key, req.body);
-      const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger, clients.recall(key));
+      const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger, clients.recall(key), calledTool(req.body));
       // One JSON answer, not an event stream: no Waymark call sends notifications or requests on the way (a
       // stateless server could not take their answers back), and one write costs far less than SSE framing.
       const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

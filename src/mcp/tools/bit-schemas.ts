@@ -8,7 +8,7 @@ import { nodeScheme } from '../../config.js';
 import { ELEMENT_TYPES } from '../../content/index.js';
 import { LIMITS } from '../../content/limits.js';
 import { COMPLEXITIES } from '../../store/enums.js';
-import { nodeRef, recordId } from './common-schemas.js';
+import { nodeRef, recordId, slateNodes } from './common-schemas.js';
 
 export const bitId = recordId();
 
@@ -23,7 +23,7 @@ export const contentFormat = formatValue.describe('Default markdown.');
 export const contentFormatOfUpdate = formatValue.describe('Needed with a string bit_body.');
 
 /** The body as add_bit takes it, the syntax in brief (describe_platform has all of it). */
-const bodyValue = z.union([z.string(), z.array(z.record(z.string(), z.unknown()))]);
+const bodyValue = z.union([z.string(), slateNodes()]);
 
 export const bitBody = bodyValue.describe(
   `Markdown (default) or Slate. An element: a line [<type>: <label>](${nodeScheme}:<key>) and its elements[] entry, items under it. ` +

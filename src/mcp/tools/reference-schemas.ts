@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
-import { categories, categoriesReplaced, recordId } from './common-schemas.js';
+import { categories, categoriesReplaced, recordId, slateNodes } from './common-schemas.js';
 
 export { lastModifiedIgnored } from './common-schemas.js';
 
@@ -21,7 +21,7 @@ const abstractValue = z.string().max(LIMITS.referenceAbstract);
 export const referenceAbstract = abstractValue.describe('Empty stores null; omitted: derived from the body\'s first sentences.');
 export const referenceAbstractOfUpdate = abstractValue.describe('Empty stores null.');
 
-const contentValue = z.union([z.array(z.record(z.string(), z.unknown())), z.string()]);
+const contentValue = z.union([slateNodes(), z.string()]);
 
 export const referenceContent = contentValue.describe(
   'Slate nodes as in bit bodies, e.g. [{"type":"p","children":[{"text":"…"}]}], or that array as a JSON string; no interactive elements.',
