@@ -55,6 +55,7 @@ export {
   ELEMENT_TYPES,
   allowedProps,
   answeredByItems,
+  choiceList,
   elementDefinition,
   elementTypeForStep,
   isElementType,

@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { issuesError, validationError, WaymarkError } from '../errors.js';
-import { answeredByItems } from '../content/index.js';
+import { answeredByItems, choiceList } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { assertAnswerSizes, assertContextSize } from './trail-bounds.js';
 import { findBit, findBitHeads } from '../store/repositories/bits.repo.js';
@@ -318,8 +318,8 @@ export class TrailsService {
       if (missing.length > 0) {
         throw new WaymarkError(
           'REQUIRED_ANSWERS_MISSING',
-          `Step "${snapshot.title}" has required elements without an answer (a required check-list item must be checked): ${missing.join(', ')}. Answer them with submit_step_data, then advance.`,
-          { element_ids: missing },
+          `Step "${snapshot.title}" has required elements without an answer (a required check-list item must be checked): ${choiceList(missing.map((m) => ({ id: m.element_id, label: m.label })))}. Answer them with submit_step_data, then advance.`,
+          { element_ids: missing.map((m) => m.element_id), elements: missing },
         );
       }
       const targets = await findBitHeads(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));

@@ -18,7 +18,7 @@ import { addElementType } from './element-types.js';
 import { ELEMENT_TYPES, isElementType, type ElementControl, type ElementDefinition, type ElementType } from './types.js';
 import { videoExternal } from './video-external.js';
 
-export { ELEMENT_CONTROLS, ELEMENT_TYPES, isElementType, type ElementControl, type ElementDefinition, type ElementType } from './types.js';
+export { ELEMENT_CONTROLS, ELEMENT_TYPES, choiceList, isElementType, type ElementControl, type ElementDefinition, type ElementType } from './types.js';
 
 export const ELEMENTS: Readonly<Record<ElementType, ElementDefinition>> = {
   'check-list': checkList,

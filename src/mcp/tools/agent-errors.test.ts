@@ -1,0 +1,68 @@
+/**
+ * Errors in the agent's words (issue 13): what a refusal names so that an agent can fix its call without a
+ * second look-up: options and elements by label as well as id, the expected shape of a malformed input.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../../../test/engines.js';
+import { addTestBit } from '../../../test/graph-fixtures.js';
+import { startHarness, type Harness } from '../../../test/harness.js';
+import { checkList, dropdown, radio, searchable, textArea } from '../../../test/trail-fixtures.js';
+
+describe.each(ENGINES)('errors in the agent\'s words on %s', (engine) => {
+  let h: Harness;
+  let ids: Record<string, string>;
+  let flowId: string;
+  const answer = (key: string, element_type: string, inner: unknown) => ({ element_id: ids[key], element_type, value: { value: inner } });
+
+  beforeAll(async () => {
+    h = await startHarness(engine);
+    const added = await addTestBit(h, {
+      title: 'Choices',
+      blocks: [
+        textArea('notes', { label: 'Your notes', required: true }),
+        dropdown('route', ['o1', 'o2'], { label: 'Route', required: true }),
+        radio('size', ['r1', 'r2']),
+        searchable('city', ['Paris', { label: 'Oslo', value: 'osl' }]),
+        checkList('tasks', [{ id: 'i1', required: true }, { id: 'i2' }]),
+      ],
+    });
+    ids = added.ids;
+    flowId = (await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Choices', start_bit_id: added.bit_id })).flow_id;
+  });
+  afterAll(async () => h.close());
+
+  const startTrail = async () => (await h.owner.client.ok<{ trail_id: string }>('start_trail', { flow_id: flowId })).trail_id;
+
+  it('ANSWER_INVALID on a choice names the valid options by id and label', async () => {
+    const trail_id = await startTrail();
+    const error = await h.owner.client.fail('submit_step_data', {
+      trail_id,
+      data: [answer('route', 'Dropdown', 'Option o1'), answer('size', 'RadioButton', 3), answer('city', 'SearchableField', 'Oslo')],
+    });
+    expect(error.code).toBe('ANSWER_INVALID');
+    const messages = (error.details?.issues as Array<{ message: string }>).map((i) => i.message);
+    expect(messages).toEqual([
+      `Option o1 is not an option id; the options (id "label") are: ${ids.o1} "Option o1", ${ids.o2} "Option o2"`,
+      `must be the chosen option's id (a string); the options (id "label") are: ${ids.r1} "Radio r1", ${ids.r2} "Radio r2"`,
+      'Oslo is not in the field\'s data; the values (value "label") are: Paris, osl "Oslo"',
+    ]);
+    expect(error.message).toContain(`${ids.o1} "Option o1"`);
+  });
+
+  it('REQUIRED_ANSWERS_MISSING names the elements by id and label', async () => {
+    const trail_id = await startTrail();
+    const error = await h.owner.client.fail('advance_trail', { trail_id });
+    expect(error.code).toBe('REQUIRED_ANSWERS_MISSING');
+    expect(error.message).toBe(
+      `Step "Choices" has required elements without an answer (a required check-list item must be checked): ${ids.notes} "Your notes", ${ids.route} "Route", ${ids.i1} "Task i1". Answer them with submit_step_data, then advance.`,
+    );
+    expect(error.details).toEqual({
+      element_ids: [ids.notes, ids.route, ids.i1],
+      elements: [
+        { element_id: ids.notes, label: 'Your notes' },
+        { element_id: ids.route, label: 'Route' },
+        { element_id: ids.i1, label: 'Task i1' },
+      ],
+    });
+  });
+});
