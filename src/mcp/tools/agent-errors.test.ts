@@ -65,4 +65,24 @@ describe.each(ENGINES)('errors in the agent\'s words on %s', (engine) => {
       ],
     });
   });
+
+  it('a when= error names the valid options, or what this body can name', async () => {
+    const target = (await addTestBit(h, { title: 'Next' })).bit_id;
+    const write = (when: string) =>
+      h.owner.client.fail('add_bit', {
+        bit_title: 'Routes',
+        bit_body: `[dropdown: Route](waymark-node:dd)\n- [Fast](waymark-node:f)\n- [Slow](waymark-node:s)\n\n[check-list: Checks](waymark-node:cl)\n- [ ] [Signed](waymark-node:sig)\n\n[Go](bit-connection:${target}?when=${when})\n`,
+        elements: [
+          { key: 'dd', type: 'dropdown', items: [{ key: 'f' }, { key: 's' }] },
+          { key: 'cl', type: 'check-list', items: [{ key: 'sig' }] },
+        ],
+      });
+    const option = await write('dd:x');
+    expect(option.code).toBe('VALIDATION_ERROR');
+    expect(option.message).toBe('bit_body line 8: when=: x is not an option of dropdown dd; its options (ref "label") are: f "Fast", s "Slow"');
+    const element = await write('nope:x');
+    expect(element.message).toBe(
+      'bit_body line 8: when= names nope, which is not an option of a dropdown or radio-button of this body, or a check-list item of this body; this body\'s are (ref "label"): dd "Route", sig "Signed"',
+    );
+  });
 });
