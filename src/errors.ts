@@ -48,8 +48,26 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface ValidationIssue {
+  /** Where in the caller's input, as pathText writes it. */
   path: string;
   message: string;
+}
+
+/**
+ * A place in the caller's input as every error writes it (issue 13, one path format): keys dotted, array indices
+ * in brackets, as JavaScript reads them: `bit_body[2].children[0]`, `data[0].value`. `base` is a path already
+ * written so; `segments` are zod's and our walkers' keys and indices.
+ */
+export function pathText(segments: ReadonlyArray<PropertyKey>, base = ''): string {
+  let out = base;
+  for (const s of segments) out += typeof s === 'number' ? `[${s}]` : out === '' ? String(s) : `.${String(s)}`;
+  return out;
+}
+
+/** Two written paths as one: `data[0].value` and `value[1]` → `data[0].value.value[1]`. */
+export function joinPath(base: string, rest: string): string {
+  if (base === '' || rest === '') return base || rest;
+  return rest.startsWith('[') ? `${base}${rest}` : `${base}.${rest}`;
 }
 
 export class WaymarkError extends Error {

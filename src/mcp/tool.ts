@@ -4,7 +4,7 @@
  * derived from this in one place (register.ts).
  */
 import type { z } from 'zod';
-import { validationError, type ErrorCode, type ValidationIssue } from '../errors.js';
+import { pathText, validationError, type ErrorCode, type ValidationIssue } from '../errors.js';
 import type { ClientFeatures } from './apps/client-features.js';
 import type { Access, Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
@@ -64,9 +64,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(declarati
   };
 }
 
-/** zod issues as the `details.issues[]` of VALIDATION_ERROR: a dotted path and a message. */
+/** zod issues as the `details.issues[]` of VALIDATION_ERROR: a path (pathText) and a message. */
 export function zodIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  return error.issues.map((issue) => ({ path: pathText(issue.path), message: issue.message }));
 }
 
 /** Flags as the interface document writes them (`W, D, I`), for descriptions and describe_platform. */

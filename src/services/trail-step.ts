@@ -5,7 +5,7 @@
  * of answer rules), and which connections are available given the answers so far.
  */
 import { answeredByItems, checkStepAnswer, ELEMENTS, isElementType, listElements, nodeInventory, type ConnectionCondition, type SlateBody } from '../content/index.js';
-import type { ValidationIssue } from '../errors.js';
+import { joinPath, pathText, type ValidationIssue } from '../errors.js';
 import type { ReferenceLink } from './reference-shapes.js';
 import type { StepElement } from './trail-shapes.js';
 import type { BitTable } from '../store/schema.js';
@@ -176,7 +176,7 @@ export function checkAnswers(body: SlateBody, data: SubmittedAnswer[]): AnswerCh
     }
     for (const problem of checked.issues) {
       // Value problems are placed inside the submitted `{value: <inner>}`; the others on the entry's field.
-      const path = problem.path === 'value' || problem.path.startsWith('value.') ? `data.${i}.value.${problem.path}` : `data.${i}.${problem.path}`;
+      const path = joinPath(pathText(problem.path === 'value' || /^value[.[]/.test(problem.path) ? ['data', i, 'value'] : ['data', i]), problem.path);
       result.issues.push({ path, message: problem.message, element_id: answer.element_id });
     }
   });

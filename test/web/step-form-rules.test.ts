@@ -117,7 +117,7 @@ describe('values and what a save sends', () => {
 
 describe('refusals land on the fields they name', () => {
   test('ANSWER_INVALID issues by element_id', () => {
-    const r = errorsFromRefusal({ code: 'ANSWER_INVALID', message: 'Nothing was recorded', details: { issues: [{ path: 'data.0.value.value', message: 'must be at most 200 characters (got 201)', element_id: minted.summary }] } });
+    const r = errorsFromRefusal({ code: 'ANSWER_INVALID', message: 'Nothing was recorded', details: { issues: [{ path: 'data[0].value.value', message: 'must be at most 200 characters (got 201)', element_id: minted.summary }] } });
     expect(r).toEqual({ byField: { [minted.summary]: ['must be at most 200 characters (got 201)'] }, general: null });
   });
   test('REQUIRED_ANSWERS_MISSING by element id; anything else is said above the form', () => {

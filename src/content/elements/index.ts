@@ -3,7 +3,7 @@
  * converter, the services and describe_platform share.
  */
 import { z } from 'zod';
-import { validationError, WaymarkError, type ValidationIssue } from '../../errors.js';
+import { joinPath, pathText, validationError, WaymarkError, type ValidationIssue } from '../../errors.js';
 import { assertSafeUrl } from '../url.js';
 import { checkList } from './check-list.js';
 import { datePicker } from './date-picker.js';
@@ -77,7 +77,7 @@ function zodIssues(error: z.ZodError, prefix: string): ValidationIssue[] {
   const seen = new Set<string>();
   const out: ValidationIssue[] = [];
   for (const i of error.issues) {
-    const path = [prefix, ...i.path.map(String)].filter((s) => s !== '').join('.');
+    const path = pathText(i.path, prefix);
     if (seen.has(`${path}\u0000${i.message}`)) continue;
     seen.add(`${path}\u0000${i.message}`);
     out.push({ path, message: i.message });
@@ -99,7 +99,7 @@ export function validateElementProps(type: ElementType, props: Record<string, un
   if (def.hasLabel && typeof clean.label === 'string') clean.label = clean.label.trim();
   const r = def.props.safeParse(clean);
   const issues = r.success ? [] : zodIssues(r.error, path);
-  if (r.success && def.crossCheck) issues.push(...def.crossCheck(clean).map((i) => ({ ...i, path: `${path}.${i.path}` })));
+  if (r.success && def.crossCheck) issues.push(...def.crossCheck(clean).map((i) => ({ ...i, path: joinPath(path, i.path) })));
   if (issues.length > 0) throw validationError(issues, `${type} ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   for (const name of def.urlProps) {
     if (typeof clean[name] === 'string') assertSafeUrl(clean[name], `${type} ${name}`, { absolute: true });
@@ -147,5 +147,5 @@ export function validateItemFields(type: ElementType, fields: Record<string, unk
 /** Checks across the items of one element (e.g. one default radio choice). */
 export function checkItems(type: ElementType, items: ReadonlyArray<Record<string, unknown>>, path: string): void {
   const issues = ELEMENTS[type].items?.check?.(items) ?? [];
-  if (issues.length > 0) throw validationError(issues.map((i) => ({ ...i, path: `${path}.${i.path}` })));
+  if (issues.length > 0) throw validationError(issues.map((i) => ({ ...i, path: joinPath(path, i.path) })));
 }
