@@ -4,7 +4,8 @@
  * from these definitions.
  */
 import { z } from 'zod';
-import { pathText, type ValidationIssue } from '../../errors.js';
+import type { ValidationIssue } from '../../errors.js';
+import { inputIssues } from '../../zod-issues.js';
 import { quote } from '../quote.js';
 
 import type { ElementType } from './element-types.js';
@@ -155,7 +156,7 @@ export function parseAnswer<T>(schema: z.ZodType<T>, value: unknown): { ok: true
   if (r.success) return { ok: true, value: r.data };
   return {
     ok: false,
-    result: { ok: false, issues: r.error.issues.map((i) => ({ path: pathText(['value', ...i.path]), message: i.message })) },
+    result: { ok: false, issues: inputIssues(r.error, schema, value, 'value') },
   };
 }
 

@@ -85,4 +85,28 @@ describe.each(ENGINES)('errors in the agent\'s words on %s', (engine) => {
       'bit_body line 8: when= names nope, which is not an option of a dropdown or radio-button of this body, or a check-list item of this body; this body\'s are (ref "label"): dd "Route", sig "Signed"',
     );
   });
+
+  it('a malformed call is told the shape expected, not zod\'s "Invalid input"', async () => {
+    const trail_id = await startTrail();
+    const issuesOf = async (tool: string, args: Record<string, unknown>) => {
+      const error = await h.owner.client.fail(tool, args);
+      expect(error.code).toBe('VALIDATION_ERROR');
+      return error.details?.issues;
+    };
+    expect(await issuesOf('submit_step_data', { trail_id, data: [{ element_id: ids.notes, element_type: 'TextArea', value: 'bare' }] })).toEqual([
+      { path: 'data[0].value', message: 'expected an object { value: … }, got a string; wrap it as { "value": … }' },
+    ]);
+    expect(await issuesOf('submit_step_data', { trail_id, data: [{ element_type: 'TextArea', value: { value: 'x' } }] })).toEqual([{ path: 'data[0].element_id', message: 'required: a string' }]);
+    expect(await issuesOf('submit_step_data', { trail_id, data: 'x' })).toEqual([
+      { path: 'data', message: 'expected an array [{ element_id: string, element_type: string, value: { value: … } }, …], got a string' },
+    ]);
+    expect(await issuesOf('submit_step_data', { trail_id, data: [] })).toEqual([{ path: 'data', message: 'must hold at least 1 item' }]);
+    expect(await issuesOf('review_flow', { flow_id: flowId, review_status: 'ok' })).toEqual([{ path: 'review_status', message: 'must be one of: pending, approved, changes_requested' }]);
+    expect(await issuesOf('list_bits', { limit: 'ten' })).toEqual([{ path: 'limit', message: 'expected an integer, got a string' }]);
+    expect(await issuesOf('get_trail', { trail_id, extra: 1 })).toEqual([{ path: '', message: 'unknown field "extra"; the fields are: trail_id' }]);
+    // Element props are checked against their type's schema the same way.
+    expect(await issuesOf('add_bit', { bit_title: 'T', bit_body: '[text-area: Notes](waymark-node:n)', elements: [{ key: 'n', type: 'text-area', props: { required: 'yes' } }] })).toEqual([
+      { path: 'elements[0].props.required', message: 'expected a boolean, got a string' },
+    ]);
+  });
 });
