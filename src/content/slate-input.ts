@@ -88,6 +88,8 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
   // Each node is charged at least the 11 bytes of `{"text":""}`, and its text or url: an input that cannot fit
   // stops before the rest of it is checked and copied.
   const budget = new OutputBudget();
+  /** The place the children of the node being read stand in: its handler's `holds`. */
+  let holds: Place | undefined;
   // One step object for the whole walk, its place fields set per node: bodies hold hundreds of thousands of nodes.
   const step: InputStep = {
     path: '',
@@ -95,8 +97,9 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     out: root,
     budget,
     claimId,
-    children(children: unknown, place: Place, into: SlateNode[], depth: number, emptyFill?: SlateNode) {
+    children(children: unknown, into: SlateNode[], depth: number, emptyFill?: SlateNode) {
       const path = step.path;
+      const place = holds!;
       if (!Array.isArray(children)) throw invalid(path, 'a node is a text leaf {"text": …} or an element {"type": …, "children": [...]}');
       if (children.length === 0 && emptyFill) into.push(emptyFill);
       for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i], path: childPath(`${path}.children`, i), place, out: into, depth });
@@ -127,6 +130,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     step.depth = depth;
     step.out = out;
     const handler = handlerOf(type)!;
+    holds = handler.holds;
     handler.input(checkShape(handler.shape, value, path), step);
   }
   for (const list of lists) normaliseList(list);
