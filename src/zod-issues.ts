@@ -3,7 +3,7 @@
  * string", "Invalid input") name a type, not what to send. Each generic message is written again from the schema
  * at the issue's path, as the JSON shape it expects (`an object { value: … }`, `a string`, `one of: a, b`), and a
  * value sent bare where an object of one field is expected is told to wrap it. A message a schema gives itself
- * (`error: '…'`) is kept as it is.
+ * (`error: '…'`) is kept, after `required;` when the field was left out.
  */
 import type { z } from 'zod';
 import { pathText, type ValidationIssue } from './errors.js';
@@ -49,10 +49,10 @@ function schemaAt(schema: Schema, path: readonly PropertyKey[]): Schema | undefi
   return s;
 }
 
-const isOptional = (schema: Schema) => ['optional', 'default', 'prefault'].includes(defOf(schema).type);
+export const isOptional = (schema: Schema): boolean => ['optional', 'default', 'prefault'].includes(defOf(schema).type);
 
 /** A schema as compact JSON notation: `string`, `integer`, `"a" | "b"`, `[string, …]`, `{ a: string, b?: … }`. */
-function notation(schema: Schema, depth: number): string {
+export function notation(schema: Schema, depth: number): string {
   const s = unwrap(schema);
   const def = defOf(s);
   switch (def.type) {
@@ -143,9 +143,12 @@ function size(n: number | bigint, unit: string): string {
 
 /** One issue's message: zod's own, written again from the schema; a schema's own message, kept. */
 export function issueMessage(issue: z.core.$ZodIssue, schema: Schema, input: unknown): string {
-  if (!GENERIC.test(issue.message)) return issue.message;
   const here = schemaAt(schema, issue.path);
   const value = valueAt(input, issue.path);
+  if (!GENERIC.test(issue.message)) {
+    // A schema's own words say what a value must be; that none was sent is said first.
+    return issue.code === 'invalid_type' && value === undefined && !/^required/.test(issue.message) ? `required; ${issue.message}` : issue.message;
+  }
   switch (issue.code) {
     case 'invalid_type':
     case 'invalid_union': {

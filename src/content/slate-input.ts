@@ -48,6 +48,9 @@ function childPath(parent: string, i: number): string {
   return pathText([i], parent);
 }
 
+/** Node types a bit body holds and reference content does not (describe_platform says so beside them). */
+export const BIT_BODY_ONLY: readonly string[] = ['bit-connection'];
+
 /** What reference content refuses beyond a body's rules: an element (by its type or step type name), a connection. */
 function refuseInReference(type: unknown, path: string): void {
   if (typeof type !== 'string') return;
@@ -58,7 +61,7 @@ function refuseInReference(type: unknown, path: string): void {
       { type, path },
     );
   }
-  if (type === 'bit-connection') {
+  if (BIT_BODY_ONLY.includes(type)) {
     throw invalid(path, 'a reference holds no bit connections: they join bits (connect_bits, or a connection line in a bit body)');
   }
 }

@@ -109,4 +109,32 @@ describe.each(ENGINES)('errors in the agent\'s words on %s', (engine) => {
       { path: 'elements[0].props.required', message: 'expected a boolean, got a string' },
     ]);
   });
+
+  it('describe_platform teaches the Slate nodes, derived from the constructs; its example is content a reference takes', async () => {
+    const { slate } = await h.owner.client.ok<{ slate: { text: string; nodes: Record<string, string>; holds: Record<string, string>; example: unknown[] } }>('describe_platform');
+    expect(slate.text).toBe('{ text: string, bold?: true, italic?: true, strikethrough?: true, code?: true }');
+    expect(slate.nodes).toMatchObject({
+      'p, lic, h1, h2, h3, h4, h5, h6': 'children: [inline]',
+      ul: 'children: [list]',
+      li: 'checked?: boolean, children: [li]',
+      a: 'url: string, title?: string, id?: string, children: [link]',
+      img: 'url: string, title?: string, id?: string, alt?: string, children: [{ text: "" }]',
+    });
+    expect(slate.holds).toMatchObject({ list: 'li', link: 'text, img, citation, credential', cell: 'p' });
+    expect(slate.holds.li.startsWith('p, lic, h1')).toBe(true);
+    expect(slate.holds.block).toContain('bit-connection (bit_body only)');
+    const { reference_id } = await h.owner.client.ok<{ reference_id: string }>('create_reference', { reference_title: 'Example', reference_content: slate.example });
+    const reference = await h.owner.client.ok<{ reference_content: unknown }>('get_reference', { reference_id });
+    expect(JSON.stringify(reference.reference_content, (key, value: unknown) => (key === 'id' ? undefined : value))).toBe(JSON.stringify(slate.example));
+  });
+
+  it('a Slate error names the place in the field the agent sent', async () => {
+    const error = await h.owner.client.fail('create_reference', {
+      reference_title: 'Bad',
+      reference_content: [{ type: 'p', children: [{ text: 'ok' }] }, { type: 'ul', children: [{ type: 'li', children: [{ text: 'bare' }] }] }],
+    });
+    expect(error.details?.issues).toEqual([{ path: 'reference_content[1].children[0].children[0]', message: 'text belongs inside a paragraph, heading, cell or link' }]);
+    const link = await h.owner.client.fail('create_reference', { reference_title: 'Bad', reference_content: [{ type: 'p', children: [{ type: 'a', children: [{ text: 'x' }] }] }] });
+    expect(link.details?.issues).toEqual([{ path: 'reference_content[0].children[0].url', message: 'required; must be a string' }]);
+  });
 });
