@@ -2,8 +2,7 @@
  * The element registry: every element type's definition, and the checks derived from them that the
  * converter, the services and describe_platform share.
  */
-import { z } from 'zod';
-import { joinPath, pathText, validationError, WaymarkError, type ValidationIssue } from '../../errors.js';
+import { joinPath, validationError, WaymarkError } from '../../errors.js';
 import { inputIssues } from '../../zod-issues.js';
 import { assertSafeUrl } from '../url.js';
 import { checkList } from './check-list.js';
