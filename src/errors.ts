@@ -37,7 +37,7 @@ export const ERROR_CODES = {
   TRAIL_CONTEXT_INVALID: { status: 422, when: 'trail_context fails the flow\'s schema; details.issues[]' },
   FLOW_INACTIVE: { status: 422, when: 'start_trail on an inactive flow' },
   ANSWER_INVALID: { status: 422, when: 'a submitted value fails its element\'s type or config; details.issues[]' },
-  REQUIRED_ANSWERS_MISSING: { status: 422, when: 'advancing past a step whose required elements are unanswered; details.element_ids' },
+  REQUIRED_ANSWERS_MISSING: { status: 422, when: 'advancing past a step whose required elements are unanswered; details.element_ids, details.elements [{element_id, label}]' },
   HUMAN_REQUIRED: { status: 409, when: 'an agent answers or advances a human_required step; use transfer_step' },
   TRAIL_NOT_RUNNING: { status: 409, when: 'a trail call on a completed or cancelled trail' },
   TOO_MANY_REQUESTS: { status: 429, when: 'the account already runs as many searches at once as it may, and as many wait; retry when one has answered' },
