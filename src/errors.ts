@@ -37,7 +37,7 @@ export const ERROR_CODES = {
   TRAIL_CONTEXT_INVALID: { status: 422, when: 'trail_context fails the flow\'s schema; details.issues[]' },
   FLOW_INACTIVE: { status: 422, when: 'start_trail on an inactive flow' },
   ANSWER_INVALID: { status: 422, when: 'a submitted value fails its element\'s type or config; details.issues[]' },
-  REQUIRED_ANSWERS_MISSING: { status: 422, when: 'advancing past a step whose required elements are unanswered; details.element_ids' },
+  REQUIRED_ANSWERS_MISSING: { status: 422, when: 'advancing past a step whose required elements are unanswered; details.element_ids, details.elements [{element_id, label}]' },
   HUMAN_REQUIRED: { status: 409, when: 'an agent answers or advances a human_required step; use transfer_step' },
   TRAIL_NOT_RUNNING: { status: 409, when: 'a trail call on a completed or cancelled trail' },
   TOO_MANY_REQUESTS: { status: 429, when: 'the account already runs as many searches at once as it may, and as many wait; retry when one has answered' },
@@ -48,8 +48,26 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface ValidationIssue {
+  /** Where in the caller's input, as pathText writes it. */
   path: string;
   message: string;
+}
+
+/**
+ * A place in the caller's input as every error writes it (issue 13, one path format): keys dotted, array indices
+ * in brackets, as JavaScript reads them: `bit_body[2].children[0]`, `data[0].value`. `base` is a path already
+ * written so; `segments` are zod's and our walkers' keys and indices.
+ */
+export function pathText(segments: ReadonlyArray<PropertyKey>, base = ''): string {
+  let out = base;
+  for (const s of segments) out += typeof s === 'number' ? `[${s}]` : out === '' ? String(s) : `.${String(s)}`;
+  return out;
+}
+
+/** Two written paths as one: `data[0].value` and `value[1]` → `data[0].value.value[1]`. */
+export function joinPath(base: string, rest: string): string {
+  if (base === '' || rest === '') return base || rest;
+  return rest.startsWith('[') ? `${base}${rest}` : `${base}.${rest}`;
 }
 
 export class WaymarkError extends Error {

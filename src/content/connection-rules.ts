@@ -10,7 +10,7 @@
  */
 import { WaymarkError } from '../errors.js';
 import type { BodyIndex, IndexedNode } from './body-index.js';
-import { ELEMENTS, ELEMENT_TYPES } from './elements/index.js';
+import { ELEMENTS, ELEMENT_TYPES, choiceList } from './elements/index.js';
 import { LIMITS } from './limits.js';
 import { invalid, type SourceLine } from './problems.js';
 import { quote } from './quote.js';
@@ -77,11 +77,30 @@ function whenSources(): string {
   ].join(', or ');
 }
 
-function checkOptions(elementId: string, optionIds: readonly string[], found: IndexedNode, at: SourceLine | string): void {
+/** The label a person reads for an element (its `label` prop) or an item (its text field), or null. */
+function labelOf(found: IndexedNode): string | null {
+  const value = found.kind === 'element' ? found.node.props.label : found.kind === 'item' ? found.node[ELEMENTS[found.element.type].items?.textField ?? 'text'] : null;
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/**
+ * What a `when` of this body can name, as an error lists it: the elements whose options can decide and the items
+ * that can be checked, each by the ref the caller wrote (a key of this call, else the id) and its label.
+ */
+function whenCandidates(elements: BodyIndex, refOf: (id: string) => string): string {
+  const candidates = [...elements.entries()].filter(([, found]) => whenKind(found) !== null).map(([id, found]) => ({ id: refOf(id), label: labelOf(found) }));
+  return candidates.length > 0 ? `this body's are (ref "label"): ${choiceList(candidates)}` : 'this body has none';
+}
+
+function checkOptions(elementId: string, optionIds: readonly string[], found: IndexedNode, at: SourceLine | string, refOf: (id: string) => string = (id) => id): void {
   if (found.kind !== 'element') return;
-  const options = new Set((found.node.items ?? []).map((i) => i.id));
+  const items = found.node.items ?? [];
+  const options = new Set(items.map((i) => i.id));
   const unknown = optionIds.filter((o) => !options.has(o));
-  if (unknown.length > 0) throw invalid(at, `when=: ${quote(unknown.join(', '))} is not an option of ${found.node.type} ${elementId}`);
+  if (unknown.length === 0) return;
+  const field = ELEMENTS[found.node.type].items?.textField ?? 'text';
+  const valid = choiceList(items.map((i) => ({ id: refOf(i.id), label: typeof i[field] === 'string' ? (i[field] as string) : null })));
+  throw invalid(at, `when=: ${quote(unknown.map(refOf).join(', '))} is not an option of ${found.node.type} ${refOf(elementId)}; its options (ref "label") are: ${valid}`);
 }
 
 /**
@@ -92,6 +111,9 @@ export function conditionFromLine(when: { ref: string; values: string[] }, eleme
   const id = minted[when.ref] ?? when.ref;
   const found = elements.get(id);
   const kind = whenKind(found);
+  // An error names nodes as the caller wrote them: by their key when this call minted their id.
+  const keys = new Map(Object.entries(minted).map(([key, minted]) => [minted, key]));
+  const refOf = (nodeId: string) => keys.get(nodeId) ?? nodeId;
   if (kind === 'item-checked') {
     if (when.values.length !== 1 || (when.values[0] !== 'checked' && when.values[0] !== 'unchecked')) {
       throw invalid(at, `when=${quote(when.ref)}:… on a ${(found as Extract<IndexedNode, { kind: 'item' }>).element.type} item is checked or unchecked`);
@@ -100,10 +122,10 @@ export function conditionFromLine(when: { ref: string; values: string[] }, eleme
   }
   if (kind === 'options') {
     const optionIds = when.values.map((v) => minted[v] ?? v);
-    checkOptions(id, optionIds, found!, at);
+    checkOptions(id, optionIds, found!, at, refOf);
     return { element_id: id, option_ids: optionIds };
   }
-  throw invalid(at, `when= names ${quote(when.ref)}, which is not ${whenSources()}`);
+  throw invalid(at, `when= names ${quote(when.ref)}, which is not ${whenSources()}; ${whenCandidates(elements, refOf)}`);
 }
 
 /** A condition given as Slate (`params.when`): the same rule as a line's. */
@@ -112,5 +134,5 @@ export function checkCondition(when: ConnectionCondition, elements: BodyIndex, a
   const kind = whenKind(found);
   if (kind === 'options' && 'option_ids' in when) return checkOptions(when.element_id, when.option_ids, found!, at);
   if (kind === 'item-checked' && 'checked' in when) return;
-  throw invalid(at, `a connection's when names ${quote(when.element_id)}, which is not ${whenSources()}`);
+  throw invalid(at, `a connection's when names ${quote(when.element_id)}, which is not ${whenSources()}; ${whenCandidates(elements, (id) => id)}`);
 }

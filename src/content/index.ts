@@ -30,6 +30,7 @@ export { walk, textOf, isText } from './slate.js';
 export { markdownToBody, type ConvertOptions, type ConvertResult } from './markdown/convert.js';
 export { bodyToMarkdown } from './markdown/render.js';
 export { describeBodySyntax, type SyntaxEntry } from './constructs/index.js';
+export { describeSlateModel, type SlateModel } from './slate-model.js';
 export { slateToBody, type SlateInputOptions } from './slate-input.js';
 export { applyElementEdits } from './edits.js';
 export { appendConnection, removeConnections } from './connections.js';
@@ -55,6 +56,7 @@ export {
   ELEMENT_TYPES,
   allowedProps,
   answeredByItems,
+  choiceList,
   elementDefinition,
   elementTypeForStep,
   isElementType,

@@ -3,7 +3,7 @@
  * a node with a fresh id, an id keeps a node of the previous body, and entries edit what they name.
  * Markdown alone never creates an element (authoring-interface.md, Body syntax rule 1).
  */
-import { WaymarkError } from '../errors.js';
+import { pathText, WaymarkError } from '../errors.js';
 import { checkItems, ELEMENTS, ELEMENT_TYPES, validateElementProps, validateItemFields, type ElementType } from './elements/index.js';
 import { itemLineForm } from './elements/forms.js';
 import { itemFields, type CheckedEntry, type ItemEntry } from './entries.js';
@@ -72,19 +72,23 @@ export function patchProps(base: Record<string, unknown>, patch: Record<string, 
  * An entry that edits one item answered on its own (`id` the item, `parent_element_id` its element, fields
  * in `props`) becomes an item edit of an entry for the element, so one path handles both spellings.
  */
-function foldItemEntries(entries: readonly CheckedEntry[]): CheckedEntry[] {
+function foldItemEntries(entries: readonly CheckedEntry[], at: WeakMap<object, string>): CheckedEntry[] {
   const out: CheckedEntry[] = [];
   const byId = new Map<string, CheckedEntry>();
-  for (const e of entries) {
-    if (e.id !== undefined && e.parent_element_id !== undefined) continue;
+  entries.forEach((e, i) => {
+    if (e.id !== undefined && e.parent_element_id !== undefined) return;
     const copy: CheckedEntry = { ...e, ...(e.parent_element_id !== undefined ? { id: e.parent_element_id } : {}) };
     delete copy.parent_element_id;
+    const path = pathText([i], 'elements');
+    at.set(copy, path);
+    copy.items?.forEach((item, j) => at.set(item, pathText(['items', j], path)));
     out.push(copy);
     if (copy.id !== undefined) byId.set(copy.id, copy);
-  }
-  for (const e of entries) {
+  });
+  for (const [i, e] of entries.entries()) {
     if (e.id === undefined || e.parent_element_id === undefined) continue;
     const item: ItemEntry = { ...(e.props ?? {}), id: e.id };
+    at.set(item, pathText([i, 'props'], 'elements'));
     let list = byId.get(e.parent_element_id);
     if (!list) {
       list = { type: e.type, id: e.parent_element_id };
@@ -102,16 +106,23 @@ export class ElementResolver {
   private readonly byId = new Map<string, CheckedEntry>();
   private readonly usedKeys = new Set<string>();
   private readonly placed = new Set<string>();
+  /** Where each entry and item stood in the call's `elements[]`: error paths name it so (`elements[2].items[0]`). */
+  private readonly at = new WeakMap<object, string>();
 
   constructor(
     entries: readonly CheckedEntry[],
     private readonly previous: BodyIndex,
     private readonly newId: () => string,
   ) {
-    for (const e of foldItemEntries(entries)) {
+    for (const e of foldItemEntries(entries, this.at)) {
       if (e.key !== undefined) this.byKey.set(e.key, e);
       else if (e.id !== undefined) this.byId.set(e.id, e);
     }
+  }
+
+  /** The path of an entry or item of `elements[]` (an item list made up from item entries has none of its own). */
+  private pathOf(entry: object | undefined): string {
+    return (entry && this.at.get(entry)) ?? 'elements';
   }
 
   private useKey(key: string, at: Place): string {
@@ -172,7 +183,7 @@ export class ElementResolver {
       }
       props.label = line.label;
     }
-    props = validateElementProps(line.type, props, entry ? `elements[${entry.key ?? entry.id}].props` : `bit_body line ${line.line}`);
+    props = validateElementProps(line.type, props, entry ? `${this.pathOf(entry)}.props` : `bit_body line ${line.line}`);
     const node: ElementNode = { type: line.type, id, props, children: emptyVoidChildren() };
     if (def.items) node.items = this.resolveItems(line.type, entry, stored?.items, line.items, line);
     else if (line.items) throw unsupported(line.items[0], `${line.type} has no items`);
@@ -236,15 +247,15 @@ export class ElementResolver {
     }
     for (const [key, item] of byKey) {
       if (placedKeys.has(key)) continue;
-      const fields = validateItemFields(type, itemFields(item), `elements[${entry?.key ?? entry?.id}].items[${key}]`);
-      out.push({ id: this.useKey(key, `elements items key ${key}`), ...fields });
+      const fields = validateItemFields(type, itemFields(item), this.pathOf(item));
+      out.push({ id: this.useKey(key, this.pathOf(item)), ...fields });
     }
     for (const id of byId.keys()) {
       if (placedIds.has(id)) continue;
       if (!storedById.has(id)) throw notFound(id, 'item');
       throw invalid(at, `item ${quote(id)} is edited in elements[] but its line is not under the element; write it back or list it in remove_node_ids`);
     }
-    checkItems(type, out, `element ${entry?.key ?? at.line}`);
+    checkItems(type, out, entry ? this.pathOf(entry) : `bit_body line ${at.line}`);
     return out;
   }
 
@@ -333,7 +344,7 @@ export class ElementResolver {
     for (const id of this.byId.keys()) {
       if (this.placed.has(id)) continue;
       if (!this.previous.has(id)) throw notFound(id);
-      throw invalid(`elements[${id}]`, `element ${id} is edited but its line is not in bit_body; write it back as get_bit returned it`);
+      throw invalid(this.pathOf(this.byId.get(id)), `element ${id} is edited but its line is not in bit_body; write it back as get_bit returned it`);
     }
     return out;
   }
@@ -341,30 +352,32 @@ export class ElementResolver {
   /** A new element from a key entry alone (no line). */
   newFromEntry(entry: CheckedEntry): ElementNode {
     const type = entry.type;
-    const id = this.useKey(entry.key!, `elements[${entry.key}]`);
-    const props = storedUrl(type, validateElementProps(type, patchProps({}, entry.props), `elements[${entry.key}].props`));
+    const at = this.pathOf(entry);
+    const id = this.useKey(entry.key!, at);
+    const props = storedUrl(type, validateElementProps(type, patchProps({}, entry.props), `${at}.props`));
     const node: ElementNode = { type, id, props, children: emptyVoidChildren() };
     // An inline element made from its entry alone shows its url as its text.
     if (isInline(type)) node.children = [{ text: String(props.url) }] as InlineNode[];
     if (ELEMENTS[type].items) {
       node.items = (entry.items ?? []).map((item) => {
-        const fields = validateItemFields(type, itemFields(item), `elements[${entry.key}].items[${item.key ?? item.id}]`);
-        if (item.key === undefined) throw invalid(`elements[${entry.key}].items`, 'items of a new element are new: give each a key');
-        return { id: this.useKey(item.key, `elements[${entry.key}].items[${item.key}]`), ...fields };
+        const fields = validateItemFields(type, itemFields(item), this.pathOf(item));
+        if (item.key === undefined) throw invalid(`${at}.items`, 'items of a new element are new: give each a key');
+        return { id: this.useKey(item.key, this.pathOf(item)), ...fields };
       });
-      checkItems(type, node.items, `elements[${entry.key}]`);
+      checkItems(type, node.items, at);
     }
     return node;
   }
 
   /** Edits a stored element in place from its id entry (update_bit without bit_body, rule 5). */
   editInPlace(node: ElementNode, entry: CheckedEntry): void {
-    if (entry.type !== node.type) throw invalid(`elements[${node.id}].type`, `element ${node.id} is a ${node.type}`);
-    node.props = storedUrl(node.type, validateElementProps(node.type, patchProps(node.props, entry.props), `elements[${node.id}].props`));
+    const path = this.pathOf(entry);
+    if (entry.type !== node.type) throw invalid(`${path}.type`, `element ${node.id} is a ${node.type}`);
+    node.props = storedUrl(node.type, validateElementProps(node.type, patchProps(node.props, entry.props), `${path}.props`));
     if (!ELEMENTS[node.type].items) return;
     const items = [...(node.items ?? [])];
     for (const item of entry.items ?? []) {
-      const at = `elements[${node.id}].items[${item.key ?? item.id}]`;
+      const at = this.pathOf(item);
       if (item.key !== undefined) {
         const fields = validateItemFields(node.type, itemFields(item), at);
         items.push({ id: this.useKey(item.key, at), ...fields });
@@ -375,7 +388,7 @@ export class ElementResolver {
       const { id, ...stored } = items[i];
       items[i] = { id, ...validateItemFields(node.type, patchProps(stored, itemFields(item)), at) };
     }
-    checkItems(node.type, items, `elements[${node.id}]`);
+    checkItems(node.type, items, path);
     node.items = items;
   }
 

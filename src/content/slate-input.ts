@@ -4,7 +4,7 @@
  * items against their definitions, urls for safety; missing ids are minted. Walked with an explicit stack,
  * since a client can send any depth.
  */
-import { validationError, WaymarkError } from '../errors.js';
+import { pathText, validationError, WaymarkError } from '../errors.js';
 import { assertConnectionCount, checkCondition, checkNamedConnection, claimConnections } from './connection-rules.js';
 import { OutputBudget } from './budget.js';
 import { indexBody } from './body-index.js';
@@ -43,10 +43,13 @@ export interface SlateInputOptions {
   of?: 'bit_body' | 'reference_content';
 }
 
-/** Paths into a bit body read `bit_body[0].children[1]`, into reference content `reference_content.0.children.1` (as the tools document). */
-function childPath(of: NonNullable<SlateInputOptions['of']>, parent: string, i: number): string {
-  return of === 'bit_body' ? `${parent}[${i}]` : `${parent}.${i}`;
+/** Paths into a body read as the agent sent it: `bit_body[0].children[1]`, `reference_content[0].children[1]` (pathText). */
+function childPath(parent: string, i: number): string {
+  return pathText([i], parent);
 }
+
+/** Node types a bit body holds and reference content does not (describe_platform says so beside them). */
+export const BIT_BODY_ONLY: readonly string[] = ['bit-connection'];
 
 /** What reference content refuses beyond a body's rules: an element (by its type or step type name), a connection. */
 function refuseInReference(type: unknown, path: string): void {
@@ -58,7 +61,7 @@ function refuseInReference(type: unknown, path: string): void {
       { type, path },
     );
   }
-  if (type === 'bit-connection') {
+  if (BIT_BODY_ONLY.includes(type)) {
     throw invalid(path, 'a reference holds no bit connections: they join bits (connect_bits, or a connection line in a bit body)');
   }
 }
@@ -83,11 +86,13 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
 
   const root: SlateNode[] = [];
   const stack: Work[] = [];
-  for (let i = input.length - 1; i >= 0; i--) stack.push({ value: input[i], path: childPath(of, of, i), place: 'block', out: root, depth: 1 });
+  for (let i = input.length - 1; i >= 0; i--) stack.push({ value: input[i], path: childPath(of, i), place: 'block', out: root, depth: 1 });
 
   // Each node is charged at least the 11 bytes of `{"text":""}`, and its text or url: an input that cannot fit
   // stops before the rest of it is checked and copied.
   const budget = new OutputBudget();
+  /** The place the children of the node being read stand in: its handler's `holds`. */
+  let holds: Place | undefined;
   // One step object for the whole walk, its place fields set per node: bodies hold hundreds of thousands of nodes.
   const step: InputStep = {
     path: '',
@@ -95,11 +100,12 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     out: root,
     budget,
     claimId,
-    children(children: unknown, place: Place, into: SlateNode[], depth: number, emptyFill?: SlateNode) {
+    children(children: unknown, into: SlateNode[], depth: number, emptyFill?: SlateNode) {
       const path = step.path;
+      const place = holds!;
       if (!Array.isArray(children)) throw invalid(path, 'a node is a text leaf {"text": …} or an element {"type": …, "children": [...]}');
       if (children.length === 0 && emptyFill) into.push(emptyFill);
-      for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i], path: childPath(of, `${path}.children`, i), place, out: into, depth });
+      for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i], path: childPath(`${path}.children`, i), place, out: into, depth });
     },
     list: (node: ListNode) => lists.push(node),
     connection: (node: ConnectionNode) => connections.push(node),
@@ -127,6 +133,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     step.depth = depth;
     step.out = out;
     const handler = handlerOf(type)!;
+    holds = handler.holds;
     handler.input(checkShape(handler.shape, value, path), step);
   }
   for (const list of lists) normaliseList(list);

@@ -4,7 +4,8 @@
  * derived from this in one place (register.ts).
  */
 import type { z } from 'zod';
-import { validationError, type ErrorCode, type ValidationIssue } from '../errors.js';
+import { validationError, type ErrorCode } from '../errors.js';
+import { inputIssues } from '../zod-issues.js';
 import type { ClientFeatures } from './apps/client-features.js';
 import type { Access, Actor } from '../services/actor.js';
 import type { Services } from '../services/index.js';
@@ -57,16 +58,12 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(declarati
   return {
     ...rest,
     async execute(ctx, args) {
-      const parsed = declaration.input.safeParse(storableInput(args ?? {}));
-      if (!parsed.success) throw validationError(zodIssues(parsed.error));
+      const input = storableInput(args ?? {});
+      const parsed = declaration.input.safeParse(input);
+      if (!parsed.success) throw validationError(inputIssues(parsed.error, declaration.input, input));
       return run(ctx, parsed.data);
     },
   };
-}
-
-/** zod issues as the `details.issues[]` of VALIDATION_ERROR: a dotted path and a message. */
-export function zodIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 }
 
 /** Flags as the interface document writes them (`W, D, I`), for descriptions and describe_platform. */

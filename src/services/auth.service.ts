@@ -119,7 +119,7 @@ export class AuthService {
     const scopeId = request.scopeId ?? null;
     if (scopeId !== null) {
       const scope = await repo.findScope(tx, scopeId);
-      if (!scope || scope.account_id !== request.accountId) throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${scopeId} in account ${request.accountId}`);
+      if (!scope || scope.account_id !== request.accountId) throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${scopeId} in account ${request.accountId}`, { scope_id: scopeId });
     }
     let principalId = request.principalId;
     if (principalId) {

@@ -24,7 +24,7 @@ export class BitRestoreService {
   async restore(actor: Actor, input: { bit_id: string }): Promise<RestoredBit> {
     return this.store.transaction(async (tx) => {
       const bit = await lockBit(tx, this.store.dialect, input.bit_id, actor);
-      if (!bit) throw new WaymarkError('BIT_NOT_FOUND', `No bit ${quote(input.bit_id)} is visible to this token: list_bits (status "archived") shows the archived bits you can restore.`);
+      if (!bit) throw new WaymarkError('BIT_NOT_FOUND', `No bit ${quote(input.bit_id)} is visible to this token: list_bits (status "archived") shows the archived bits you can restore.`, { bit_id: quote(input.bit_id) });
       assertCanWriteIn(actor, bit.scope_id);
       if (bit.status === 'active') return { bit_id: bit.id, status: 'active', last_modified_date_time_utc: bit.updated_at, was_already_active: true };
       const updated = nextModified(bit.updated_at);

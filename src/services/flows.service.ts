@@ -110,7 +110,7 @@ export class FlowsService {
 
   /** The flow as read for the caller (visibleTo); another account's or an invisible scope's flow is FLOW_NOT_FOUND. */
   private visibleFlow(row: FlowTable | undefined, flowId: string): FlowTable {
-    if (!row) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${flowId} is visible to this token: list_flows shows the flows you can use.`);
+    if (!row) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${flowId} is visible to this token: list_flows shows the flows you can use.`, { flow_id: flowId });
     return row;
   }
 

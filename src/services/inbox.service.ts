@@ -32,7 +32,7 @@ export class InboxService {
     const dialect = this.store.dialect;
     if (input.flow_id) {
       const flow = await findFlow(db, input.flow_id, actor);
-      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`);
+      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`, { flow_id: input.flow_id });
     }
     const who: repo.InboxWho = { accountId: actor.accountId, scopeId: actor.scopeId, principalId: actor.principalId, isPerson: actor.kind === 'person' };
     const filter = { flowId: input.flow_id, status: input.status };

@@ -3,6 +3,7 @@
  * counts before building anything"). The walk is iterative (a deeply nested value cannot overflow the stack)
  * and stops at the first bound crossed, so its cost is bounded by the budget, not by the value.
  */
+import { joinPath, pathText } from '../errors.js';
 
 export interface JsonBudget {
   /** Bytes of the value as JSON text (UTF-8, escapes not counted: a lower bound within a few percent). */
@@ -28,7 +29,6 @@ export interface BudgetOverrun {
 export function overBudget(value: unknown, budget: JsonBudget): BudgetOverrun | null {
   let bytes = 0;
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
-  const join = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`);
   while (stack.length > 0) {
     const { value: v, path, depth } = stack.pop()!;
     if (typeof v === 'string') bytes += Buffer.byteLength(v) + 2;
@@ -40,7 +40,7 @@ export function overBudget(value: unknown, budget: JsonBudget): BudgetOverrun | 
         bytes += 2 + v.length;
         // Only as many items as the remaining bytes could hold (each takes at least one byte) are looked at.
         const count = Math.min(v.length, budget.bytes - bytes + 1);
-        for (let i = count - 1; i >= 0; i--) stack.push({ value: v[i], path: join(path, i), depth: depth + 1 });
+        for (let i = count - 1; i >= 0; i--) stack.push({ value: v[i], path: pathText([i], path), depth: depth + 1 });
       } else {
         const keys = Object.keys(v);
         if (budget.keys !== undefined && keys.length > budget.keys) return { limit: 'keys', max: budget.keys, path };
@@ -48,7 +48,7 @@ export function overBudget(value: unknown, budget: JsonBudget): BudgetOverrun | 
         const count = Math.min(keys.length, budget.bytes - bytes + 1);
         for (let i = count - 1; i >= 0; i--) {
           bytes += Buffer.byteLength(keys[i]);
-          stack.push({ value: (v as Record<string, unknown>)[keys[i]], path: join(path, keys[i]), depth: depth + 1 });
+          stack.push({ value: (v as Record<string, unknown>)[keys[i]], path: pathText([keys[i]], path), depth: depth + 1 });
         }
       }
     }
@@ -59,7 +59,7 @@ export function overBudget(value: unknown, budget: JsonBudget): BudgetOverrun | 
 
 /** An overrun in words for an error message: what was crossed, and where. */
 export function describeOverrun(name: string, overrun: BudgetOverrun): string {
-  const at = overrun.path === '' ? name : `${name}.${overrun.path}`;
+  const at = joinPath(name, overrun.path);
   switch (overrun.limit) {
     case 'bytes':
       return `${name} is over ${overrun.max} bytes as JSON`;

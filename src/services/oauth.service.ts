@@ -121,7 +121,7 @@ export class OAuthService {
   async revokeGrant(actor: Actor, grantId: string): Promise<{ grant_id: string; revoked: true }> {
     return this.store.transaction(async (tx) => {
       const row = await repo.findRecord(tx, 'Grant', grantId);
-      if (!row || row.principal_id !== actor.principalId) throw new WaymarkError('GRANT_NOT_FOUND', `No grant ${grantId} of yours: list them with GET /api/v1/oauth/grants.`);
+      if (!row || row.principal_id !== actor.principalId) throw new WaymarkError('GRANT_NOT_FOUND', `No grant ${grantId} of yours: list them with GET /api/v1/oauth/grants.`, { grant_id: grantId });
       await repo.deleteByGrant(tx, grantId);
       return { grant_id: grantId, revoked: true };
     });

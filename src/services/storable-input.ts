@@ -3,7 +3,7 @@
  * parameters and bodies): cleaned before any schema reads them.
  */
 import { LIMITS } from '../content/limits.js';
-import { validationError } from '../errors.js';
+import { pathText, validationError } from '../errors.js';
 
 /** NUL, and a UTF-16 surrogate without its pair (one pattern to find, the same global one to replace). */
 // eslint-disable-next-line no-control-regex -- NUL is one of the characters it finds
@@ -90,9 +90,9 @@ function copyStorable(input: unknown): unknown {
   for (let job = stack.pop(); job !== undefined; job = stack.pop()) {
     const { from, into, depth } = job;
     if (depth > LIMITS.inputDepth) {
-      const path: string[] = [];
-      for (let at: CopyJob | null = job; at?.parent; at = at.parent) path.unshift(String(at.key));
-      throw validationError([{ path: path.slice(0, 8).join('.') + (path.length > 8 ? '.…' : ''), message: `nested deeper than ${LIMITS.inputDepth} levels; flatten it` }]);
+      const path: Array<string | number> = [];
+      for (let at: CopyJob | null = job; at?.parent; at = at.parent) path.unshift(at.key);
+      throw validationError([{ path: pathText(path.slice(0, 8)) + (path.length > 8 ? '.…' : ''), message: `nested deeper than ${LIMITS.inputDepth} levels; flatten it` }]);
     }
     if (Array.isArray(from)) {
       for (let i = 0; i < from.length; i++) {

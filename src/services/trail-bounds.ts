@@ -4,7 +4,7 @@
  * are ours (LIMITS, block "hostile-trails"); describe_platform lists them.
  */
 import { LIMITS } from '../content/limits.js';
-import { validationError } from '../errors.js';
+import { pathText, validationError } from '../errors.js';
 import { describeOverrun, overBudget } from './json-budget.js';
 import type { SubmittedAnswer } from './trail-step.js';
 
@@ -15,7 +15,7 @@ export function assertAnswerSizes(data: SubmittedAnswer[]): void {
   }
   data.forEach((answer, i) => {
     if (overBudget(answer.value, { bytes: LIMITS.answerValueBytes })) {
-      throw validationError([{ path: `data.${i}.value`, message: `over ${LIMITS.answerValueBytes} bytes as JSON` }], undefined, { limit: 'answerValueBytes', max: LIMITS.answerValueBytes });
+      throw validationError([{ path: pathText(['data', i, 'value']), message: `over ${LIMITS.answerValueBytes} bytes as JSON` }], undefined, { limit: 'answerValueBytes', max: LIMITS.answerValueBytes });
     }
   });
 }

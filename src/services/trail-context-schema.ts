@@ -9,7 +9,7 @@ import v8 from 'node:v8';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { LIMITS } from '../content/limits.js';
-import { issuesError, type ValidationIssue } from '../errors.js';
+import { issuesError, pathText, type ValidationIssue } from '../errors.js';
 import { describeOverrun, overBudget } from './json-budget.js';
 
 export type TrailContextSchema = Record<string, unknown>;
@@ -83,7 +83,7 @@ class ProfileCheck {
       }
       const values: string[] = [];
       options.forEach((option, i) => {
-        const at = `${path}.${combinator}.${i}`;
+        const at = pathText([combinator, i], path);
         if (!isObject(option)) return this.add(at, 'each option must be an object {const, title}');
         this.onlyKeys(option, ['const', 'title', 'description'], at, 'an option');
         if (typeof option.const !== 'string') this.add(`${at}.const`, 'const must be a string');
@@ -303,7 +303,7 @@ function issueOf(error: ErrorObject, root: string): ValidationIssue {
   let extra = '';
   if (error.keyword === 'enum') extra = `: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
   if (error.keyword === 'oneOf' || error.keyword === 'anyOf') extra = `; the choices are ${choiceValues(error).join(', ')}`;
-  return { path: [root, ...segments].join('.'), message: message + extra };
+  return { path: pathText(segments.map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s)), root), message: message + extra };
 }
 
 /** Issues by path, then message, in code-unit order: the same on every engine and locale. */

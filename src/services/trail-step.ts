@@ -4,8 +4,8 @@
  * answers against the element definitions (content/elements: one definition per type, never a second set
  * of answer rules), and which connections are available given the answers so far.
  */
-import { answeredByItems, checkStepAnswer, listElements, nodeInventory, type ConnectionCondition, type SlateBody } from '../content/index.js';
-import type { ValidationIssue } from '../errors.js';
+import { answeredByItems, checkStepAnswer, ELEMENTS, isElementType, listElements, nodeInventory, type ConnectionCondition, type SlateBody } from '../content/index.js';
+import { joinPath, pathText, type ValidationIssue } from '../errors.js';
 import type { ReferenceLink } from './reference-shapes.js';
 import type { StepElement } from './trail-shapes.js';
 import type { BitTable } from '../store/schema.js';
@@ -94,20 +94,28 @@ function filled(value: unknown): boolean {
   return true;
 }
 
+/** A required element or item without a counting answer, with the label a person reads (null when it has none). */
+export interface MissingAnswer {
+  element_id: string;
+  label: string | null;
+}
+
 /**
  * Required elements without a counting answer: elements with `required: true` need a non-empty answer;
  * a required item answered on its own (a check-list's) must be answered `true` (checked). A default (`checked` on an item) is what
  * the app shows first, not an answer given on this trail.
  */
-export function missingRequired(elements: StepElement[], latest: Map<string, LatestAnswer>): string[] {
-  const missing: string[] = [];
+export function missingRequired(elements: StepElement[], latest: Map<string, LatestAnswer>): MissingAnswer[] {
+  const missing: MissingAnswer[] = [];
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : null);
   for (const element of elements) {
     if (answeredByItems(element.type)) {
+      const field = (isElementType(element.type) ? ELEMENTS[element.type].items?.textField : undefined) ?? 'text';
       for (const item of element.items ?? []) {
-        if (item.required === true && latest.get(item.id)?.value !== true) missing.push(item.id);
+        if (item.required === true && latest.get(item.id)?.value !== true) missing.push({ element_id: item.id, label: text(item[field]) });
       }
     } else if (element.required && !filled(latest.get(element.element_id)?.value)) {
-      missing.push(element.element_id);
+      missing.push({ element_id: element.element_id, label: text(element.config.label) });
     }
   }
   return missing;
@@ -168,7 +176,7 @@ export function checkAnswers(body: SlateBody, data: SubmittedAnswer[]): AnswerCh
     }
     for (const problem of checked.issues) {
       // Value problems are placed inside the submitted `{value: <inner>}`; the others on the entry's field.
-      const path = problem.path === 'value' || problem.path.startsWith('value.') ? `data.${i}.value.${problem.path}` : `data.${i}.${problem.path}`;
+      const path = joinPath(pathText(problem.path === 'value' || /^value[.[]/.test(problem.path) ? ['data', i, 'value'] : ['data', i]), problem.path);
       result.issues.push({ path, message: problem.message, element_id: answer.element_id });
     }
   });

@@ -69,7 +69,7 @@ export function stepView(state: StepState, status: TrailTable['status'], liveTar
     elements,
     references: snapshot.references,
     answers: [...latest.values()],
-    required_missing: missingRequired(elements, latest),
+    required_missing: missingRequired(elements, latest).map((m) => m.element_id),
     connections_available: availableConnections(snapshot, latest, liveTargets),
     waiting_for_person: status === 'waiting_for_person',
     transfer_reason: transfers.at(-1)?.reason ?? null,

@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { issuesError, validationError, WaymarkError } from '../errors.js';
-import { answeredByItems } from '../content/index.js';
+import { answeredByItems, choiceList } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { assertAnswerSizes, assertContextSize } from './trail-bounds.js';
 import { findBit, findBitHeads } from '../store/repositories/bits.repo.js';
@@ -58,7 +58,7 @@ export class TrailsService {
 
   /** The trail as read for the caller (visibleTo); another account's or an invisible scope's trail is TRAIL_NOT_FOUND. */
   private visibleTrail(row: TrailTable | undefined, trailId: string): TrailTable {
-    if (!row) throw new WaymarkError('TRAIL_NOT_FOUND', `No trail ${trailId} is visible to this token: list_trails shows the trails you can use.`);
+    if (!row) throw new WaymarkError('TRAIL_NOT_FOUND', `No trail ${trailId} is visible to this token: list_trails shows the trails you can use.`, { trail_id: trailId });
     return row;
   }
 
@@ -164,7 +164,7 @@ export class TrailsService {
     assertContextSize(input.trail_context);
     return this.store.transaction(async (tx) => {
       const flow = await findFlow(tx, input.flow_id, actor);
-      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can run.`);
+      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can run.`, { flow_id: input.flow_id });
       if (flow.is_active !== 1) {
         throw new WaymarkError('FLOW_INACTIVE', `Flow ${flow.id} is inactive, so no trail can start on it; an author re-activates it with update_flow (is_active: true).`, { flow_id: flow.id });
       }
@@ -206,7 +206,7 @@ export class TrailsService {
     const db = this.store.db;
     if (input.flow_id) {
       const flow = await findFlow(db, input.flow_id, actor);
-      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`);
+      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`, { flow_id: input.flow_id });
     }
     const page = await repo.listTrails(
       db,
@@ -244,6 +244,7 @@ export class TrailsService {
       if (check.unknown.length > 0) {
         const known = stepElements(snapshot.body).flatMap((e) => (answeredByItems(e.type) ? (e.items ?? []).map((i) => i.id) : e.element_type ? [e.element_id] : []));
         throw new WaymarkError('ELEMENT_NOT_FOUND', `The current step "${snapshot.title}" holds no element ${check.unknown.join(', ')}; its answerable ids are: ${known.join(', ') || 'none'} (get_trail lists them with their element_type).`, {
+          element_id: check.unknown[0],
           element_ids: check.unknown,
           answerable_element_ids: known,
         });
@@ -318,8 +319,8 @@ export class TrailsService {
       if (missing.length > 0) {
         throw new WaymarkError(
           'REQUIRED_ANSWERS_MISSING',
-          `Step "${snapshot.title}" has required elements without an answer (a required check-list item must be checked): ${missing.join(', ')}. Answer them with submit_step_data, then advance.`,
-          { element_ids: missing },
+          `Step "${snapshot.title}" has required elements without an answer (a required check-list item must be checked): ${choiceList(missing.map((m) => ({ id: m.element_id, label: m.label })))}. Answer them with submit_step_data, then advance.`,
+          { element_ids: missing.map((m) => m.element_id), elements: missing },
         );
       }
       const targets = await findBitHeads(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));

@@ -45,11 +45,11 @@ describe.each(ENGINES)('huge ids on %s', { timeout: 180_000 }, (engine) => {
   it('every other kind of id, key and cursor: VALIDATION_ERROR on its path, a small answer', async () => {
     const huge = 'k'.repeat(2 * MB);
     const calls: Array<[string, Record<string, unknown>, string]> = [
-      ['submit_step_data', { trail_id: trailId, data: [{ element_id: huge, element_type: 'TextArea', value: { value: 'x' } }] }, 'data.0.element_id'],
+      ['submit_step_data', { trail_id: trailId, data: [{ element_id: huge, element_type: 'TextArea', value: { value: 'x' } }] }, 'data[0].element_id'],
       ['list_bits', { cursor: huge }, 'cursor'],
       ['search_references', { query: 'x', cursor: huge }, 'cursor'],
-      ['update_bit', { bit_id: bitId, elements: [{ id: huge, type: 'text-area' }] }, 'elements.0.id'],
-      ['update_bit', { bit_id: bitId, bit_body: 'x', remove_node_ids: [huge] }, 'remove_node_ids.0'],
+      ['update_bit', { bit_id: bitId, elements: [{ id: huge, type: 'text-area' }] }, 'elements[0].id'],
+      ['update_bit', { bit_id: bitId, bit_body: 'x', remove_node_ids: [huge] }, 'remove_node_ids[0]'],
       ['add_bit', { bit_title: 't', bit_body: 'x', scope_id: huge }, 'scope_id'],
       ['list_trails', { principal_id: huge }, 'principal_id'],
       ['advance_trail', { trail_id: trailId, connection_id: huge }, 'connection_id'],

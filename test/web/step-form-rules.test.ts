@@ -84,7 +84,7 @@ describe('checks after answering are the server checks', () => {
     // A length rule that fails is the message; the pattern is not run on top of it (the server's order).
     expect(checkField(field('summary'), 'short').errors).toEqual(['must be at least 10 characters (got 5)']);
     expect(checkField(field('summary'), 'long enough but lowercase').errors).toEqual(['Start with a capital letter']);
-    expect(checkField(field('reviewers'), ['Ada', 'Bob']).errors).toEqual(["not in the field's data: Bob"]);
+    expect(checkField(field('reviewers'), ['Ada', 'Bob']).errors).toEqual(['Bob is not in the field\'s data; the values (value "label") are: Ada, Grace, linus "Linus"']);
   });
   test('nothing given is no error before advancing (saving part of a step is allowed)', () => {
     expect(checkField(field('summary'), undefined)).toEqual({ errors: [], warnings: [] });
@@ -117,7 +117,7 @@ describe('values and what a save sends', () => {
 
 describe('refusals land on the fields they name', () => {
   test('ANSWER_INVALID issues by element_id', () => {
-    const r = errorsFromRefusal({ code: 'ANSWER_INVALID', message: 'Nothing was recorded', details: { issues: [{ path: 'data.0.value.value', message: 'must be at most 200 characters (got 201)', element_id: minted.summary }] } });
+    const r = errorsFromRefusal({ code: 'ANSWER_INVALID', message: 'Nothing was recorded', details: { issues: [{ path: 'data[0].value.value', message: 'must be at most 200 characters (got 201)', element_id: minted.summary }] } });
     expect(r).toEqual({ byField: { [minted.summary]: ['must be at most 200 characters (got 201)'] }, general: null });
   });
   test('REQUIRED_ANSWERS_MISSING by element id; anything else is said above the form', () => {

@@ -42,11 +42,12 @@ function write(node: CodeBlockNode, w: BlockWriter): void {
 
 const codeBlock: NodeHandler<CodeBlockNode, typeof codeBlockShape> = {
   standsIn: ['block', 'li'],
+  holds: 'code',
   shape: codeBlockShape,
   input(fields, step) {
     const node: CodeBlockNode = { type: 'code_block', ...(fields.lang ? { lang: fields.lang } : {}), children: [] };
     step.out.push(node);
-    step.children(fields.children, 'code', node.children, step.depth, { type: 'code_line', children: [{ text: '' }] });
+    step.children(fields.children, node.children, step.depth, { type: 'code_line', children: [{ text: '' }] });
   },
   render: { block: { block: (node, _task, w) => write(node, w) } },
   text: 'descend',

@@ -128,7 +128,7 @@ export function elementInput(fields: ElementFields, step: InputStep, def: Elemen
     checkItems(type, node.items, path);
   }
   step.out.push(node);
-  if (def.placement === 'inline') step.children(fields.children, 'link', node.children as SlateNode[], step.depth, emptyText());
+  if (def.placement === 'inline') step.children(fields.children, node.children as SlateNode[], step.depth, emptyText());
   else node.children = voidChildren(fields.children as [Obj] | undefined, path);
 }
 

@@ -11,11 +11,12 @@ const headingShape = textBlockShape(HEADING_TYPES as [HeadingType, ...HeadingTyp
 
 const heading: NodeHandler<TextBlock, typeof headingShape> = {
   standsIn: ['block', 'li'],
+  holds: 'inline',
   shape: headingShape,
   input(fields, step) {
     const node: TextBlock = { type: fields.type, children: [] };
     step.out.push(node);
-    step.children(fields.children, 'inline', node.children, step.depth, emptyText());
+    step.children(fields.children, node.children, step.depth, emptyText());
   },
   render: {
     block: {

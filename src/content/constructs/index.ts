@@ -103,6 +103,11 @@ export function applyConstructPlugins(md: MarkdownIt): void {
   for (const c of constructs) c.plugin?.(md);
 }
 
+/** Every node type a Slate input may hold but the interactive elements, with its handler (the built-in and registered ones). */
+export function nodeHandlers(): Array<[string, NodeHandler]> {
+  return [...byType].filter(([type]) => !isElementType(type));
+}
+
 /** describe_platform's body syntax: each construct's entries, in the registry's order. */
 export function describeBodySyntax(): SyntaxEntry[] {
   return constructs.flatMap((c) => c.syntax());

@@ -11,6 +11,7 @@ import { elementInput, elementInventory, type ElementHandler } from './element-l
 
 export const inlineElement: ElementHandler = {
   standsIn: ['inline'],
+  holds: 'link',
   input: (fields, step) => elementInput(fields, step, ELEMENTS[fields.type as ElementNode['type']]),
   render: {
     inline: {

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { WaymarkError } from '../../errors.js';
+import { issueMessage } from '../../zod-issues.js';
 import { UUID_PATTERN } from '../ids.js';
 import { parser } from '../markdown/md.js';
 import { invalid } from '../problems.js';
@@ -81,11 +82,11 @@ function shapeProblem(issues: readonly z.core.$ZodIssue[], shape: z.ZodObject, v
   const issue = issues.find((i) => i.code === 'unrecognized_keys' && i.path.length === 0) ?? issues[0];
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0];
-    if (issue.path.length > 0) return invalid(`${fieldPath(path, issue.path)}.${key}`, issue.message);
+    if (issue.path.length > 0) return invalid(`${fieldPath(path, issue.path)}.${key}`, issueMessage(issue, shape, value));
     const allowed = Object.keys(shape.shape).join(', ');
     return invalid(path, `unknown field '${quote(key)}' on a ${quote(String(value.type ?? 'text'))} node (allowed: ${allowed})`);
   }
-  return invalid(fieldPath(path, issue.path), issue.message);
+  return invalid(fieldPath(path, issue.path), issueMessage(issue, shape, value));
 }
 
 function fieldPath(path: string, segments: readonly PropertyKey[]): string {

@@ -27,6 +27,7 @@ export interface LinkNode extends ShapeFields<typeof linkShape> {
 
 const link: NodeHandler<LinkNode, typeof linkShape> = {
   standsIn: ['inline'],
+  holds: 'link',
   shape: linkShape,
   input(fields, step) {
     const url = safeUrl(fields.url, `${step.path}.url`);
@@ -34,7 +35,7 @@ const link: NodeHandler<LinkNode, typeof linkShape> = {
     const { title } = fields;
     const node: LinkNode = { type: 'a', id: step.claimId(fields.id, `${step.path}.id`), url, ...(title !== undefined ? { title } : {}), children: [] };
     step.out.push(node);
-    step.children(fields.children, 'link', node.children as SlateNode[], step.depth, emptyText());
+    step.children(fields.children, node.children as SlateNode[], step.depth, emptyText());
   },
   render: {
     inline: {

@@ -77,13 +77,14 @@ function listMarker(list: ListNode, previous: PreviousBlock, enclosing: string |
 function list(shape: typeof olShape | typeof ulShape): NodeHandler<ListNode, typeof olShape | typeof ulShape> {
   return {
     standsIn: ['block', 'li'],
+    holds: 'list',
     shape,
     input(fields, step) {
       const start = 'start' in fields ? fields.start : undefined;
       const node: ListNode = { type: fields.type, ...(start !== undefined && start !== 1 ? { start } : {}), children: [] };
       step.out.push(node);
       step.list(node);
-      step.children(fields.children, 'list', node.children, step.depth + 1);
+      step.children(fields.children, node.children, step.depth + 1);
     },
     render: listRender,
     text: 'descend',
@@ -103,11 +104,12 @@ const listRender: NodeHandler<ListNode>['render'] = {
 
 const item: NodeHandler<ListItemNode, typeof itemShape> = {
   standsIn: ['list'],
+  holds: 'li',
   shape: itemShape,
   input(fields, step) {
     const node: ListItemNode = { type: 'li', ...(fields.checked !== undefined ? { checked: fields.checked } : {}), children: [] };
     step.out.push(node);
-    step.children(fields.children, 'li', node.children, step.depth, { type: 'lic', children: [{ text: '' }] });
+    step.children(fields.children, node.children, step.depth, { type: 'lic', children: [{ text: '' }] });
   },
   render: {
     block: {

@@ -32,11 +32,12 @@ export interface TextBlock {
 function textBlock(standsIn: NodeHandler['standsIn']): NodeHandler<TextBlock, typeof paragraphShape> {
   return {
     standsIn,
+    holds: 'inline',
     shape: paragraphShape,
     input(fields, step) {
       const node: TextBlock = { type: fields.type, children: [] };
       step.out.push(node);
-      step.children(fields.children, 'inline', node.children, step.depth, emptyText());
+      step.children(fields.children, node.children, step.depth, emptyText());
     },
     render: {
       block: {

@@ -15,11 +15,12 @@ export interface BlockquoteNode extends ShapeFields<typeof blockquoteShape> {
 
 const blockquote: NodeHandler<BlockquoteNode, typeof blockquoteShape> = {
   standsIn: ['block', 'li'],
+  holds: 'block',
   shape: blockquoteShape,
   input(fields, step) {
     const node: BlockquoteNode = { type: 'blockquote', children: [] };
     step.out.push(node);
-    step.children(fields.children, 'block', node.children, step.depth + 1, { type: 'p', children: [{ text: '' }] });
+    step.children(fields.children, node.children, step.depth + 1, { type: 'p', children: [{ text: '' }] });
   },
   render: {
     block: {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bodyToMarkdown, bodyText, checkStepAnswer, describeElements, formQuestions, markdownToBody, nodeInventory, slateToBody, type ElementType } from '../index.js';
 import { registerElement } from '../elements/index.js';
-import { checkOptionAnswer } from '../elements/types.js';
+import { optionAnswer } from '../elements/types.js';
 import { idMaker } from '../test-support/ids.js';
 import { expectError } from '../test-support/errors.js';
 import { describeBodySyntax, registerConstruct } from './index.js';
@@ -30,7 +30,7 @@ registerElement({
   items: { marker: 'none', textField: 'name', fields: z.strictObject({ name: z.string().regex(/\S/, 'must not be blank') }), booleanDefaults: [] },
   answer: z.string(),
   answerRule: "the chosen mood's id",
-  checkAnswer: checkOptionAnswer,
+  checkAnswer: optionAnswer('name'),
 });
 
 /** `{{Ctrl+C}}`: keys to press, an inline void. */

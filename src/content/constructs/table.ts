@@ -39,12 +39,13 @@ const DELIMITER_CELL: Readonly<Record<string, string>> = { left: ' :-- |', cente
 
 const table: NodeHandler<TableNode, typeof tableShape> = {
   standsIn: ['block', 'li'],
+  holds: 'table',
   shape: tableShape,
   input(fields, step) {
     const align = fields.align;
     const node: TableNode = { type: 'table', ...(align?.some((a) => a !== null) ? { align } : {}), children: [] };
     step.out.push(node);
-    step.children(fields.children, 'table', node.children, step.depth + 1);
+    step.children(fields.children, node.children, step.depth + 1);
   },
   render: {
     block: {
@@ -74,11 +75,12 @@ const table: NodeHandler<TableNode, typeof tableShape> = {
 
 const row: NodeHandler<TableRowNode, typeof rowShape> = {
   standsIn: ['table'],
+  holds: 'row',
   shape: rowShape,
   input(fields, step) {
     const node: TableRowNode = { type: 'tr', children: [] };
     step.out.push(node);
-    step.children(fields.children, 'row', node.children, step.depth);
+    step.children(fields.children, node.children, step.depth);
   },
   render: 'parent',
   text: 'descend',
@@ -86,11 +88,12 @@ const row: NodeHandler<TableRowNode, typeof rowShape> = {
 
 const cell: NodeHandler<TableCellNode, typeof cellShape> = {
   standsIn: ['row'],
+  holds: 'cell',
   shape: cellShape,
   input(fields, step) {
     const node = { type: fields.type, children: [] } as unknown as TableCellNode;
     step.out.push(node);
-    step.children(fields.children, 'cell', node.children, step.depth);
+    step.children(fields.children, node.children, step.depth);
   },
   render: 'parent',
   text: 'line',

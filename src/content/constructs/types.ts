@@ -31,10 +31,10 @@ export interface InputStep {
   /** A node id given (or a fresh one when absent): a UUID, once per body. */
   claimId(value: unknown, path: string): string;
   /**
-   * Schedules a node's children (its `children` as given) into `into`, each checked as standing in `place`;
-   * `emptyFill` is what an empty child list holds instead.
+   * Schedules a node's children (its `children` as given) into `into`, each checked as standing in the place
+   * its handler `holds`; `emptyFill` is what an empty child list holds instead.
    */
-  children(children: unknown, place: Place, into: SlateNode[], depth: number, emptyFill?: SlateNode): void;
+  children(children: unknown, into: SlateNode[], depth: number, emptyFill?: SlateNode): void;
   /** A list, normalised (tight or loose) once all its items are read. */
   list(node: ListNode): void;
   /** A connection, checked against the connection rules once the whole body is read. */
@@ -124,6 +124,11 @@ export type ShapeFields<S extends z.ZodType> = Omit<z.output<S>, 'children' | 'i
 export interface NodeHandler<N = SlateNode, S extends z.ZodObject = z.ZodObject> {
   /** Where a node of this type may stand in a Slate input. */
   standsIn: readonly Place[];
+  /**
+   * Where its children stand (what they may be: the types that stand there, and text in an inline place);
+   * absent on a void, whose children are the one empty text. The walker and describe_platform both read it.
+   */
+  holds?: Place;
   /**
    * Its Slate shape: the node's own fields as a Slate input gives them (strict: other fields are refused),
    * `children` the walker's (./input.ts). The stored node's type is derived from it (ShapeFields).

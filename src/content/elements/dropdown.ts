@@ -1,6 +1,6 @@
 /** dropdown: one choice from a list; bit connections can depend on the option chosen. */
 import { z } from 'zod';
-import { checkOptionAnswer, type ElementDefinition } from './types.js';
+import { optionAnswer, type ElementDefinition } from './types.js';
 
 export const dropdown: ElementDefinition = {
   type: 'dropdown',
@@ -21,5 +21,5 @@ export const dropdown: ElementDefinition = {
   },
   answer: z.string(),
   answerRule: "the chosen option's id",
-  checkAnswer: checkOptionAnswer,
+  checkAnswer: optionAnswer('name'),
 };

@@ -2,8 +2,8 @@
  * The element registry: every element type's definition, and the checks derived from them that the
  * converter, the services and describe_platform share.
  */
-import { z } from 'zod';
-import { validationError, WaymarkError, type ValidationIssue } from '../../errors.js';
+import { joinPath, validationError, WaymarkError } from '../../errors.js';
+import { inputIssues } from '../../zod-issues.js';
 import { assertSafeUrl } from '../url.js';
 import { checkList } from './check-list.js';
 import { datePicker } from './date-picker.js';
@@ -18,7 +18,7 @@ import { addElementType } from './element-types.js';
 import { ELEMENT_TYPES, isElementType, type ElementControl, type ElementDefinition, type ElementType } from './types.js';
 import { videoExternal } from './video-external.js';
 
-export { ELEMENT_CONTROLS, ELEMENT_TYPES, isElementType, type ElementControl, type ElementDefinition, type ElementType } from './types.js';
+export { ELEMENT_CONTROLS, ELEMENT_TYPES, choiceList, isElementType, type ElementControl, type ElementDefinition, type ElementType } from './types.js';
 
 export const ELEMENTS: Readonly<Record<ElementType, ElementDefinition>> = {
   'check-list': checkList,
@@ -72,19 +72,6 @@ export function allowedProps(type: ElementType): string[] {
   return Object.keys(ELEMENTS[type].props.shape).sort();
 }
 
-/** Zod issues as ours, each once (a union reports the same message from each branch). */
-function zodIssues(error: z.ZodError, prefix: string): ValidationIssue[] {
-  const seen = new Set<string>();
-  const out: ValidationIssue[] = [];
-  for (const i of error.issues) {
-    const path = [prefix, ...i.path.map(String)].filter((s) => s !== '').join('.');
-    if (seen.has(`${path}\u0000${i.message}`)) continue;
-    seen.add(`${path}\u0000${i.message}`);
-    out.push({ path, message: i.message });
-  }
-  return out;
-}
-
 /**
  * Validates the complete props of an element: an unknown prop is UNKNOWN_ELEMENT_PROP (with
  * `allowed_props`), a wrong type, a limit or a missing required prop or an unsafe url VALIDATION_ERROR.
@@ -98,8 +85,8 @@ export function validateElementProps(type: ElementType, props: Record<string, un
   // The element line's label is read trimmed, so the prop is stored trimmed: what get_bit prints reads back the same.
   if (def.hasLabel && typeof clean.label === 'string') clean.label = clean.label.trim();
   const r = def.props.safeParse(clean);
-  const issues = r.success ? [] : zodIssues(r.error, path);
-  if (r.success && def.crossCheck) issues.push(...def.crossCheck(clean).map((i) => ({ ...i, path: `${path}.${i.path}` })));
+  const issues = r.success ? [] : inputIssues(r.error, def.props, clean, path);
+  if (r.success && def.crossCheck) issues.push(...def.crossCheck(clean).map((i) => ({ ...i, path: joinPath(path, i.path) })));
   if (issues.length > 0) throw validationError(issues, `${type} ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   for (const name of def.urlProps) {
     if (typeof clean[name] === 'string') assertSafeUrl(clean[name], `${type} ${name}`, { absolute: true });
@@ -127,15 +114,8 @@ export function validateItemFields(type: ElementType, fields: Record<string, unk
   const items = ELEMENTS[type].items;
   if (!items) throw validationError([{ path, message: `${type} has no items` }]);
   const r = items.fields.safeParse(fields);
-  if (!r.success) {
-    const unknown = r.error.issues.find((i) => i.code === 'unrecognized_keys');
-    const issues = zodIssues(r.error, path);
-    if (unknown) {
-      const allowed = Object.keys(items.fields.shape).sort();
-      issues.push({ path, message: `allowed item fields of ${type}: ${allowed.join(', ')}` });
-    }
-    throw validationError(issues);
-  }
+  // An unknown field's issue names the fields an item of this type has (inputIssues).
+  if (!r.success) throw validationError(inputIssues(r.error, items.fields, fields, path));
   const out: Record<string, unknown> = { ...(r.data as Record<string, unknown>) };
   // Like a label: the item line's text is read trimmed, so the field is stored trimmed.
   if (typeof out[items.textField] === 'string') out[items.textField] = (out[items.textField] as string).trim();
@@ -147,5 +127,5 @@ export function validateItemFields(type: ElementType, fields: Record<string, unk
 /** Checks across the items of one element (e.g. one default radio choice). */
 export function checkItems(type: ElementType, items: ReadonlyArray<Record<string, unknown>>, path: string): void {
   const issues = ELEMENTS[type].items?.check?.(items) ?? [];
-  if (issues.length > 0) throw validationError(issues.map((i) => ({ ...i, path: `${path}.${i.path}` })));
+  if (issues.length > 0) throw validationError(issues.map((i) => ({ ...i, path: joinPath(path, i.path) })));
 }

@@ -1,6 +1,6 @@
 /** radio-button: one choice from a group shown together; bit connections can depend on the option chosen. */
 import { z } from 'zod';
-import { checkOptionAnswer, type ElementDefinition } from './types.js';
+import { optionAnswer, type ElementDefinition } from './types.js';
 
 export const radioButton: ElementDefinition = {
   type: 'radio-button',
@@ -27,5 +27,5 @@ export const radioButton: ElementDefinition = {
   },
   answer: z.string(),
   answerRule: "the chosen option's id",
-  checkAnswer: checkOptionAnswer,
+  checkAnswer: optionAnswer('text'),
 };

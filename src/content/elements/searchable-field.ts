@@ -1,7 +1,7 @@
 /** searchable-field: a search box over a provided list of values. */
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
-import { accepted, integerOrText, refused, type AnswerTarget, type ElementDefinition } from './types.js';
+import { accepted, choiceList, integerOrText, refused, type AnswerTarget, type ElementDefinition } from './types.js';
 
 /** The value an answer names for one `data` entry: the string itself, or an object's `value`. */
 export function dataValue(entry: unknown): string | undefined {
@@ -14,13 +14,15 @@ export function dataValue(entry: unknown): string | undefined {
   return undefined;
 }
 
-function allowedValues(element: AnswerTarget): Set<string> | null {
+/** The values `data` offers, each with the label a person reads (an object entry's `label`), or null without data. */
+function allowedValues(element: AnswerTarget): Map<string, string | null> | null {
   const data = element.props.data;
   if (!Array.isArray(data)) return null;
-  const values = new Set<string>();
+  const values = new Map<string, string | null>();
   for (const entry of data) {
     const v = dataValue(entry);
-    if (v !== undefined) values.add(v);
+    const label = entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>).label : undefined;
+    if (v !== undefined && !values.has(v)) values.set(v, typeof label === 'string' && label !== v ? label : null);
   }
   return values;
 }
@@ -61,7 +63,10 @@ export const searchableField: ElementDefinition = {
     const allowed = allowedValues(element);
     // Without data there is no list to choose from: any string is a search result the app accepted.
     const outside = allowed ? (values as string[]).filter((v) => !allowed.has(v)) : [];
-    if (outside.length > 0) return refused(`not in the field's data: ${outside.join(', ')}`);
+    if (outside.length > 0) {
+      const choices = [...allowed!].map(([id, label]) => ({ id, label }));
+      return refused(`${choiceList(outside.map((id) => ({ id })))} ${outside.length === 1 ? 'is' : 'are'} not in the field's data; the values (value "label") are: ${choiceList(choices)}`);
+    }
     return accepted(value);
   },
   formQuestion(props, title) {

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import type { ValidationIssue } from '../../errors.js';
+import { inputIssues } from '../../zod-issues.js';
+import { quote } from '../quote.js';
 
 import type { ElementType } from './element-types.js';
 
@@ -154,7 +156,7 @@ export function parseAnswer<T>(schema: z.ZodType<T>, value: unknown): { ok: true
   if (r.success) return { ok: true, value: r.data };
   return {
     ok: false,
-    result: { ok: false, issues: r.error.issues.map((i) => ({ path: ['value', ...i.path].join('.'), message: i.message })) },
+    result: { ok: false, issues: inputIssues(r.error, schema, value, 'value') },
   };
 }
 
@@ -171,10 +173,26 @@ export function checkLinkAnswer(value: unknown, element: AnswerTarget): AnswerRe
   return accepted(parsed.value);
 }
 
-/** The option answer shared by Dropdown and RadioButton: the chosen item's id. */
-export function checkOptionAnswer(value: unknown, element: AnswerTarget): AnswerResult {
-  if (typeof value !== 'string') return refused('must be the chosen option id (a string)');
-  const ids = (element.items ?? []).map((i) => i.id);
-  if (!ids.includes(value)) return refused(`must be one of the option ids: ${ids.join(', ')}`);
-  return accepted(value);
+/**
+ * Choices as an error names them, so that an agent can match the id to what a person reads: `id "label"`
+ * (the id alone when it has no label), at most CHOICES_SHOWN of them, the rest counted (a searchable-field
+ * may hold 5000 values; the message stays short).
+ */
+const CHOICES_SHOWN = 20;
+
+export function choiceList(choices: ReadonlyArray<{ id: string; label?: string | null }>): string {
+  const shown = choices.slice(0, CHOICES_SHOWN).map((c) => (c.label ? `${quote(c.id)} "${quote(c.label, 80)}"` : quote(c.id)));
+  const more = choices.length - shown.length;
+  return `${shown.join(', ') || 'none'}${more > 0 ? ` (and ${more} more)` : ''}`;
+}
+
+/** The option answer shared by Dropdown and RadioButton: the chosen item's id; `labelField` is the item field a person reads. */
+export function optionAnswer(labelField: 'name' | 'text'): (value: unknown, element: AnswerTarget) => AnswerResult {
+  return (value, element) => {
+    const options = (element.items ?? []).map((i) => ({ id: i.id, label: typeof i[labelField] === 'string' ? (i[labelField] as string) : null }));
+    const known = () => `the options (id "label") are: ${choiceList(options)}`;
+    if (typeof value !== 'string') return refused(`must be the chosen option's id (a string); ${known()}`);
+    if (!options.some((o) => o.id === value)) return refused(`${quote(value)} is not an option id; ${known()}`);
+    return accepted(value);
+  };
 }

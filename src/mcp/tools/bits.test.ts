@@ -122,7 +122,7 @@ describe.each(ENGINES)('bits on %s', (engine) => {
       ['bit_abstract', { bit_abstract: 'a'.repeat(2049) }],
       ['bit_description', { bit_description: 'd'.repeat(1025) }],
       ['bit_categories', { bit_categories: Array.from({ length: 51 }, () => 'c') }],
-      ['bit_categories.0', { bit_categories: ['c'.repeat(129)] }],
+      ['bit_categories[0]', { bit_categories: ['c'.repeat(129)] }],
       ['complexity', { complexity: 'extreme' }],
     ];
     for (const [path, fields] of over) {

@@ -68,7 +68,7 @@ describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) =
       [{ flow_title: 'ok' }, 'start_bit_id'],
       [{ flow_title: 'ok', start_bit_id: bit, flow_description: 'd'.repeat(1025) }, 'flow_description'],
       [{ flow_title: 'ok', start_bit_id: bit, flow_categories: Array.from({ length: 51 }, (_, i) => `c${i}`) }, 'flow_categories'],
-      [{ flow_title: 'ok', start_bit_id: bit, flow_categories: ['c'.repeat(129)] }, 'flow_categories.0'],
+      [{ flow_title: 'ok', start_bit_id: bit, flow_categories: ['c'.repeat(129)] }, 'flow_categories[0]'],
       [{ flow_title: 'ok', start_bit_id: bit, priority: 'urgent' }, 'priority'],
       [{ flow_title: 'ok', start_bit_id: bit, is_active: false }, ''],
     ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { brand, capabilityName, nodeScheme, version } from '../../config.js';
-import { describeBodySyntax, describeElements } from '../../content/index.js';
+import { describeBodySyntax, describeElements, describeSlateModel } from '../../content/index.js';
 import { LIMITS } from '../../content/limits.js';
 import { ERROR_CODES } from '../../errors.js';
 import { hasAccess } from '../../services/actor.js';
@@ -32,6 +32,7 @@ export function describePlatformTool(allTools: () => Tool[]) {
       limits: z.record(z.string(), z.number()),
       tools: z.array(z.object({ name: z.string(), flags: z.string(), capability: z.string(), permission: z.string(), allowed: z.boolean() })),
       body_syntax: z.array(z.object({ construct: z.string(), form: z.string(), notes: z.string().optional() })),
+      slate: z.object({ text: z.string(), nodes: z.record(z.string(), z.string()), holds: z.record(z.string(), z.string()), example: z.array(z.unknown()) }),
       element_types: z.array(
         z.object({
           type: z.string(),
@@ -68,6 +69,7 @@ export function describePlatformTool(allTools: () => Tool[]) {
           allowed: hasAccess(actor, t.access),
         })),
         body_syntax: describeBodySyntax(),
+        slate: describeSlateModel(),
         element_types: describeElements(),
         error_codes: Object.entries(ERROR_CODES).map(([code, { status, when }]) => ({ code, status, when })),
         // Only for a client that gets the step form (app or elicitation); its tools/list declares the field.

@@ -77,12 +77,12 @@ describe.each(ENGINES)('create_reference, update_reference, get_reference on %s'
       [{ reference_title: 'T' }, 'reference_content'],
       [{ ...base, reference_content: [] }, 'reference_content'],
       [{ ...base, reference_content: 'not json' }, 'reference_content'],
-      [{ ...base, reference_content: [{ type: 'p' }] }, 'reference_content.0'],
-      [{ ...base, reference_content: [{ type: 'p', children: [{ text: 5 }] }] }, 'reference_content.0.children.0.text'],
+      [{ ...base, reference_content: [{ type: 'p' }] }, 'reference_content[0]'],
+      [{ ...base, reference_content: [{ type: 'p', children: [{ text: 5 }] }] }, 'reference_content[0].children[0].text'],
       [{ ...base, content_format: 'markdown' }, 'content_format'],
       [{ ...base, reference_abstract: 'x'.repeat(2049) }, 'reference_abstract'],
       [{ ...base, reference_categories: Array.from({ length: 51 }, (_, i) => `c${i}`) }, 'reference_categories'],
-      [{ ...base, reference_categories: ['x'.repeat(129)] }, 'reference_categories.0'],
+      [{ ...base, reference_categories: ['x'.repeat(129)] }, 'reference_categories[0]'],
       [{ ...base, surprise: 1 }, ''],
     ];
     for (const [args, path] of cases) {

@@ -168,7 +168,7 @@ describe.each(ENGINES)('trail bounds on %s', (engine) => {
     const trail = await start(cycleFlow);
     const id = trail.trail_id;
     const value = await h.owner.client.fail('submit_step_data', { trail_id: id, data: [answer(notes, 'x'.repeat(LIMITS.answerValueBytes))] });
-    expect(value.details).toMatchObject({ limit: 'answerValueBytes', issues: [{ path: 'data.0.value' }] });
+    expect(value.details).toMatchObject({ limit: 'answerValueBytes', issues: [{ path: 'data[0].value' }] });
     const quarter = 'y'.repeat(LIMITS.answerValueBytes - 100);
     const call = await h.owner.client.fail('submit_step_data', { trail_id: id, data: [1, 2, 3, 4, 5].map(() => answer(notes, quarter)) });
     expect(call.details).toMatchObject({ limit: 'answersPerCallBytes' });

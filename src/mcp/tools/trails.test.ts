@@ -140,15 +140,15 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     expect(error).toMatchObject({ code: 'ANSWER_INVALID', status: 422 });
     const issues = error.details?.issues as Array<{ path: string; element_id: string; message: string }>;
     expect(issues.map((i) => [i.path, keyOf(i.element_id)])).toEqual([
-      ['data.0.value.value', 'notes'],
-      ['data.1.value.value', 'route'],
-      ['data.2.value.value', 'i1'],
-      ['data.3.value.value', 'due'],
-      ['data.4.value.value', 'at'],
-      ['data.5.value.value', 'clock'],
-      ['data.6.element_type', 'remark'],
-      ['data.7.element_id', 'tasks'],
-      ['data.8.element_id', 'o1'],
+      ['data[0].value.value', 'notes'],
+      ['data[1].value.value', 'route'],
+      ['data[2].value.value', 'i1'],
+      ['data[3].value.value', 'due'],
+      ['data[4].value.value', 'at'],
+      ['data[5].value.value', 'clock'],
+      ['data[6].element_type', 'remark'],
+      ['data[7].element_id', 'tasks'],
+      ['data[8].element_id', 'o1'],
     ]);
     // 'OK' is too short; the pattern (it would fail too) is not run on an answer a length rule refused.
     expect(issues[0].message).toBe('must be at least 3 characters (got 2)');
