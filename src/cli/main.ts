@@ -92,15 +92,16 @@ async function serve(argv: string[], io: CliIo): Promise<void> {
   const store = openStore({ ...storeOptionsFromEnv(io.env), offThreadReads: true });
   const location = store.location;
   const httpOptions = (actualPort: number) => ({ host, port: actualPort, publicUrl: io.env.WAYMARK_PUBLIC_URL || undefined });
+  // Everything a start prints, in one write once it is all known: a reader that waits for the listening line
+  // (a person, a script, the tests) finds the notices beside it, not a moment later.
   const announce = async (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
-    io.stdout.write(`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}\n`);
     const { publicBase } = await import('../http/app.js');
     const { oauthStartNotice } = await import('../http/oauth/server.js');
     const oauthNotice = oauthStartNotice(publicBase(httpOptions(actualPort)));
-    if (oauthNotice) io.stdout.write(`${oauthNotice}\n`);
-    if (first.token) {
-      io.stdout.write(`First start: created account ${first.accountId} and an owner token with every capability:\n${first.token.token}\n`);
-    }
+    const lines = [`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}`];
+    if (oauthNotice) lines.push(oauthNotice);
+    if (first.token) lines.push(`First start: created account ${first.accountId} and an owner token with every capability:`, first.token.token);
+    io.stdout.write(`${lines.join('\n')}\n`);
   };
   if (workers > 1 && !isClusterWorker()) {
     // The primary prepares the store once, then only supervises.
