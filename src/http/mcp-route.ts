@@ -23,11 +23,15 @@ export function sendRpcError(res: Response, status: number, code: number, messag
 
 const mcpJsonBody = jsonBody(LIMITS.mcpRequestBytes, (res, refusal) => sendRpcError(res, refusal.status, refusal.status === 400 ? PARSE_ERROR : SERVER_ERROR, refusal.message));
 
-/** The tool a request calls, when it is one tools/call message (not a batch): the only tool its server needs. */
-function calledTool(body: unknown): string | undefined {
+/**
+ * The tool a request calls, the only one its server needs: the name of one tools/call message, null for one
+ * message of another method, undefined for anything else (a batch: every tool).
+ */
+function calledTool(body: unknown): string | null | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const message = body as { method?: unknown; params?: { name?: unknown } };
-  return message.method === 'tools/call' && typeof message.params?.name === 'string' ? message.params.name : undefined;
+  if (message.method !== 'tools/call') return null;
+  return typeof message.params?.name === 'string' ? message.params.name : undefined;
 }
 
 /** Routes for `/mcp`, to mount at the root. */
