@@ -59,7 +59,9 @@ export const LIMITS = {
    */
   requestJsonContainers: 600_000,
   requestBytesPerJsonContainer: 12,
-  requestJsonValues: 1_500_000,
+  requestJsonValues: 1_000_000,
+  /** Members of one object: far above any object a tool takes (a trail_context has at most trailContextKeys). */
+  requestJsonObjectMembers: 10_000,
   /** Above the tools' own bound (MAX_INPUT_DEPTH under the JSON-RPC envelope), so a tool answers its own VALIDATION_ERROR. */
   requestJsonDepth: 300,
   // hostile-redos: patterns run by RE2 (linear), but their cost still grows with pattern × answer, so both are bounded.

@@ -26,7 +26,7 @@ export type RefuseBody = (res: Response, refusal: BodyRefusal) => void;
 
 const MB = 1024 * 1024;
 
-const SHAPE_LIMITS: JsonShapeLimits = { containers: LIMITS.requestJsonContainers, values: LIMITS.requestJsonValues, depth: LIMITS.requestJsonDepth };
+const SHAPE_LIMITS: JsonShapeLimits = { containers: LIMITS.requestJsonContainers, values: LIMITS.requestJsonValues, depth: LIMITS.requestJsonDepth, members: LIMITS.requestJsonObjectMembers };
 
 /** Containers a body of `bytes` may hold: bounded per byte too, so that a small body of `{}` stays cheap. */
 export function containersFor(bytes: number): number {
@@ -43,6 +43,7 @@ function tooComplex(excess: JsonShapeExcess): BodyRefusal {
     containers: `objects and arrays (one per ${LIMITS.requestBytesPerJsonContainer} bytes of body, ${LIMITS.requestJsonContainers} at most)`,
     values: 'values (strings and keys, numbers, literals)',
     depth: 'levels of nesting',
+    members: 'members in one object',
   }[excess.limit];
   return { status: 413, message: `Request JSON too complex: more than ${excess.max} ${what}.` };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonShapeScan, type JsonShapeLimits } from './json-scan.js';
 
-const WIDE: JsonShapeLimits = { containers: 1e9, values: 1e9, depth: 1e9 };
+const WIDE: JsonShapeLimits = { containers: 1e9, values: 1e9, depth: 1e9, members: 1e9 };
 
 /** The scan of `text`, fed in pieces of `piece` bytes (a body arrives in chunks cut anywhere). */
 function scan(text: string, limits: JsonShapeLimits = WIDE, piece = Infinity) {
@@ -24,6 +24,16 @@ describe('JsonShapeScan', () => {
     const text = JSON.stringify({ k: '{[\\"]}\\\\', 'x"y': '\\', z: '\u00e9\u{1F600}' });
     expect(JSON.parse(text)).toBeTruthy();
     for (const piece of [Infinity, 1, 2, 5]) expect(scan(text, WIDE, piece)).toEqual({ excess: null, containers: 1, values: 6 });
+  });
+
+  it('counts the members of each object on its own, not colons in strings nor array items', () => {
+    const limits = { ...WIDE, members: 2 };
+    for (const piece of [Infinity, 1, 3]) {
+      expect(scan('{"a:b": 1, "c": {"d": 1, "e": 2}, "f": [1, 2, 3, 4]}', { ...limits, members: 3 }, piece).excess).toBeNull();
+      expect(scan('{"a": {"b": 1, "c": 2}, "d": 1}', limits, piece).excess).toBeNull();
+      expect(scan('{"a": 1, "b": {"c": 1}, "d": 1}', limits, piece).excess).toEqual({ limit: 'members', max: 2 });
+      expect(scan('[{"a": 1, "b": 2, "c": 3}]', limits, piece).excess).toEqual({ limit: 'members', max: 2 });
+    }
   });
 
   it('stops at the first bound exceeded: containers, values, depth', () => {

@@ -14,6 +14,11 @@ export interface JsonShapeLimits {
   values: number;
   /** Objects and arrays open at once. */
   depth: number;
+  /**
+   * Members of one object. JSON.parse builds an object of many keys as a hash table, key by key: 490,000 keys
+   * took 300 ms, and a schema walking them as much again.
+   */
+  members: number;
 }
 
 export interface JsonShapeExcess {
@@ -32,6 +37,8 @@ export class JsonShapeScan {
   containers = 0;
   values = 0;
   private depth = 0;
+  /** Per open container: its members so far if it is an object, -1 if it is an array. */
+  private readonly open: number[] = [];
   /** Where the previous piece ended: inside a string (after a backslash, or not), or inside a number or literal. */
   private inString = false;
   private escaped = false;
@@ -71,13 +78,20 @@ export class JsonShapeScan {
         case 0x5b: // [
           if (++this.containers > limits.containers) return { limit: 'containers', max: limits.containers };
           if (++this.depth > limits.depth) return { limit: 'depth', max: limits.depth };
+          this.open.push(bytes[i - 1] === 0x7b ? 0 : -1);
           break;
         case 0x7d: // }
         case 0x5d: // ]
           this.depth--;
+          this.open.pop();
           break;
+        case 0x3a: {
+          // `:` outside a string: one member of the innermost object.
+          const last = this.open.length - 1;
+          if (last >= 0 && this.open[last] >= 0 && ++this.open[last] > limits.members) return { limit: 'members', max: limits.members };
+          break;
+        }
         case 0x2c: // ,
-        case 0x3a: // :
         case 0x20:
         case 0x09:
         case 0x0a:

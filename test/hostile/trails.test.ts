@@ -91,7 +91,8 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     const args = `{"flow_id":"${enumFlow}","trail_context":{"tags":${repeatJson('"purple"', items)}}}`;
     const m = await underAttack(server, () => callTool(server, 'start_trail', args));
     report(`enum context ${(args.length / MB).toFixed(1)} MB`, m, `, answer ${m.result.bytes} B`);
-    expectRefused(m.result, { limit: 'arrayItems', max: LIMITS.trailContextArrayItems }, LONG);
+    // Past the request's JSON bounds (values) the transport refuses it; within them, the tool's own bound does.
+    expectRefused(m.result, { limit: 'arrayItems', max: LIMITS.trailContextArrayItems }, items + 8 > LIMITS.requestJsonValues);
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
@@ -101,7 +102,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     const args = `{"flow_id":"${closedFlow}","trail_context":${context}}`;
     const m = await underAttack(server, () => callTool(server, 'start_trail', args));
     report(`extra keys ${(args.length / MB).toFixed(1)} MB`, m);
-    expectRefused(m.result, { limit: 'keys', max: LIMITS.trailContextKeys }, LONG);
+    expectRefused(m.result, { limit: 'keys', max: LIMITS.trailContextKeys }, SIZE.extraKeys > LIMITS.requestJsonObjectMembers || 2 * SIZE.extraKeys + 8 > LIMITS.requestJsonValues);
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
@@ -158,12 +159,15 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     }
   });
 
-  it('finding 5: one schema of 20k properties is INVALID_TRAIL_CONTEXT_SCHEMA without compiling', async () => {
-    const properties = Object.fromEntries(Array.from({ length: SIZE.schemaProperties }, (_, i) => [`p${i}`, { type: 'string' }]));
+  // Over HTTP an object of more members than LIMITS.requestJsonObjectMembers is refused before it is parsed;
+  // within that bound (and over stdio) the schema's own bound answers INVALID_TRAIL_CONTEXT_SCHEMA.
+  it.each([SIZE.schemaProperties, LIMITS.requestJsonObjectMembers - 1])('finding 5: one schema of %i properties is refused without compiling', async (count) => {
+    const properties = Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: 'string' }]));
     const args = JSON.stringify({ flow_id: plainFlow, trail_context_schema: { type: 'object', properties } });
     const m = await underAttack(server, () => callTool(server, 'update_flow', args));
-    report('20k-property schema', m);
-    expect(m.result.envelope?.error?.code).toBe('INVALID_TRAIL_CONTEXT_SCHEMA');
+    report(`${count}-property schema`, m);
+    if (count > LIMITS.requestJsonObjectMembers) expect([m.result.status, m.result.rpcError?.message]).toEqual([413, `Request JSON too complex: more than ${LIMITS.requestJsonObjectMembers} members in one object.`]);
+    else expect(m.result.envelope?.error?.code).toBe('INVALID_TRAIL_CONTEXT_SCHEMA');
     expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(m.addedRss).toBeLessThan(memoryBound(args.length));
   });
