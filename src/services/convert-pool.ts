@@ -84,6 +84,9 @@ export async function prepareBodyOffThread(
     return prepareBody(input, typeof previous === 'string' ? (JSON.parse(previous) as SlateBody) : previous, randomUUID, removeNodeIds);
   }
   const { piscina, timeoutMs, memoryMb } = pool;
+  // Writing a large node array as text for the worker is a step of its own on the event loop, not the tail of
+  // the tool call's checks (the caller's request may have been parsed in the same turn).
+  if (typeof input.bit_body !== 'string') await new Promise((resolve) => setImmediate(resolve));
   const task: ConvertTask = {
     input: typeof input.bit_body === 'string' ? input : { ...input, bit_body: JSON.stringify(input.bit_body) as unknown as string, content_format: 'slate' },
     previousJson: previous === undefined ? null : typeof previous === 'string' ? previous : JSON.stringify(previous),

@@ -5,6 +5,7 @@
  * Bounded sizes in `npm test`, the full sizes of the finding with WAYMARK_HOSTILE_LONG=1 (`npm run test:hostile`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/content/limits.js';
 import { ENGINES } from '../engines.js';
 import { callTool, HEALTH_BOUND_MS, LONG, MEMORY_FACTOR, startHostileServer, underAttack, type AttackMeasure, type HostileServer, type ToolAnswer } from './harness.js';
 
@@ -89,7 +90,9 @@ describe.each(ENGINES)('conversion attacks (%s)', (engine) => {
   it('a Slate node array past the output budget is BODY_TOO_LARGE, /healthz answered', async () => {
     const DENSE_SLATE_FACTOR = 32;
     const node = '{"type":"hr"}';
-    const args = `{"bit_title":"slate","content_format":"slate","bit_body":[${`${node},`.repeat(Math.floor((LONG ? 7.9 * MB : 4 * MB) / (node.length + 1)))}${node}]}`;
+    // The most such nodes the request's JSON bounds admit (two values each) in the long form.
+    const nodes = LONG ? Math.floor(LIMITS.requestJsonValues / 2) - 10 : Math.floor((4 * MB) / (node.length + 1));
+    const args = `{"bit_title":"slate","content_format":"slate","bit_body":[${`${node},`.repeat(nodes - 1)}${node}]}`;
     const m = await attack(server, () => callTool(server, 'add_bit', args));
     expect([m.result.status, code(m.result)]).toEqual([200, 'BODY_TOO_LARGE']);
     expect(m.maxHealthMs, `a /healthz probe waited ${Math.round(m.maxHealthMs)} ms`).toBeLessThanOrEqual(HEALTH_BOUND_MS);
