@@ -2,8 +2,7 @@
 import type { Token } from 'markdown-it';
 import { buildInlines } from '../markdown/inline.js';
 import { HEADING_TYPES, type HeadingType, type TextBlock } from '../slate.js';
-import { emptyText } from './input.js';
-import { textBlockShape } from './paragraph.js';
+import { inputTextBlock, textBlockShape } from './paragraph.js';
 import { SINGLE_LINE } from './text-contexts.js';
 import type { Construct, NodeHandler } from './types.js';
 
@@ -13,11 +12,7 @@ const heading: NodeHandler<TextBlock, typeof headingShape> = {
   standsIn: ['block', 'li'],
   holds: 'inline',
   shape: headingShape,
-  input(fields, step) {
-    const node: TextBlock = { type: fields.type, children: [] };
-    step.out.push(node);
-    step.children(fields.children, node.children, step.depth, emptyText());
-  },
+  input: inputTextBlock,
   render: {
     block: {
       block(node, _task, w) {

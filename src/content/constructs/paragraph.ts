@@ -14,7 +14,7 @@ import { elementFromLine, itemListAfter } from './element-line.js';
 import { CHILDREN, emptyText } from './input.js';
 import { takeTaskMarker } from './list.js';
 import { BLOCK_TEXT } from './text-contexts.js';
-import type { Construct, NodeHandler, ShapeFields } from './types.js';
+import type { Construct, InputStep, NodeHandler, ShapeFields } from './types.js';
 
 /** The Slate shape of a block of inline content: a paragraph, a tight item's text, a heading (./heading.ts). */
 export function textBlockShape<T extends string>(types: readonly [T, ...T[]]) {
@@ -22,6 +22,13 @@ export function textBlockShape<T extends string>(types: readonly [T, ...T[]]) {
 }
 
 const paragraphShape = textBlockShape(['p', 'lic']);
+
+/** Slate input of a text block (paragraph, tight item text, heading): its type, its inline children (an empty text at least). */
+export function inputTextBlock(fields: { type: TextBlock['type']; children?: unknown }, step: InputStep): void {
+  const node: TextBlock = { type: fields.type, children: [] };
+  step.out.push(node);
+  step.children(fields.children, node.children, step.depth, emptyText());
+}
 
 /** A block whose children are inline content. `lic` is the content of a tight list item (Plate's name). */
 export interface TextBlock {
@@ -34,11 +41,7 @@ function textBlock(standsIn: NodeHandler['standsIn']): NodeHandler<TextBlock, ty
     standsIn,
     holds: 'inline',
     shape: paragraphShape,
-    input(fields, step) {
-      const node: TextBlock = { type: fields.type, children: [] };
-      step.out.push(node);
-      step.children(fields.children, node.children, step.depth, emptyText());
-    },
+    input: inputTextBlock,
     render: {
       block: {
         block(node, task, w) {
