@@ -61,6 +61,11 @@ export class BitsService {
     return this.store.dialect.parseJson<SlateBody>(raw);
   }
 
+  /** A new body prepared against the stored one, handed on as the store gave it (JSON text on SQLite: the worker parses it). */
+  private prepareAgainst(stored: unknown, input: BodyInput, removeNodeIds: string[] | undefined): Promise<PreparedBody> {
+    return prepareBodyOffThread(input, typeof stored === 'string' ? stored : this.parseBody(stored), removeNodeIds);
+  }
+
   /** The bit, visible to the actor, locked for the transaction; else BIT_NOT_FOUND. */
   private async lockVisible(tx: Tx, actor: Actor, bitId: string) {
     const bit = await lockBitForWrite(tx, this.store.dialect, bitId, actor);
@@ -131,7 +136,7 @@ export class BitsService {
       const seen = await findBit(this.store.db, input.bit_id, actor);
       if (seen) {
         checkWritable(actor, seen);
-        early = { updatedAt: seen.updated_at, prepared: await prepareBodyOffThread(bodyInput, typeof seen.body === 'string' ? seen.body : this.parseBody(seen.body), input.remove_node_ids) };
+        early = { updatedAt: seen.updated_at, prepared: await this.prepareAgainst(seen.body, bodyInput, input.remove_node_ids) };
       }
     }
     return this.store.transaction(async (tx) => {
@@ -141,8 +146,7 @@ export class BitsService {
       let minted: Record<string, string> = {};
       let removed: string[] = [];
       if (bodyInput !== undefined) {
-        const prepared =
-          early?.updatedAt === bit.updated_at ? early.prepared : await prepareBodyOffThread(bodyInput, typeof bit.body === 'string' ? bit.body : this.parseBody(bit.body), input.remove_node_ids);
+        const prepared = early?.updatedAt === bit.updated_at ? early.prepared : await this.prepareAgainst(bit.body, bodyInput, input.remove_node_ids);
         minted = prepared.minted;
         removed = prepared.removed;
         // Only citations this write adds are checked: one the body already held stays when its reference
