@@ -13,6 +13,7 @@
  *   BENCH_WORKERS=2 npx tsx bench/http-vs-sdk.ts    the same with `waymark serve --workers 2`
  */
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startListening, stopChild } from './processes.js';
@@ -35,9 +36,30 @@ async function clients(url: string, token: string | undefined, n: number): Promi
 
 type Op = (client: Client) => Promise<unknown>;
 
-/** Calls a second over `ms`, every client calling back to back. */
-async function rate(workers: Client[], op: Op, ms: number): Promise<number> {
+/** CPU time (ms, every thread) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime, fields 14 and 15 of stat(5), are the 12th and 13th after the command's closing paren.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = 100;
+
+interface Rate {
+  perSecond: number;
+  /** CPU per call of the server process and of this (the clients') process, in ms. */
+  serverMs: number;
+  clientMs: number;
+}
+
+/** Calls a second over `ms`, every client calling back to back, and what each call cost each side in CPU. */
+async function rate(workers: Client[], op: Op, ms: number, serverPid: number): Promise<Rate> {
   const started = performance.now();
+  const serverBefore = processCpuMs(serverPid);
+  const clientBefore = process.cpuUsage();
   const end = started + ms;
   let calls = 0;
   await Promise.all(
@@ -48,7 +70,12 @@ async function rate(workers: Client[], op: Op, ms: number): Promise<number> {
       }
     }),
   );
-  return (calls / (performance.now() - started)) * 1000;
+  const client = process.cpuUsage(clientBefore);
+  return {
+    perSecond: (calls / (performance.now() - started)) * 1000,
+    serverMs: (processCpuMs(serverPid) - serverBefore) / calls,
+    clientMs: (client.user + client.system) / 1000 / calls,
+  };
 }
 
 export async function run(options: BenchOptions = {}): Promise<BenchResult> {
@@ -84,22 +111,33 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
       const ours = await clients(waymark.url, owner.token, n);
       const theirs = await clients(minimal.url, undefined, n);
       all.push(...ours, ...theirs);
+      const oursPid = waymark.child.pid as number;
+      const theirPid = minimal.child.pid as number;
       for (const pair of pairs) {
-        await rate(ours, pair.ours, roundMs);
-        await rate(theirs, pair.theirs, roundMs);
-        const oursRates: number[] = [];
-        const theirRates: number[] = [];
+        await rate(ours, pair.ours, roundMs, oursPid);
+        await rate(theirs, pair.theirs, roundMs, theirPid);
+        const oursRates: Rate[] = [];
+        const theirRates: Rate[] = [];
         for (let r = 0; r < rounds; r++) {
           if (r % 2 === 0) {
-            oursRates.push(await rate(ours, pair.ours, roundMs));
-            theirRates.push(await rate(theirs, pair.theirs, roundMs));
+            oursRates.push(await rate(ours, pair.ours, roundMs, oursPid));
+            theirRates.push(await rate(theirs, pair.theirs, roundMs, theirPid));
           } else {
-            theirRates.push(await rate(theirs, pair.theirs, roundMs));
-            oursRates.push(await rate(ours, pair.ours, roundMs));
+            theirRates.push(await rate(theirs, pair.theirs, roundMs, theirPid));
+            oursRates.push(await rate(ours, pair.ours, roundMs, oursPid));
           }
         }
-        const ratio = median(oursRates.map((v, i) => v / (theirRates[i] as number)));
-        rows.push({ clients: n, comparison: pair.name, 'waymark calls/s': round(median(oursRates)), 'SDK minimal calls/s': round(median(theirRates)), ratio: round(ratio) });
+        const ratio = median(oursRates.map((v, i) => v.perSecond / (theirRates[i] as Rate).perSecond));
+        const cpu = (list: Rate[], side: 'serverMs' | 'clientMs') => round(median(list.map((r) => r[side])));
+        rows.push({
+          clients: n,
+          comparison: pair.name,
+          'waymark calls/s': round(median(oursRates.map((r) => r.perSecond))),
+          'SDK minimal calls/s': round(median(theirRates.map((r) => r.perSecond))),
+          ratio: round(ratio),
+          'server CPU ms/call (waymark / minimal)': `${cpu(oursRates, 'serverMs')} / ${cpu(theirRates, 'serverMs')}`,
+          'SDK client CPU ms/call (waymark / minimal)': `${cpu(oursRates, 'clientMs')} / ${cpu(theirRates, 'clientMs')}`,
+        });
         bars.push({ name: `${n} client${n > 1 ? 's' : ''}: ${pair.name}`, value: round(ratio), bar: `≥ ${pair.bar}×`, pass: ratio >= pair.bar });
       }
     }

@@ -13,6 +13,7 @@ import type { Services } from '../services/index.js';
 import { actorOf } from './bearer.js';
 import { jsonBody } from './body.js';
 import { ClientMemory } from './mcp-clients.js';
+import { answerToolsList } from './mcp-listing.js';
 
 /** The code the SDK's transport gives its own HTTP-level refusals (413, 415, 405). */
 const SERVER_ERROR = -32000;
@@ -43,6 +44,7 @@ export function mcpRouter(services: Services, logger: Logger, bearer: RequestHan
     .post(bearer, mcpJsonBody, async (req: Request, res: Response) => {
       const key = ClientMemory.keyOf((req as Request & { auth?: AuthInfo }).auth);
       clients.observe(key, req.body);
+      if (answerToolsList(req, res, clients.recall(key))) return;
       const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger, clients.recall(key), calledTool(req.body));
       // One JSON answer, not an event stream: no Waymark call sends notifications or requests on the way (a
       // stateless server could not take their answers back), and one write costs far less than SSE framing.

@@ -2,10 +2,11 @@ import { McpServer, type ClientCapabilities, type ServerContext, type Tool as Li
 import type { Logger } from 'pino';
 import { brand, version } from '../config.js';
 import type { Services } from '../services/index.js';
-import { clientFeatures } from './apps/client-features.js';
+import { clientFeatures, type ClientFeatures } from './apps/client-features.js';
 import { listingFor } from './apps/listing.js';
 import { registerStepApp } from './apps/step-app.js';
 import { registerTool, toolListing, type ActorResolver } from './register.js';
+import type { Tool as ToolDefinition } from './tool.js';
 import { allTools } from './tools/index.js';
 import { noopTool } from './tools/noop.js';
 
@@ -23,8 +24,7 @@ export function createMcpServer(services: Services, resolveActor: ActorResolver,
     { name: brand, version },
     { instructions: `Call describe_platform first: it lists what your token may do, the body syntax, limits and error codes.` },
   );
-  // The tool-call benchmark's baseline; never registered unless asked for.
-  const tools = process.env.WAYMARK_BENCH_NOOP === '1' ? [...allTools(), noopTool] : allTools();
+  const tools = servedTools();
   const featuresOf = (ctx: ServerContext) => clientFeatures(server, ctx, remembered);
   // Registering all 27 tools was a tenth of a small stateless call's CPU: a request gets the handlers it uses.
   const called = onlyTool === null ? [] : tools.filter((tool) => tool.name === onlyTool);
@@ -32,18 +32,37 @@ export function createMcpServer(services: Services, resolveActor: ActorResolver,
   // What registering a tool declares, the same for every request whichever tools it registered.
   server.server.registerCapabilities({ tools: { listChanged: true } });
   registerStepApp(server);
-  // Stateless HTTP builds a server per request; the list of tools is the same for every one of them.
-  const key = tools.map((t) => t.name).join(',');
-  let served = listings.get(key);
-  if (!served) {
-    served = { tools: tools.map(toolListing) };
-    listings.set(key, served);
-  }
   // A client with MCP Apps or form elicitation sees the trail tools' step form (apps/listing.ts).
-  const base = served.tools;
+  const base = baseListing(tools);
   server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(base, featuresOf(ctx)) }));
   return server;
 }
 
-/** The tools/list answer per set of tools (the noop bench tool makes a second set). */
-const listings = new Map<string, { tools: ListedTool[] }>();
+/** The tools this process serves. The tool-call benchmark's baseline (noop) is never registered unless asked for. */
+function servedTools(): ToolDefinition[] {
+  return process.env.WAYMARK_BENCH_NOOP === '1' ? [...allTools(), noopTool] : allTools();
+}
+
+/** The tools/list entries per set of tools (the noop bench tool makes a second set), built once per process. */
+const listings = new Map<string, ListedTool[]>();
+
+function baseListing(tools: ToolDefinition[]): ListedTool[] {
+  const key = tools.map((t) => t.name).join(',');
+  let listed = listings.get(key);
+  if (!listed) listings.set(key, (listed = tools.map(toolListing)));
+  return listed;
+}
+
+const listingTexts = new Map<ListedTool[], string>();
+
+/**
+ * The result of tools/list as JSON text, for a client with `features`: the same listing the server's own
+ * handler answers, serialized once per process and variant (40 KB that every stateless tools/list otherwise
+ * serializes again: src/http/mcp-listing.ts).
+ */
+export function toolsListResultJson(features: ClientFeatures): string {
+  const listed = listingFor(baseListing(servedTools()), features);
+  let text = listingTexts.get(listed);
+  if (text === undefined) listingTexts.set(listed, (text = JSON.stringify({ tools: listed })));
+  return text;
+}

@@ -38,6 +38,11 @@ function capabilitiesOf(server: McpServer, ctx: ServerContext, remembered: Clien
 
 export function clientFeatures(server: McpServer, ctx: ServerContext, remembered?: ClientCapabilities): ClientFeatures {
   const { capabilities, push } = capabilitiesOf(server, ctx, remembered);
+  return featuresOfCapabilities(capabilities, push);
+}
+
+/** What a client that declared `capabilities` can show; `push`: a server request can reach it on this connection. */
+export function featuresOfCapabilities(capabilities: ClientCapabilities | undefined, push: boolean): ClientFeatures {
   if (!capabilities) return NO_FEATURES;
   const apps = getUiCapability(capabilities)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
   // An empty elicitation object means form mode (the spec's backwards-compatible default).
