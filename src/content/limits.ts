@@ -62,6 +62,12 @@ export const LIMITS = {
   requestJsonValues: 1_000_000,
   /** Members of one object: far above any object a tool takes (a trail_context has at most trailContextKeys). */
   requestJsonObjectMembers: 10_000,
+  /**
+   * Distinct keys in one request, and distinct short strings (JSON.parse internalizes both): a tool's input names
+   * a few dozen keys (a trail_context at most trailContextKeys an object, a schema contextSchemaProperties).
+   */
+  requestJsonKeys: 1_000,
+  requestJsonShortStrings: 100_000,
   /** Above the tools' own bound (MAX_INPUT_DEPTH under the JSON-RPC envelope), so a tool answers its own VALIDATION_ERROR. */
   requestJsonDepth: 300,
   // hostile-redos: patterns run by RE2 (linear), but their cost still grows with pattern × answer, so both are bounded.

@@ -12,7 +12,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { LIMITS } from '../content/limits.js';
-import { JsonShapeScan, type JsonShapeExcess, type JsonShapeLimits } from './json-scan.js';
+import { JsonShapeScan, SHORT_STRING, type JsonShapeExcess, type JsonShapeLimits } from './json-scan.js';
 
 export interface BodyRefusal {
   status: 400 | 413 | 415;
@@ -26,7 +26,7 @@ export type RefuseBody = (res: Response, refusal: BodyRefusal) => void;
 
 const MB = 1024 * 1024;
 
-const SHAPE_LIMITS: JsonShapeLimits = { containers: LIMITS.requestJsonContainers, values: LIMITS.requestJsonValues, depth: LIMITS.requestJsonDepth, members: LIMITS.requestJsonObjectMembers };
+const SHAPE_LIMITS: JsonShapeLimits = { containers: LIMITS.requestJsonContainers, values: LIMITS.requestJsonValues, depth: LIMITS.requestJsonDepth, members: LIMITS.requestJsonObjectMembers, keys: LIMITS.requestJsonKeys, shortStrings: LIMITS.requestJsonShortStrings };
 
 /** Containers a body of `bytes` may hold: bounded per byte too, so that a small body of `{}` stays cheap. */
 export function containersFor(bytes: number): number {
@@ -44,6 +44,8 @@ function tooComplex(excess: JsonShapeExcess): BodyRefusal {
     values: 'values (strings and keys, numbers, literals)',
     depth: 'levels of nesting',
     members: 'members in one object',
+    keys: 'distinct keys',
+    shortStrings: `distinct strings of up to ${SHORT_STRING} characters`,
   }[excess.limit];
   return { status: 413, message: `Request JSON too complex: more than ${excess.max} ${what}.` };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonShapeScan, type JsonShapeLimits } from './json-scan.js';
 
-const WIDE: JsonShapeLimits = { containers: 1e9, values: 1e9, depth: 1e9, members: 1e9 };
+const WIDE: JsonShapeLimits = { containers: 1e9, values: 1e9, depth: 1e9, members: 1e9, keys: 1e9, shortStrings: 1e9 };
 
 /** The scan of `text`, fed in pieces of `piece` bytes (a body arrives in chunks cut anywhere). */
 function scan(text: string, limits: JsonShapeLimits = WIDE, piece = Infinity) {
@@ -50,5 +50,30 @@ describe('JsonShapeScan', () => {
     const escapes = `"${'\\"'.repeat(2_000_000)}"`;
     expect(scan(escapes)).toEqual({ excess: null, containers: 0, values: 1 });
     expect(scan(`["${'\\\\'.repeat(1_000_000)}`, WIDE, 65536)).toEqual({ excess: null, containers: 1, values: 1 });
+  });
+
+  it('counts distinct keys, whatever the chunks, and not string values nor keys met again', () => {
+    const limits = { ...WIDE, keys: 3 };
+    for (const piece of [Infinity, 1, 2, 5]) {
+      expect(scan('[{"a": "x", "b": "y"}, {"b": 1, "a": 2, "c": "d"}, {"a": {"c": "e"}}]', limits, piece).excess).toBeNull();
+      expect(scan('[{"a": 1}, {"b": 1}, {"c": 1}, {"d": 1}]', limits, piece).excess).toEqual({ limit: 'keys', max: 3 });
+      // Whitespace before the colon still makes a key.
+      expect(scan('{"key one" : 1, "key two"\n: 2, "key three"\t:{}, "key four":3}', limits, piece).excess).toEqual({ limit: 'keys', max: 3 });
+      // One key written escaped and not is one for JSON.parse and two here: counted more, never less.
+      expect(scan('[{"a": 1}, {"\\u0061": 1}, {"b": 1}, {"c": 1}]', limits, piece).excess).toEqual({ limit: 'keys', max: 3 });
+    }
+  });
+
+  it('counts distinct short string values (up to 10 characters, escapes and multi-byte characters as one)', () => {
+    const limits = { ...WIDE, shortStrings: 2 };
+    for (const piece of [Infinity, 1, 3]) {
+      // Keys, repeated values and values over 10 characters do not count.
+      expect(scan('{"a": "x", "b": "x", "c": "y", "d": "longer than ten", "x": 1, "y": 2}', limits, piece).excess).toBeNull();
+      expect(scan('["x", "y", "z"]', limits, piece).excess).toEqual({ limit: 'shortStrings', max: 2 });
+      // Ten characters written in 30 bytes, or as \u escapes, are still short.
+      expect(scan(`["${'\u00e9'.repeat(10)}", "${'\u20ac'.repeat(10)}", "${'é'.repeat(9)}"]`, limits, piece).excess).toEqual({ limit: 'shortStrings', max: 2 });
+      expect(scan(`["${'\\u0041'.repeat(10)}", "${'\\u0042'.repeat(10)}", "\\n\\t\\"\\u00e9"]`, limits, piece).excess).toEqual({ limit: 'shortStrings', max: 2 });
+      expect(scan(`["${'\\u0041'.repeat(11)}", "${'\\u0042'.repeat(11)}", "${'\\u0043'.repeat(11)}"]`, limits, piece).excess).toBeNull();
+    }
   });
 });

@@ -100,18 +100,27 @@ describe.each(ENGINES)('hostile HTTP on %s', (engine) => {
     expect(m.addedRss).toBeLessThan(MEMORY_FACTOR * LIMITS.mcpRequestBytes);
   });
 
-  it('a body within 16 MB but of too many objects, values or levels is 413 before JSON.parse runs', async () => {
+  it('a body within 16 MB but of too many objects, values, levels, distinct keys or short strings is 413 before JSON.parse runs', async () => {
     const size = LONG ? 15 * MB : 4 * MB;
     // Bodies encoded before the attack, so that the probing process does not pause to encode them.
     const objects = Buffer.from(smallObjects(size));
     const values = Buffer.from(toolsCall(`{"n":${repeatJson('1', LIMITS.requestJsonValues + 1)}}`));
     const deep = Buffer.from(toolsCall(`${'['.repeat(LIMITS.requestJsonDepth)}${']'.repeat(LIMITS.requestJsonDepth)}`));
+    // Objects of one key each, every key new (JSON.parse took 590 ms for 500,000 of them over 10,000 keys), and
+    // distinct short strings (each one internalized: a million took 300 ms).
+    const count = Math.floor(size / 12);
+    const keys = Buffer.from(toolsCall(`[${Array.from({ length: count }, (_, i) => `{"k${i}":1}`).join(',')}]`));
+    const strings = Buffer.from(toolsCall(`[${Array.from({ length: count }, (_, i) => `"${i}"`).join(',')}]`));
     const m = await underAttack(server, async () => {
       const answers: RawResponse[] = [];
-      for (const body of [objects, values, deep]) answers.push(await rawRequest(server.mcpUrl, { headers: auth, body }));
+      for (const body of [objects, values, deep, keys, strings]) answers.push(await rawRequest(server.mcpUrl, { headers: auth, body }));
       return answers;
     });
-    const [tooManyObjects, tooManyValues, tooDeep] = m.result;
+    const [tooManyObjects, tooManyValues, tooDeep, tooManyKeys, tooManyStrings] = m.result;
+    expect(tooManyKeys.status).toBe(413);
+    expect(rpcError(tooManyKeys).message).toBe(`Request JSON too complex: more than ${LIMITS.requestJsonKeys} distinct keys.`);
+    expect(tooManyStrings.status).toBe(413);
+    expect(rpcError(tooManyStrings).message).toBe(`Request JSON too complex: more than ${LIMITS.requestJsonShortStrings} distinct strings of up to 10 characters.`);
     expect(tooManyObjects.status).toBe(413);
     expect(rpcError(tooManyObjects).message).toMatch(/^Request JSON too complex: more than \d+ objects and arrays \(one per 12 bytes of body, 600000 at most\)\.$/);
     expect(tooManyValues.status).toBe(413);
