@@ -13,7 +13,7 @@ import {
   type SlateBody,
 } from '../content/index.js';
 import { WaymarkError } from '../errors.js';
-import { findBit, findBits, insertBit, lockBitForWrite, updateBit } from '../store/repositories/bits.repo.js';
+import { bitBody, findBit, findBits, insertBit, lockBitForWrite, lockBitHeadForWrite, updateBit } from '../store/repositories/bits.repo.js';
 import { activeFlowsStartingAt } from '../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
 import type { BitTable } from '../store/schema.js';
@@ -140,13 +140,16 @@ export class BitsService {
       }
     }
     return this.store.transaction(async (tx) => {
-      const bit = await this.lockVisible(tx, actor, input.bit_id);
+      // The row is locked without its body, which is read again only where it is needed: a body converted
+      // above against the stored one as it still is needs none (on SQLite an 8 MB body read is 8 MB of text).
+      const bit = await lockBitHeadForWrite(tx, this.store.dialect, input.bit_id, actor);
+      if (!bit) throw notFound(input.bit_id);
       checkWritable(actor, bit);
       const changes: Parameters<typeof updateBit>[2] = { updated_at: nextModified(bit.updated_at) };
       let minted: Record<string, string> = {};
       let removed: string[] = [];
       if (bodyInput !== undefined) {
-        const prepared = early?.updatedAt === bit.updated_at ? early.prepared : await this.prepareAgainst(bit.body, bodyInput, input.remove_node_ids);
+        const prepared = early?.updatedAt === bit.updated_at ? early.prepared : await this.prepareAgainst(await bitBody(tx, bit.id), bodyInput, input.remove_node_ids);
         minted = prepared.minted;
         removed = prepared.removed;
         // Only citations this write adds are checked: one the body already held stays when its reference
@@ -155,7 +158,7 @@ export class BitsService {
         await syncConnectionList(tx, this.store.dialect, actor, bit, prepared.connections, new Set(prepared.fresh));
         changes.body = prepared.json;
       } else if (input.elements !== undefined && input.elements.length > 0) {
-        const previous = this.parseBody(bit.body);
+        const previous = this.parseBody(await bitBody(tx, bit.id));
         const edited = applyElementEdits(previous, input.elements as ElementEntry[], { newId: randomUUID });
         minted = edited.minted;
         const cited = new Set(collectCitations(previous));
