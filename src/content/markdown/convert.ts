@@ -35,7 +35,7 @@ export function markdownToBody(markdown: string, opts: ConvertOptions = {}): Con
   const previous = indexBody(opts.previous);
   const resolver = new ElementResolver(entries, previous, opts.newId ?? defaultNewId);
   const ctx = new ParseContext(markdown, resolver, previous);
-  const children: BlockNode[] = parseBlocks(ctx, ctx.blockTokens());
+  const children: BlockNode[] = parseBlocks(ctx);
   for (const { node } of resolver.unplaced()) {
     children.push(standingAlone(node));
   }
