@@ -7,7 +7,7 @@
 import { pathText, validationError, WaymarkError } from '../errors.js';
 import { assertConnectionCount, checkCondition, checkNamedConnection, claimConnections } from './connection-rules.js';
 import { OutputBudget } from './budget.js';
-import { indexBody } from './body-index.js';
+import { indexBody, type BodyIndex } from './body-index.js';
 import { handlerOf } from './constructs/index.js';
 import { checkShape, isObj, textLeaf } from './constructs/input.js';
 import { normaliseList } from './constructs/list.js';
@@ -34,8 +34,11 @@ function allows(place: Place, type: string): boolean {
 }
 
 export interface SlateInputOptions {
-  previous?: SlateBody;
+  /** The stored body ids are kept from, or its index (indexBody) when the caller has let the tree go. */
+  previous?: SlateBody | BodyIndex;
   newId?: () => string;
+  /** The caller checks the size on the JSON it writes (assertJsonSize) instead of this writing it once more. */
+  sizeCheckedByCaller?: boolean;
   /**
    * What the nodes are: a bit body, or a reference's content, which is the same document without
    * interactive elements and connections (authoring-interface.md, Reference). It names the paths too.
@@ -139,12 +142,12 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
   for (const list of lists) normaliseList(list);
   const body: SlateBody = { children: root.length > 0 ? (root as BlockNode[]) : [{ type: 'p', children: [{ text: '' }] }] };
   finishConnections(body, connections, opts.previous);
-  assertBodySize(body);
+  if (!opts.sizeCheckedByCaller) assertBodySize(body);
   return body;
 }
 
 /** The connection rules of a markdown body (../connection-rules.ts), for connections given as Slate. */
-function finishConnections(body: SlateBody, connections: ConnectionNode[], previous: SlateBody | undefined): void {
+function finishConnections(body: SlateBody, connections: ConnectionNode[], previous: SlateBody | BodyIndex | undefined): void {
   if (connections.length === 0) return;
   assertConnectionCount(connections.length);
   const stored = indexBody(previous);

@@ -11,7 +11,7 @@ import { Piscina } from 'piscina';
 import { bodyToMarkdown, jsonSizeAtLeast, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
-import { prepareBody, type BodyInput, type PreparedBody } from './bit-body.js';
+import { prepareBody, summarisePrevious, summarisePreviousJson, type BodyInput, type PreparedBody } from './bit-body.js';
 import type { ConvertTask, ConvertReply, RenderTask } from './convert-task.js';
 
 export interface ConvertPoolOptions {
@@ -81,7 +81,8 @@ export async function prepareBodyOffThread(
 ): Promise<PreparedBody> {
   const arrayAsMarkdown = Array.isArray(input.bit_body) && input.content_format === 'markdown';
   if (!pool || arrayAsMarkdown || inputSize(input) <= LIMITS.inlineConvertChars) {
-    return prepareBody(input, typeof previous === 'string' ? (JSON.parse(previous) as SlateBody) : previous, randomUUID, removeNodeIds);
+    const summary = previous === undefined ? undefined : typeof previous === 'string' ? summarisePreviousJson(previous) : summarisePrevious(previous);
+    return prepareBody(input, summary, randomUUID, removeNodeIds);
   }
   const { piscina, timeoutMs, memoryMb } = pool;
   // Writing a large node array as text for the worker is a step of its own on the event loop, not the tail of

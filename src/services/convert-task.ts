@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { bodyToMarkdown, type SlateBody } from '../content/index.js';
 import { WaymarkError, type ErrorCode } from '../errors.js';
-import { prepareBody, type BodyInput, type PreparedBody } from './bit-body.js';
+import { prepareBody, summarisePreviousJson, type BodyInput, type PreviousBody, type PreparedBody } from './bit-body.js';
 
 export interface ConvertTask {
   input: BodyInput;
@@ -30,10 +30,20 @@ export type ConvertReply =
 export function runConvertTask(task: ConvertTask | RenderTask): ConvertReply {
   if ('renderJson' in task) return { ok: true, markdown: bodyToMarkdown(JSON.parse(task.renderJson) as SlateBody) };
   try {
-    const previous = task.previousJson === null ? undefined : (JSON.parse(task.previousJson) as SlateBody);
-    return { ok: true, prepared: prepareBody(task.input, previous, randomUUID, task.removeNodeIds) };
+    return { ok: true, prepared: prepareBody(task.input, takePrevious(task), randomUUID, task.removeNodeIds) };
   } catch (error) {
     if (error instanceof WaymarkError) return { ok: false, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
     throw error;
   }
+}
+
+/**
+ * What the conversion needs of the stored body, its text let go of by the task (the task message is alive
+ * for the whole conversion): neither the 8 MB text nor the tree parsed from it stays for the conversion.
+ */
+function takePrevious(task: ConvertTask): PreviousBody | undefined {
+  const json = task.previousJson;
+  if (json === null) return undefined;
+  task.previousJson = null;
+  return summarisePreviousJson(json);
 }

@@ -17,8 +17,11 @@ import { quote } from '../quote.js';
 
 export interface ConvertOptions {
   elements?: ElementEntry[];
-  previous?: SlateBody;
+  /** The stored body ids are kept from, or its index (indexBody) when the caller has let the tree go. */
+  previous?: SlateBody | BodyIndex;
   newId?: () => string;
+  /** The caller checks the size on the JSON it writes (assertJsonSize) instead of this writing it once more. */
+  sizeCheckedByCaller?: boolean;
 }
 
 export interface ConvertResult {
@@ -41,7 +44,7 @@ export function markdownToBody(markdown: string, opts: ConvertOptions = {}): Con
   }
   finishConnections(ctx.connections, children, previous, resolver.minted);
   const body: SlateBody = { children: children.length > 0 ? children : [{ type: 'p', children: [{ text: '' }] }] };
-  assertBodySize(body);
+  if (!opts.sizeCheckedByCaller) assertBodySize(body);
   return { body, minted: resolver.minted };
 }
 
