@@ -9,7 +9,9 @@ import {
   collectConnections,
   listElements,
   removeConnections,
+  type ConnectionNode,
   type ElementEntry,
+  type ListedElement,
   type SlateBody,
 } from '../content/index.js';
 import { WaymarkError } from '../errors.js';
@@ -20,7 +22,7 @@ import type { BitTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, type Actor } from './actor.js';
 import type { BodyInput, PreparedBody } from './bit-body.js';
-import { prepareBodyOffThread, renderBodyOffThread } from './convert-pool.js';
+import { prepareBodyOffThread, readBodyOffThread } from './convert-pool.js';
 import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
 import { clearIncoming, queueArchive, syncConnectionList, syncConnectionRows } from './connection-rows.js';
@@ -180,24 +182,28 @@ export class BitsService {
   async get(actor: Actor, input: { bit_id: string; format?: 'markdown' | 'slate' }) {
     const bit = await findBit(this.store.db, input.bit_id, actor);
     if (!bit) throw notFound(input.bit_id);
-    const body = this.parseBody(bit.body);
-    const connectionNodes = collectConnections(body);
+    const format = input.format ?? 'markdown';
+    // As markdown, a large body stored as text is read on a conversion thread alone (readBodyOffThread).
+    const read =
+      format === 'markdown'
+        ? await readBodyOffThread(typeof bit.body === 'string' ? bit.body : this.parseBody(bit.body))
+        : slateView(this.parseBody(bit.body));
+    const connectionNodes = read.connections;
     const targets = new Map((await findBits(this.store.db, [...new Set(connectionNodes.map((c) => c.target_bit_id))])).map((b) => [b.id, b]));
     const links = await listLinksForBit(this.store.db, bit.id);
-    const format = input.format ?? 'markdown';
     return {
       bit_id: bit.id,
       bit_title: bit.title,
       bit_abstract: bit.abstract,
       bit_description: bit.description,
       content_format: format,
-      bit_body: format === 'markdown' ? await renderBodyOffThread(body, typeof bit.body === 'string' ? bit.body : undefined) : body.children,
+      bit_body: read.body,
       bit_categories: this.store.dialect.parseJson<string[]>(bit.categories),
       complexity: bit.complexity,
       human_required: bit.human_required === 1,
       scope_id: bit.scope_id,
       status: bit.status,
-      elements: listElements(body),
+      elements: read.elements,
       connections: connectionNodes.map((c, i) => ({
         connection_id: c.id as string,
         target_bit_id: c.target_bit_id,
@@ -235,6 +241,11 @@ export class BitsService {
       return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
     });
   }
+}
+
+/** get_bit's view of a body in Slate: its nodes, with its elements and connection nodes as readBodyOffThread gives them. */
+function slateView(body: SlateBody): { body: SlateBody['children']; elements: ListedElement[]; connections: ConnectionNode[] } {
+  return { body: body.children, elements: listElements(body), connections: collectConnections(body) };
 }
 
 /** update_bit's checks on the bit itself, read as the actor may see it: writable by the actor, active. */

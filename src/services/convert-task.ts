@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { bodyToMarkdown, type SlateBody } from '../content/index.js';
+import { bodyToMarkdown, collectConnections, listElements, type ConnectionNode, type ListedElement, type SlateBody } from '../content/index.js';
 import { WaymarkError, type ErrorCode } from '../errors.js';
 import { prepareBody, summarisePreviousJson, type BodyInput, type PreviousBody, type PreparedBody } from './bit-body.js';
 
@@ -19,18 +19,30 @@ export interface ConvertTask {
   removeNodeIds?: string[];
 }
 
-/** A stored body to print as markdown, as its JSON text. */
+/** A stored body to print as markdown, as its JSON text; with `read`, its elements and connections too (get_bit). */
 export interface RenderTask {
   renderJson: string;
+  read?: boolean;
+}
+
+/** What get_bit shows of a stored body besides its fields: the body as markdown, its elements and its connection nodes. */
+export interface ReadBody {
+  body: string;
+  elements: ListedElement[];
+  connections: ConnectionNode[];
 }
 
 export type ConvertReply =
   | { ok: true; prepared: PreparedBody }
   | { ok: true; markdown: string }
+  | { ok: true; read: ReadBody }
   | { ok: false; code: ErrorCode; message: string; details?: Record<string, unknown> };
 
 export function runConvertTask(task: ConvertTask | RenderTask): ConvertReply {
-  if ('renderJson' in task) return { ok: true, markdown: bodyToMarkdown(JSON.parse(task.renderJson) as SlateBody) };
+  if ('renderJson' in task) {
+    const body = JSON.parse(task.renderJson) as SlateBody;
+    return task.read ? { ok: true, read: readBody(body) } : { ok: true, markdown: bodyToMarkdown(body) };
+  }
   try {
     const prepared = prepareBody(task.input, takePrevious(task), randomUUID, task.removeNodeIds);
     collectGarbage();
@@ -39,6 +51,10 @@ export function runConvertTask(task: ConvertTask | RenderTask): ConvertReply {
     if (error instanceof WaymarkError) return { ok: false, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
     throw error;
   }
+}
+
+export function readBody(body: SlateBody): ReadBody {
+  return { body: bodyToMarkdown(body), elements: listElements(body), connections: collectConnections(body) };
 }
 
 /**
