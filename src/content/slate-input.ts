@@ -40,6 +40,11 @@ export interface SlateInputOptions {
   /** The caller checks the size on the JSON it writes (assertJsonSize) instead of this writing it once more. */
   sizeCheckedByCaller?: boolean;
   /**
+   * The node array is the caller's own, parsed for this call (a body sent as JSON text): each top-level node
+   * is let go of once it is read, so the input and the body it becomes are not both whole at once.
+   */
+  release?: boolean;
+  /**
    * What the nodes are: a bit body, or a reference's content, which is the same document without
    * interactive elements and connections (authoring-interface.md, Reference). It names the paths too.
    */
@@ -89,7 +94,16 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
 
   const root: SlateNode[] = [];
   const stack: Work[] = [];
-  for (let i = input.length - 1; i >= 0; i--) stack.push({ value: input[i], path: childPath(of, i), place: 'block', out: root, depth: 1 });
+  // Top-level nodes are taken one at a time, each once the one before is read with all it holds (the walk's
+  // order is the same as with all of them stacked up front).
+  let next = 0;
+  const takeTopLevel = (): boolean => {
+    if (next >= input.length) return false;
+    stack.push({ value: input[next], path: childPath(of, next), place: 'block', out: root, depth: 1 });
+    if (opts.release) input[next] = undefined;
+    next++;
+    return true;
+  };
 
   // Each node is charged at least the 11 bytes of `{"text":""}`, and its text or url: an input that cannot fit
   // stops before the rest of it is checked and copied.
@@ -113,7 +127,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     list: (node: ListNode) => lists.push(node),
     connection: (node: ConnectionNode) => connections.push(node),
   };
-  while (stack.length > 0) {
+  while (stack.length > 0 || takeTopLevel()) {
     const { value, path, place, out, depth } = stack.pop()!;
     budget.spend(11, 1);
     if (depth > LIMITS.bodyDepth) {

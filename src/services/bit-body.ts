@@ -30,11 +30,14 @@ function invalid(path: string, message: string): WaymarkError {
   return new WaymarkError('VALIDATION_ERROR', `${path}: ${message}`, { issues: [{ path, message }] });
 }
 
-/** A JSON array given as a string, when the caller says slate or says nothing and the text is one. */
-function asSlateNodes(input: BodyInput): unknown[] | null {
+/**
+ * A JSON array given as a string, when the caller says slate or says nothing and the text is one (`parsed`:
+ * made here from the text, so the conversion may let its nodes go as it reads them).
+ */
+function asSlateNodes(input: BodyInput): { nodes: unknown[]; parsed: boolean } | null {
   if (Array.isArray(input.bit_body)) {
     if (input.content_format === 'markdown') throw invalid('bit_body', 'a node array is Slate; pass content_format "slate" or send markdown text');
-    return input.bit_body;
+    return { nodes: input.bit_body, parsed: false };
   }
   const text = input.bit_body;
   if (input.content_format === 'markdown') return null;
@@ -46,7 +49,7 @@ function asSlateNodes(input: BodyInput): unknown[] | null {
     }
     try {
       const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed)) return parsed;
+      if (Array.isArray(parsed)) return { nodes: parsed, parsed: true };
     } catch {
       // not JSON: markdown that starts with a bracket, unless the caller said slate
     }
@@ -62,12 +65,12 @@ export function convertBody(
   /** The caller checks the size on the JSON it writes. */
   sizeCheckedByCaller = false,
 ): ConvertResult & { format: 'slate' | 'markdown' } {
-  const nodes = asSlateNodes(input);
-  if (nodes !== null) {
+  const slate = asSlateNodes(input);
+  if (slate !== null) {
     if (input.elements && input.elements.length > 0) {
       throw invalid('elements', 'elements are not accepted with content_format "slate": the Slate nodes carry their props and items');
     }
-    return { body: slateToBody(nodes, { previous, newId, sizeCheckedByCaller }), minted: {}, format: 'slate' };
+    return { body: slateToBody(slate.nodes, { previous, newId, sizeCheckedByCaller, release: slate.parsed }), minted: {}, format: 'slate' };
   }
   const result = markdownToBody(input.bit_body as string, { elements: input.elements, previous, newId, sizeCheckedByCaller });
   return { ...result, format: 'markdown' };
