@@ -82,8 +82,11 @@ export function convertBody(
  * event loop's thread gets only text and short lists: bench/memory.ts).
  */
 export interface PreparedBody {
-  /** The stored body's JSON, new connection nodes given their ids. */
-  json: string;
+  /**
+   * The stored body's JSON, new connection nodes given their ids: as text, or as its UTF-8 bytes when it
+   * comes from the conversion thread (handed over without a copy; StoreDialect.writtenJson stores either).
+   */
+  json: string | Uint8Array;
   minted: Record<string, string>;
   format: 'slate' | 'markdown';
   /** Nodes of the previous body that this one leaves out (update_bit rule 2). */
@@ -117,7 +120,7 @@ export function summarisePreviousJson(json: string): PreviousBody {
 }
 
 /** `removeNodeIds`: what update_bit's markdown may leave out of `previous` (its remove_node_ids). */
-export function prepareBody(input: BodyInput, previous: PreviousBody | undefined, newId: () => string, removeNodeIds?: string[]): PreparedBody {
+export function prepareBody(input: BodyInput, previous: PreviousBody | undefined, newId: () => string, removeNodeIds?: string[]): PreparedBody & { json: string } {
   const converted = convertBody(input, previous?.index, newId, true);
   const { minted, format } = converted;
   const body = converted.body;

@@ -106,7 +106,7 @@ export class BitsService {
       // The row goes in first so that connection rows can reference it; the body follows with their ids.
       await insertBit(tx, { ...row, body: this.store.dialect.json({ children: [] }) });
       await syncConnectionList(tx, this.store.dialect, actor, row, prepared.connections, new Set(prepared.fresh));
-      await updateBit(tx, id, { body: prepared.json });
+      await updateBit(tx, id, { body: this.store.dialect.writtenJson(prepared.json) });
       return { bit_id: id, last_modified_date_time_utc: now, minted_node_ids: prepared.minted, removed_node_ids: [] };
     });
   }
@@ -158,7 +158,7 @@ export class BitsService {
         // was archived since (archiving does not wait for citations), so writing back get_bit's body works.
         await this.references.assertCitable(tx, actor, prepared.addedCitations, bit.scope_id);
         await syncConnectionList(tx, this.store.dialect, actor, bit, prepared.connections, new Set(prepared.fresh));
-        changes.body = prepared.json;
+        changes.body = this.store.dialect.writtenJson(prepared.json);
       } else if (input.elements !== undefined && input.elements.length > 0) {
         const previous = this.parseBody(await bitBody(tx, bit.id));
         const edited = applyElementEdits(previous, input.elements as ElementEntry[], { newId: randomUUID });

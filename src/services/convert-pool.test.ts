@@ -40,9 +40,13 @@ describe('the conversion pool', () => {
     const json = JSON.stringify(body);
     const markdown = bodyToMarkdown(body);
     const input = { bit_body: markdown, content_format: 'markdown' as const };
-    const prepared = await prepareBodyOffThread(input, json, []);
-    expect(prepared.json).toBe(json);
+    const { json: written, ...prepared } = await prepareBodyOffThread(input, json, []);
+    // From the conversion thread the body comes as its UTF-8 bytes.
+    expect(written).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(written as Uint8Array)).toBe(json);
     expect(prepared).toMatchObject({ removed: [], fresh: [], addedCitations: [], minted: {} });
-    expect(prepared).toEqual(prepareBody(input, summarisePrevious(body), () => 'unused', []));
+    const { json: inline, ...preparedInline } = prepareBody(input, summarisePrevious(body), () => 'unused', []);
+    expect(inline).toBe(json);
+    expect(prepared).toEqual(preparedInline);
   });
 });

@@ -5,6 +5,7 @@
  * from its JSON text.
  */
 import { randomUUID } from 'node:crypto';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { bodyToMarkdown, collectConnections, listElements, type ConnectionNode, type ListedElement, type SlateBody } from '../content/index.js';
@@ -44,9 +45,13 @@ export function runConvertTask(task: ConvertTask | RenderTask): ConvertReply {
     return task.read ? { ok: true, read: readBody(body) } : { ok: true, markdown: bodyToMarkdown(body) };
   }
   try {
-    const prepared = prepareBody(task.input, takePrevious(task), randomUUID, task.removeNodeIds);
+    const { json, ...prepared } = prepareBody(task.input, takePrevious(task), randomUUID, task.removeNodeIds);
+    // The body goes back as its UTF-8 bytes, moved (not copied) to the event loop's thread, which stores
+    // them as they are (StoreDialect.writtenJson): as text it was copied into the message, then into a string
+    // there, then into UTF-8 again for SQLite.
+    const bytes = new TextEncoder().encode(json);
     collectGarbage();
-    return { ok: true, prepared };
+    return movedWith({ ok: true, prepared: { ...prepared, json: bytes } }, bytes);
   } catch (error) {
     if (error instanceof WaymarkError) return { ok: false, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
     throw error;
@@ -66,6 +71,12 @@ function takePrevious(task: ConvertTask): PreviousBody | undefined {
   if (json === null) return undefined;
   task.previousJson = null;
   return summarisePreviousJson(json);
+}
+
+/** A reply whose `bytes` are moved to the receiving thread (piscina's transfer list), not copied. */
+function movedWith(reply: ConvertReply, bytes: Uint8Array): ConvertReply {
+  const transferable = { [transferableSymbol]: bytes.buffer, [valueSymbol]: reply };
+  return move(transferable) as unknown as ConvertReply;
 }
 
 let gc: (() => void) | undefined;
