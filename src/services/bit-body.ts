@@ -34,7 +34,7 @@ function invalid(path: string, message: string): WaymarkError {
  * A JSON array given as a string, when the caller says slate or says nothing and the text is one (`parsed`:
  * made here from the text, so the conversion may let its nodes go as it reads them).
  */
-function asSlateNodes(input: BodyInput): { nodes: unknown[]; parsed: boolean } | null {
+function asSlateNodes(input: BodyInput, ownInput: boolean): { nodes: unknown[]; parsed: boolean } | null {
   if (Array.isArray(input.bit_body)) {
     if (input.content_format === 'markdown') throw invalid('bit_body', 'a node array is Slate; pass content_format "slate" or send markdown text');
     return { nodes: input.bit_body, parsed: false };
@@ -49,7 +49,11 @@ function asSlateNodes(input: BodyInput): { nodes: unknown[]; parsed: boolean } |
     }
     try {
       const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed)) return { nodes: parsed, parsed: true };
+      if (Array.isArray(parsed)) {
+        // The text is not read again: an input of the caller's own lets it go (6.6 MB for an 8 MB body).
+        if (ownInput) input.bit_body = '';
+        return { nodes: parsed, parsed: true };
+      }
     } catch {
       // not JSON: markdown that starts with a bracket, unless the caller said slate
     }
@@ -64,8 +68,10 @@ export function convertBody(
   newId: () => string,
   /** The caller checks the size on the JSON it writes. */
   sizeCheckedByCaller = false,
+  /** `input` is this call's own (the conversion worker's task): its JSON text is let go of once parsed. */
+  ownInput = false,
 ): ConvertResult & { format: 'slate' | 'markdown' } {
-  const slate = asSlateNodes(input);
+  const slate = asSlateNodes(input, ownInput);
   if (slate !== null) {
     if (input.elements && input.elements.length > 0) {
       throw invalid('elements', 'elements are not accepted with content_format "slate": the Slate nodes carry their props and items');
@@ -120,8 +126,15 @@ export function summarisePreviousJson(json: string): PreviousBody {
 }
 
 /** `removeNodeIds`: what update_bit's markdown may leave out of `previous` (its remove_node_ids). */
-export function prepareBody(input: BodyInput, previous: PreviousBody | undefined, newId: () => string, removeNodeIds?: string[]): PreparedBody & { json: string } {
-  const converted = convertBody(input, previous?.index, newId, true);
+export function prepareBody(
+  input: BodyInput,
+  previous: PreviousBody | undefined,
+  newId: () => string,
+  removeNodeIds?: string[],
+  /** `input` is this call's own, as convertBody's `ownInput`. */
+  ownInput = false,
+): PreparedBody & { json: string } {
+  const converted = convertBody(input, previous?.index, newId, true, ownInput);
   const { minted, format } = converted;
   const body = converted.body;
   const fresh: string[] = [];

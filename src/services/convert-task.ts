@@ -45,7 +45,7 @@ export function runConvertTask(task: ConvertTask | RenderTask): ConvertReply {
     return task.read ? { ok: true, read: readBody(body) } : { ok: true, markdown: bodyToMarkdown(body) };
   }
   try {
-    const { json, ...prepared } = prepareBody(task.input, takePrevious(task), randomUUID, task.removeNodeIds);
+    const { json, ...prepared } = prepareBody(task.input, takePrevious(task), randomUUID, task.removeNodeIds, true);
     // The body goes back as its UTF-8 bytes, moved (not copied) to the event loop's thread, which stores
     // them as they are (StoreDialect.writtenJson): as text it was copied into the message, then into a string
     // there, then into UTF-8 again for SQLite.
