@@ -55,6 +55,7 @@ async function attribution(): Promise<void> {
   const v8 = await import('node:v8');
   const vm = await import('node:vm');
   const { markdownToBody, bodyToMarkdown } = await import('../src/content/index.js');
+  const { summarisePrevious } = await import('../src/services/bit-body.js');
   const { parser } = await import('../src/content/markdown/md.js');
   const full = parser();
   v8.setFlagsFromString('--expose-gc');
@@ -79,10 +80,12 @@ async function attribution(): Promise<void> {
   step('request JSON text (string)', () => Buffer.from(requestText).toString());
   step('request parsed (the markdown argument)', () => JSON.parse(requestText));
   step('stored body JSON read back (string)', () => Buffer.from(storedJson).toString());
-  step('previous Slate tree (JSON.parse)', () => JSON.parse(storedJson));
+  step('previous Slate tree (JSON.parse; alive only while summarised)', () => JSON.parse(storedJson));
   const previous = held[held.length - 1] as typeof body;
-  // The converter's parser keeps the inline content of each block unparsed until the walker reaches it.
-  step('markdown-it block tokens (all alive at the end of the block parse)', () => full.parse(markdown, {}));
+  step('previous body summarised (index, inventory, citations: what the conversion keeps)', () => summarisePrevious(previous));
+  // The converter's parser keeps the inline content of each block unparsed until the walker reaches it, and
+  // takes the block tokens a run of top-level blocks at a time: this is what a block parse alone holds.
+  step('markdown-it block tokens of the whole body (a block parse alone; the converter holds a few at a time)', () => full.parse(markdown, {}));
   held.pop();
   last = heap();
   step('for comparison: every token with its inline children (a plain markdown-it parse)', () => {
@@ -189,12 +192,12 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
     const blocks = part('markdown-it block tokens');
     const everything = part('for comparison');
     notes.push(
-      `Where update_bit's memory goes (retained heap of each copy, measured in a child process): markdown-it's block tokens of the whole body, alive at the end of the block parse, ${mb(blocks)} (${round(blocks / bodyBytes)}× the body; the walker lets each go once read, and parses each block's inline content only when it reaches it, where a plain parse holds ${mb(everything)}); the new Slate tree ${mb(part('new Slate tree'))}; the previous tree ${mb(part('previous Slate tree'))}; the stored JSON read back and written ${mb(part('stored body JSON') + part('new body JSON'))}; the request text and its parsed markdown ${mb(part('request JSON') + part('request parsed'))}. The rest of the peak is garbage the collector has not reclaimed yet (the figure moves by a few × between runs with the collector's timing). zod sees only the markdown string (no copy).`,
+      `Where update_bit's memory goes (retained heap of each copy, measured in a child process): the new Slate tree ${mb(part('new Slate tree'))}; the previous tree ${mb(part('previous Slate tree'))}, alive only while it is summarised into what the conversion keeps (${mb(part('previous body summarised'))}); the stored JSON read back and written ${mb(part('stored body JSON') + part('new body JSON'))}; the request text and its parsed markdown ${mb(part('request JSON') + part('request parsed'))}. markdown-it's block tokens of the whole body would be ${mb(blocks)} (${round(blocks / bodyBytes)}× the body; ${mb(everything)} with their inline children): the converter is handed them a run of top-level blocks at a time as the block parse makes them, and parses each block's inline content only when it reaches it. The worker collects its heap before it answers and sends the body back as UTF-8 bytes, moved, which SQLite stores as they are. The rest of the peak is garbage the collector has not reclaimed yet (the figure moves by a few × between runs with the collector's timing). zod sees only the markdown string (no copy).`,
     );
     const update = bars.find((b) => b.name.startsWith('update_bit'));
     if (update && !update.pass) {
       notes.push(
-        `update_bit is over the bar. What is left to take: the previous tree is held whole for the whole call, where only its element, link, media and connection nodes (the body index) are needed after the parse; and the block tokens are made all at once by markdown-it's block parser, which cannot be run a block at a time without losing link reference definitions and lazy continuation lines.`,
+        `update_bit is over the bar. What is left to take: the new Slate tree is built whole before it is written as JSON, where each finished top-level block could be written as it is made.`,
       );
     }
     const result: BenchResult = { name: 'memory', rows, bars, notes };

@@ -11,7 +11,9 @@ export type IndexedNode =
 
 export type BodyIndex = Map<string, IndexedNode>;
 
-export function indexBody(body: SlateBody | undefined): BodyIndex {
+/** The index of a body; an index already made is answered as it is (a caller that keeps only the index of a large body). */
+export function indexBody(body: SlateBody | BodyIndex | undefined): BodyIndex {
+  if (body instanceof Map) return body;
   const index: BodyIndex = new Map();
   if (!body) return index;
   // Children are pushed last-first so nodes are met in document order (claims follow it).

@@ -32,6 +32,7 @@ export { bodyToMarkdown } from './markdown/render.js';
 export { describeBodySyntax, type SyntaxEntry } from './constructs/index.js';
 export { describeSlateModel, type SlateModel } from './slate-model.js';
 export { slateToBody, type SlateInputOptions } from './slate-input.js';
+export { indexBody, type BodyIndex } from './body-index.js';
 export { applyElementEdits } from './edits.js';
 export { appendConnection, removeConnections } from './connections.js';
 export { assertConnectionCount, checkNamedConnection, connectionNotFound } from './connection-rules.js';
@@ -47,7 +48,7 @@ export {
   type ListedElement,
 } from './inspect.js';
 export { checkStepAnswer, type StepAnswer, type StepAnswerResult } from './answers.js';
-export { bodyByteLength, assertBodySize } from './size.js';
+export { bodyByteLength, assertBodySize, assertJsonSize } from './size.js';
 export { bodyTooLarge, jsonSizeAtLeast } from './budget.js';
 export { assertSafeUrl, isSafeUrl, SAFE_SCHEMES } from './url.js';
 

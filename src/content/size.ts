@@ -8,7 +8,11 @@ export function bodyByteLength(body: SlateBody): number {
 }
 
 export function assertBodySize(body: SlateBody): void {
-  const json = JSON.stringify(body);
+  assertJsonSize(JSON.stringify(body));
+}
+
+/** assertBodySize on the body's JSON text, for a caller that writes it anyway. */
+export function assertJsonSize(json: string): void {
   // UTF-8 takes at least one and at most three bytes per UTF-16 unit: count bytes only when it matters.
   if (json.length * 3 <= LIMITS.bodyBytes) return;
   const bytes = json.length > LIMITS.bodyBytes ? json.length : Buffer.byteLength(json, 'utf8');

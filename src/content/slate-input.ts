@@ -7,7 +7,7 @@
 import { pathText, validationError, WaymarkError } from '../errors.js';
 import { assertConnectionCount, checkCondition, checkNamedConnection, claimConnections } from './connection-rules.js';
 import { OutputBudget } from './budget.js';
-import { indexBody } from './body-index.js';
+import { indexBody, type BodyIndex } from './body-index.js';
 import { handlerOf } from './constructs/index.js';
 import { checkShape, isObj, textLeaf } from './constructs/input.js';
 import { normaliseList } from './constructs/list.js';
@@ -34,8 +34,16 @@ function allows(place: Place, type: string): boolean {
 }
 
 export interface SlateInputOptions {
-  previous?: SlateBody;
+  /** The stored body ids are kept from, or its index (indexBody) when the caller has let the tree go. */
+  previous?: SlateBody | BodyIndex;
   newId?: () => string;
+  /** The caller checks the size on the JSON it writes (assertJsonSize) instead of this writing it once more. */
+  sizeCheckedByCaller?: boolean;
+  /**
+   * The node array is the caller's own, parsed for this call (a body sent as JSON text): each top-level node
+   * is let go of once it is read, so the input and the body it becomes are not both whole at once.
+   */
+  release?: boolean;
   /**
    * What the nodes are: a bit body, or a reference's content, which is the same document without
    * interactive elements and connections (authoring-interface.md, Reference). It names the paths too.
@@ -86,7 +94,16 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
 
   const root: SlateNode[] = [];
   const stack: Work[] = [];
-  for (let i = input.length - 1; i >= 0; i--) stack.push({ value: input[i], path: childPath(of, i), place: 'block', out: root, depth: 1 });
+  // Top-level nodes are taken one at a time, each once the one before is read with all it holds (the walk's
+  // order is the same as with all of them stacked up front).
+  let next = 0;
+  const takeTopLevel = (): boolean => {
+    if (next >= input.length) return false;
+    stack.push({ value: input[next], path: childPath(of, next), place: 'block', out: root, depth: 1 });
+    if (opts.release) input[next] = undefined;
+    next++;
+    return true;
+  };
 
   // Each node is charged at least the 11 bytes of `{"text":""}`, and its text or url: an input that cannot fit
   // stops before the rest of it is checked and copied.
@@ -110,7 +127,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     list: (node: ListNode) => lists.push(node),
     connection: (node: ConnectionNode) => connections.push(node),
   };
-  while (stack.length > 0) {
+  while (stack.length > 0 || takeTopLevel()) {
     const { value, path, place, out, depth } = stack.pop()!;
     budget.spend(11, 1);
     if (depth > LIMITS.bodyDepth) {
@@ -139,12 +156,12 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
   for (const list of lists) normaliseList(list);
   const body: SlateBody = { children: root.length > 0 ? (root as BlockNode[]) : [{ type: 'p', children: [{ text: '' }] }] };
   finishConnections(body, connections, opts.previous);
-  assertBodySize(body);
+  if (!opts.sizeCheckedByCaller) assertBodySize(body);
   return body;
 }
 
 /** The connection rules of a markdown body (../connection-rules.ts), for connections given as Slate. */
-function finishConnections(body: SlateBody, connections: ConnectionNode[], previous: SlateBody | undefined): void {
+function finishConnections(body: SlateBody, connections: ConnectionNode[], previous: SlateBody | BodyIndex | undefined): void {
   if (connections.length === 0) return;
   assertConnectionCount(connections.length);
   const stored = indexBody(previous);

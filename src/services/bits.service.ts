@@ -9,18 +9,20 @@ import {
   collectConnections,
   listElements,
   removeConnections,
+  type ConnectionNode,
   type ElementEntry,
+  type ListedElement,
   type SlateBody,
 } from '../content/index.js';
 import { WaymarkError } from '../errors.js';
-import { findBit, findBits, insertBit, lockBitForWrite, updateBit } from '../store/repositories/bits.repo.js';
+import { bitBody, findBit, findBits, insertBit, lockBitForWrite, lockBitHeadForWrite, updateBit } from '../store/repositories/bits.repo.js';
 import { activeFlowsStartingAt } from '../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../store/repositories/links.repo.js';
 import type { BitTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, type Actor } from './actor.js';
 import type { BodyInput, PreparedBody } from './bit-body.js';
-import { prepareBodyOffThread, renderBodyOffThread } from './convert-pool.js';
+import { prepareBodyOffThread, readBodyOffThread } from './convert-pool.js';
 import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
 import { clearIncoming, queueArchive, syncConnectionList, syncConnectionRows } from './connection-rows.js';
@@ -104,7 +106,7 @@ export class BitsService {
       // The row goes in first so that connection rows can reference it; the body follows with their ids.
       await insertBit(tx, { ...row, body: this.store.dialect.json({ children: [] }) });
       await syncConnectionList(tx, this.store.dialect, actor, row, prepared.connections, new Set(prepared.fresh));
-      await updateBit(tx, id, { body: prepared.json });
+      await updateBit(tx, id, { body: this.store.dialect.writtenJson(prepared.json) });
       return { bit_id: id, last_modified_date_time_utc: now, minted_node_ids: prepared.minted, removed_node_ids: [] };
     });
   }
@@ -140,22 +142,25 @@ export class BitsService {
       }
     }
     return this.store.transaction(async (tx) => {
-      const bit = await this.lockVisible(tx, actor, input.bit_id);
+      // The row is locked without its body, which is read again only where it is needed: a body converted
+      // above against the stored one as it still is needs none (on SQLite an 8 MB body read is 8 MB of text).
+      const bit = await lockBitHeadForWrite(tx, this.store.dialect, input.bit_id, actor);
+      if (!bit) throw notFound(input.bit_id);
       checkWritable(actor, bit);
       const changes: Parameters<typeof updateBit>[2] = { updated_at: nextModified(bit.updated_at) };
       let minted: Record<string, string> = {};
       let removed: string[] = [];
       if (bodyInput !== undefined) {
-        const prepared = early?.updatedAt === bit.updated_at ? early.prepared : await this.prepareAgainst(bit.body, bodyInput, input.remove_node_ids);
+        const prepared = early?.updatedAt === bit.updated_at ? early.prepared : await this.prepareAgainst(await bitBody(tx, bit.id), bodyInput, input.remove_node_ids);
         minted = prepared.minted;
         removed = prepared.removed;
         // Only citations this write adds are checked: one the body already held stays when its reference
         // was archived since (archiving does not wait for citations), so writing back get_bit's body works.
         await this.references.assertCitable(tx, actor, prepared.addedCitations, bit.scope_id);
         await syncConnectionList(tx, this.store.dialect, actor, bit, prepared.connections, new Set(prepared.fresh));
-        changes.body = prepared.json;
+        changes.body = this.store.dialect.writtenJson(prepared.json);
       } else if (input.elements !== undefined && input.elements.length > 0) {
-        const previous = this.parseBody(bit.body);
+        const previous = this.parseBody(await bitBody(tx, bit.id));
         const edited = applyElementEdits(previous, input.elements as ElementEntry[], { newId: randomUUID });
         minted = edited.minted;
         const cited = new Set(collectCitations(previous));
@@ -177,24 +182,28 @@ export class BitsService {
   async get(actor: Actor, input: { bit_id: string; format?: 'markdown' | 'slate' }) {
     const bit = await findBit(this.store.db, input.bit_id, actor);
     if (!bit) throw notFound(input.bit_id);
-    const body = this.parseBody(bit.body);
-    const connectionNodes = collectConnections(body);
+    const format = input.format ?? 'markdown';
+    // As markdown, a large body stored as text is read on a conversion thread alone (readBodyOffThread).
+    const read =
+      format === 'markdown'
+        ? await readBodyOffThread(typeof bit.body === 'string' ? bit.body : this.parseBody(bit.body))
+        : slateView(this.parseBody(bit.body));
+    const connectionNodes = read.connections;
     const targets = new Map((await findBits(this.store.db, [...new Set(connectionNodes.map((c) => c.target_bit_id))])).map((b) => [b.id, b]));
     const links = await listLinksForBit(this.store.db, bit.id);
-    const format = input.format ?? 'markdown';
     return {
       bit_id: bit.id,
       bit_title: bit.title,
       bit_abstract: bit.abstract,
       bit_description: bit.description,
       content_format: format,
-      bit_body: format === 'markdown' ? await renderBodyOffThread(body, typeof bit.body === 'string' ? bit.body : undefined) : body.children,
+      bit_body: read.body,
       bit_categories: this.store.dialect.parseJson<string[]>(bit.categories),
       complexity: bit.complexity,
       human_required: bit.human_required === 1,
       scope_id: bit.scope_id,
       status: bit.status,
-      elements: listElements(body),
+      elements: read.elements,
       connections: connectionNodes.map((c, i) => ({
         connection_id: c.id as string,
         target_bit_id: c.target_bit_id,
@@ -232,6 +241,11 @@ export class BitsService {
       return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
     });
   }
+}
+
+/** get_bit's view of a body in Slate: its nodes, with its elements and connection nodes as readBodyOffThread gives them. */
+function slateView(body: SlateBody): { body: SlateBody['children']; elements: ListedElement[]; connections: ConnectionNode[] } {
+  return { body: body.children, elements: listElements(body), connections: collectConnections(body) };
 }
 
 /** update_bit's checks on the bit itself, read as the actor may see it: writable by the actor, active. */

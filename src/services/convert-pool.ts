@@ -8,11 +8,11 @@
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
-import { bodyToMarkdown, jsonSizeAtLeast, type SlateBody } from '../content/index.js';
+import { bodyToMarkdown, collectConnections, jsonSizeAtLeast, listElements, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
-import { prepareBody, type BodyInput, type PreparedBody } from './bit-body.js';
-import type { ConvertTask, ConvertReply, RenderTask } from './convert-task.js';
+import { prepareBody, summarisePrevious, summarisePreviousJson, type BodyInput, type PreparedBody } from './bit-body.js';
+import { readBody, type ConvertTask, type ConvertReply, type ReadBody, type RenderTask } from './convert-task.js';
 
 export interface ConvertPoolOptions {
   threads?: number;
@@ -81,7 +81,8 @@ export async function prepareBodyOffThread(
 ): Promise<PreparedBody> {
   const arrayAsMarkdown = Array.isArray(input.bit_body) && input.content_format === 'markdown';
   if (!pool || arrayAsMarkdown || inputSize(input) <= LIMITS.inlineConvertChars) {
-    return prepareBody(input, typeof previous === 'string' ? (JSON.parse(previous) as SlateBody) : previous, randomUUID, removeNodeIds);
+    const summary = previous === undefined ? undefined : typeof previous === 'string' ? summarisePreviousJson(previous) : summarisePrevious(previous);
+    return prepareBody(input, summary, randomUUID, removeNodeIds);
   }
   const { piscina, timeoutMs, memoryMb } = pool;
   // Writing a large node array as text for the worker is a step of its own on the event loop, not the tail of
@@ -117,6 +118,19 @@ export async function renderBodyOffThread(body: SlateBody, json?: string): Promi
   const reply = await pool.piscina.run({ renderJson: json ?? JSON.stringify(body) });
   if (!reply.ok || !('markdown' in reply)) throw new Error('the conversion worker did not print the body');
   return reply.markdown;
+}
+
+/**
+ * get_bit's view of a stored body (its markdown, elements and connection nodes), from the body as the store
+ * gave it. A large body given as JSON text (SQLite) is read on a conversion thread alone: this thread never
+ * builds its tree (19 MB for an 8 MB body, beside the worker's own: bench/memory.ts).
+ */
+export async function readBodyOffThread(stored: SlateBody | string): Promise<ReadBody> {
+  if (typeof stored !== 'string') return { body: await renderBodyOffThread(stored), elements: listElements(stored), connections: collectConnections(stored) };
+  if (!pool || stored.length <= LIMITS.inlineConvertChars) return readBody(JSON.parse(stored) as SlateBody);
+  const reply = await pool.piscina.run({ renderJson: stored, read: true });
+  if (!reply.ok || !('read' in reply)) throw new Error('the conversion worker did not read the body');
+  return reply.read;
 }
 
 function isAbort(error: unknown): boolean {

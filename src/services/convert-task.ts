@@ -5,9 +5,12 @@
  * from its JSON text.
  */
 import { randomUUID } from 'node:crypto';
-import { bodyToMarkdown, type SlateBody } from '../content/index.js';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { bodyToMarkdown, collectConnections, listElements, type ConnectionNode, type ListedElement, type SlateBody } from '../content/index.js';
 import { WaymarkError, type ErrorCode } from '../errors.js';
-import { prepareBody, type BodyInput, type PreparedBody } from './bit-body.js';
+import { prepareBody, summarisePreviousJson, type BodyInput, type PreviousBody, type PreparedBody } from './bit-body.js';
 
 export interface ConvertTask {
   input: BodyInput;
@@ -17,23 +20,78 @@ export interface ConvertTask {
   removeNodeIds?: string[];
 }
 
-/** A stored body to print as markdown, as its JSON text. */
+/** A stored body to print as markdown, as its JSON text; with `read`, its elements and connections too (get_bit). */
 export interface RenderTask {
   renderJson: string;
+  read?: boolean;
+}
+
+/** What get_bit shows of a stored body besides its fields: the body as markdown, its elements and its connection nodes. */
+export interface ReadBody {
+  body: string;
+  elements: ListedElement[];
+  connections: ConnectionNode[];
 }
 
 export type ConvertReply =
   | { ok: true; prepared: PreparedBody }
   | { ok: true; markdown: string }
+  | { ok: true; read: ReadBody }
   | { ok: false; code: ErrorCode; message: string; details?: Record<string, unknown> };
 
 export function runConvertTask(task: ConvertTask | RenderTask): ConvertReply {
-  if ('renderJson' in task) return { ok: true, markdown: bodyToMarkdown(JSON.parse(task.renderJson) as SlateBody) };
+  if ('renderJson' in task) {
+    const body = JSON.parse(task.renderJson) as SlateBody;
+    return task.read ? { ok: true, read: readBody(body) } : { ok: true, markdown: bodyToMarkdown(body) };
+  }
   try {
-    const previous = task.previousJson === null ? undefined : (JSON.parse(task.previousJson) as SlateBody);
-    return { ok: true, prepared: prepareBody(task.input, previous, randomUUID, task.removeNodeIds) };
+    const { json, ...prepared } = prepareBody(task.input, takePrevious(task), randomUUID, task.removeNodeIds, true);
+    // The body goes back as its UTF-8 bytes, moved (not copied) to the event loop's thread, which stores
+    // them as they are (StoreDialect.writtenJson): as text it was copied into the message, then into a string
+    // there, then into UTF-8 again for SQLite.
+    const bytes = new TextEncoder().encode(json);
+    collectGarbage();
+    return movedWith({ ok: true, prepared: { ...prepared, json: bytes } }, bytes);
   } catch (error) {
     if (error instanceof WaymarkError) return { ok: false, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
     throw error;
   }
+}
+
+export function readBody(body: SlateBody): ReadBody {
+  return { body: bodyToMarkdown(body), elements: listElements(body), connections: collectConnections(body) };
+}
+
+/**
+ * What the conversion needs of the stored body, its text let go of by the task (the task message is alive
+ * for the whole conversion): neither the 8 MB text nor the tree parsed from it stays for the conversion.
+ */
+function takePrevious(task: ConvertTask): PreviousBody | undefined {
+  const json = task.previousJson;
+  if (json === null) return undefined;
+  task.previousJson = null;
+  return summarisePreviousJson(json);
+}
+
+/** A reply whose `bytes` are moved to the receiving thread (piscina's transfer list), not copied. */
+function movedWith(reply: ConvertReply, bytes: Uint8Array): ConvertReply {
+  const transferable = { [transferableSymbol]: bytes.buffer, [valueSymbol]: reply };
+  return move(transferable) as unknown as ConvertReply;
+}
+
+let gc: (() => void) | undefined;
+
+/**
+ * A full collection of this thread's heap: a conversion leaves its tokens and trees behind as garbage, which
+ * the collector would take at its own time, after the event loop's thread has received the body and
+ * written it. Collected now, the pages go back before that (bench/memory.ts).
+ */
+function collectGarbage(): void {
+  if (!gc) {
+    // The flag makes `gc` a global of contexts created while it is set: only this one.
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+    setFlagsFromString('--no-expose-gc');
+  }
+  gc();
 }

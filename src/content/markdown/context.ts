@@ -6,7 +6,7 @@ import type { SourceLine } from '../problems.js';
 import type { ElementResolver } from '../resolve.js';
 import type { ConnectionNode } from '../slate.js';
 import { OutputBudget } from '../budget.js';
-import { budgetEnv, chargeRemaining, inlineChildren, parser } from './md.js';
+import { blockStream, budgetEnv, inlineChildren, parser } from './md.js';
 
 export interface PendingConnection {
   node: ConnectionNode;
@@ -46,11 +46,12 @@ export class ParseContext {
     budgetEnv(this.env, this.budget);
   }
 
-  /** The block tokens of the whole body; their inline content is parsed by `inline` as it is reached. */
-  blockTokens(): Token[] {
-    const tokens = parser().parse(this.markdown, this.env);
-    chargeRemaining(this.env, tokens);
-    return tokens;
+  /**
+   * The block tokens of the body, handed to `take` a run of whole top-level blocks at a time as they are
+   * parsed (blockStream); their inline content is parsed by `inline` as it is reached.
+   */
+  blockTokens(take: (tokens: Token[]) => void): void {
+    blockStream(this.markdown, this.env, take);
   }
 
   /** The inline children of an `inline` block token, parsed on first use. */

@@ -17,8 +17,11 @@ import { quote } from '../quote.js';
 
 export interface ConvertOptions {
   elements?: ElementEntry[];
-  previous?: SlateBody;
+  /** The stored body ids are kept from, or its index (indexBody) when the caller has let the tree go. */
+  previous?: SlateBody | BodyIndex;
   newId?: () => string;
+  /** The caller checks the size on the JSON it writes (assertJsonSize) instead of this writing it once more. */
+  sizeCheckedByCaller?: boolean;
 }
 
 export interface ConvertResult {
@@ -35,13 +38,13 @@ export function markdownToBody(markdown: string, opts: ConvertOptions = {}): Con
   const previous = indexBody(opts.previous);
   const resolver = new ElementResolver(entries, previous, opts.newId ?? defaultNewId);
   const ctx = new ParseContext(markdown, resolver, previous);
-  const children: BlockNode[] = parseBlocks(ctx, ctx.blockTokens());
+  const children: BlockNode[] = parseBlocks(ctx);
   for (const { node } of resolver.unplaced()) {
     children.push(standingAlone(node));
   }
   finishConnections(ctx.connections, children, previous, resolver.minted);
   const body: SlateBody = { children: children.length > 0 ? children : [{ type: 'p', children: [{ text: '' }] }] };
-  assertBodySize(body);
+  if (!opts.sizeCheckedByCaller) assertBodySize(body);
   return { body, minted: resolver.minted };
 }
 

@@ -9,31 +9,70 @@ import { chargeBlockTokens, chargeInlineTokens, type OutputBudget } from '../bud
 import { LIMITS } from '../limits.js';
 import { applyConstructPlugins } from '../constructs/index.js';
 
-/** Where a parse's env holds its OutputBudget (and how many block tokens were charged). */
+/** Where a parse's env holds its OutputBudget (and how many block tokens were charged), and where its tokens go. */
 const BUDGET = Symbol('budget');
 interface BudgetSlot {
-  budget: OutputBudget;
+  budget: OutputBudget | undefined;
   charged: number;
+  /** Takes the tokens of whole top-level blocks as the parse goes (blockStream). */
+  take: ((tokens: Token[]) => void) | undefined;
 }
 
 /** Gives the parse that uses `env` an output budget, which its block tokens are charged to as they are made. */
 export function budgetEnv(env: Record<string | symbol, unknown>, budget: OutputBudget): void {
-  env[BUDGET] = { budget, charged: 0 } satisfies BudgetSlot;
+  env[BUDGET] = { budget, charged: 0, take: undefined } satisfies BudgetSlot;
 }
 
 /** Charges the tokens made since the last charge (the block rule below runs before each block, not after the last). */
 export function chargeRemaining(env: Record<string | symbol, unknown>, tokens: readonly Token[]): void {
   const slot = env[BUDGET] as BudgetSlot | undefined;
-  if (slot) slot.charged = chargeBlockTokens(slot.budget, tokens, slot.charged);
+  if (slot?.budget) slot.charged = chargeBlockTokens(slot.budget, tokens, slot.charged);
+}
+
+/** Top-level blocks are handed on once this many of their tokens are waiting (a paragraph is three). */
+const TAKE_AT = 256;
+
+/**
+ * The block tokens of `markdown`, handed to `take` a run of whole top-level blocks at a time as markdown-it
+ * makes them, each run let go of by the parse once handed on: a body's block tokens are never all alive at
+ * once (on an 8 MB body they were 46 MB, the largest part of update_bit's peak: bench/memory.ts). Handing a
+ * block on before the next ones are parsed changes nothing for the block parse (no rule looks back past its
+ * own block); for inline content it would, where a link reference definition further down is used above it,
+ * so a body that can hold one (the text `]:` occurs) has its definitions read first by a parse of its own.
+ */
+export function blockStream(markdown: string, env: Record<string | symbol, unknown>, take: (tokens: Token[]) => void): void {
+  const md = parser();
+  if (markdown.includes(']:')) {
+    const first: Record<string | symbol, unknown> = {};
+    first[BUDGET] = { budget: undefined, charged: 0, take: () => undefined } satisfies BudgetSlot;
+    md.parse(markdown, first);
+    if (first.references !== undefined) env.references = first.references;
+  }
+  const slot = (env[BUDGET] ??= { budget: undefined, charged: 0, take: undefined }) as BudgetSlot;
+  slot.take = take;
+  try {
+    const rest = md.parse(markdown, env);
+    chargeRemaining(env, rest);
+    take(rest);
+  } finally {
+    slot.take = undefined;
+  }
 }
 
 /**
  * A block rule that never matches: it runs before every block and charges the tokens made so far, so a body
- * of a million one-line blocks stops at the limit rather than after tokenizing all of them.
+ * of a million one-line blocks stops at the limit rather than after tokenizing all of them. Before a
+ * top-level block (level 0: every token made so far closes what it opens) it hands the waiting ones on.
  */
 function budgetRule(state: StateBlock): boolean {
   const slot = (state.env as Record<symbol, unknown>)[BUDGET] as BudgetSlot | undefined;
-  if (slot && state.tokens.length - slot.charged >= 64) slot.charged = chargeBlockTokens(slot.budget, state.tokens, slot.charged);
+  if (!slot) return false;
+  if (slot.budget && state.tokens.length - slot.charged >= 64) slot.charged = chargeBlockTokens(slot.budget, state.tokens, slot.charged);
+  if (slot.take && state.level === 0 && state.tokens.length >= TAKE_AT) {
+    if (slot.budget) chargeBlockTokens(slot.budget, state.tokens, slot.charged);
+    slot.charged = 0;
+    slot.take(state.tokens.splice(0));
+  }
   return false;
 }
 
@@ -44,7 +83,7 @@ type Charged = Token[] & { [CHARGED]?: number };
 
 function chargeInline(env: Record<symbol, unknown>, tokens: Charged): void {
   const slot = env[BUDGET] as BudgetSlot | undefined;
-  if (slot) tokens[CHARGED] = chargeInlineTokens(slot.budget, tokens, tokens[CHARGED] ?? 0, ANCHOR_PREFIX);
+  if (slot?.budget) tokens[CHARGED] = chargeInlineTokens(slot.budget, tokens, tokens[CHARGED] ?? 0, ANCHOR_PREFIX);
 }
 
 /** The inline counterpart of budgetRule: every 32 inline tokens, the tokens made so far are charged. */

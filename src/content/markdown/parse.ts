@@ -15,10 +15,10 @@ class Walk implements BlockWalk {
   private readonly stack: OpenContainer[] = [this.root];
   state: Record<string, unknown> = {};
 
-  constructor(
-    readonly ctx: ParseContext,
-    readonly tokens: Token[],
-  ) {}
+  /** The run of block tokens being walked (whole top-level blocks: ParseContext.blockTokens). */
+  tokens: Token[] = [];
+
+  constructor(readonly ctx: ParseContext) {}
 
   top(): OpenContainer {
     return this.stack[this.stack.length - 1];
@@ -39,22 +39,27 @@ class Walk implements BlockWalk {
 }
 
 /**
- * Walks the block tokens into Slate blocks. Tokens already walked are let go (replaced in the array by one
- * placeholder) as the walk goes, so on a large body the collector can take them while the Slate tree grows:
- * the whole token stream and the whole tree are never alive together (bench/memory.ts).
+ * Walks the body's block tokens into Slate blocks, a run of whole top-level blocks at a time as markdown-it
+ * makes them (ParseContext.blockTokens), so the whole token stream and the whole tree are never alive
+ * together (bench/memory.ts). Within a run, tokens already walked are let go too (replaced in the array by
+ * one placeholder): a run can be one long list.
  */
-export function parseBlocks(ctx: ParseContext, tokens: Token[]): BlockNode[] {
-  const walk = new Walk(ctx, tokens);
-  const n = tokens.length;
+export function parseBlocks(ctx: ParseContext): BlockNode[] {
+  const walk = new Walk(ctx);
   const walked = walkedToken();
-  let released = 0;
-  for (let i = 0; i < n; i++) {
-    // Nothing looks back more than one token (the open token of the current block).
-    while (released < i - 1) tokens[released++] = walked;
-    const t = tokens[i];
-    // A token no construct owns carries nothing Slate keeps (html_block cannot occur: html is off).
-    const handler = blockTokenHandler(t.type);
-    if (handler !== undefined) i = handler(walk, t, i);
-  }
+  ctx.blockTokens((tokens) => {
+    walk.tokens = tokens;
+    const n = tokens.length;
+    let released = 0;
+    for (let i = 0; i < n; i++) {
+      // Nothing looks back more than one token (the open token of the current block).
+      while (released < i - 1) tokens[released++] = walked;
+      const t = tokens[i];
+      // A token no construct owns carries nothing Slate keeps (html_block cannot occur: html is off).
+      const handler = blockTokenHandler(t.type);
+      if (handler !== undefined) i = handler(walk, t, i);
+    }
+    walk.tokens = [];
+  });
   return walk.root.children as BlockNode[];
 }

@@ -404,3 +404,47 @@ describe('credentials and citations', () => {
     expect(bodyToMarkdown(body)).toBe('[[ref:11111111-1111-4111-8111-111111111111|a \\]\\] b]]\n');
   });
 });
+
+describe('a long body, converted a run of top-level blocks at a time', () => {
+  /** The nodes without their ids (minted in order, so a repeated block gets new ones). */
+  const shape = (nodes: unknown) => JSON.parse(JSON.stringify(nodes, (key, value: unknown) => (key === 'id' ? undefined : value))) as unknown;
+  const blocks = `# Title *one*
+
+A paragraph with [a link](https://example.com/a) and **bold**
+lazily continued.
+
+- item one
+- item two
+  > quoted in an item
+
+> a quote
+continued lazily
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+\`\`\`
+code
+\`\`\`
+
+1. first
+
+2. second
+`;
+
+  it('gives what converting each copy alone gives, across the runs', () => {
+    const one = markdownToBody(blocks).body.children;
+    const copies = 200;
+    const all = markdownToBody(Array.from({ length: copies }, () => blocks).join('\n')).body.children;
+    expect(all).toHaveLength(one.length * copies);
+    expect(shape(all.slice(-one.length))).toEqual(shape(one));
+    expect(shape(all.slice(0, one.length))).toEqual(shape(one));
+  });
+
+  it('resolves a link reference defined below its use, far down the body', () => {
+    const filler = Array.from({ length: 400 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+    const { body } = markdownToBody(`See [the docs][d].\n\n${filler}\n\n[d]: https://example.com/docs "Docs"\n`);
+    expect(body.children[0]).toMatchObject({ type: 'p', children: [{ text: 'See ' }, { type: 'a', url: 'https://example.com/docs', children: [{ text: 'the docs' }] }, { text: '.' }] });
+  });
+});

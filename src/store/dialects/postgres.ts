@@ -85,6 +85,7 @@ export function postgresDialect(url: string, options: PostgresOptions = {}): Sto
       }
     },
     json: (value) => JSON.stringify(value),
+    writtenJson: (json) => (typeof json === 'string' ? json : Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')),
     // pg parses jsonb itself; a string here is one of our own encoded values (dialect.json) not yet stored.
     // Stored documents are always objects or arrays, never bare strings.
     parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),

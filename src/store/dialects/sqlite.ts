@@ -118,6 +118,7 @@ export function sqliteDialect(file: string, options: SqliteOptions = {}): StoreD
     // One file handle, no statement timeout: migrations run on the store's own Kysely.
     withMigrationKysely: (queries, work) => work(queries),
     json: (value) => JSON.stringify(value),
+    writtenJson: (json) => (typeof json === 'string' ? json : sql`CAST(${Buffer.from(json.buffer, json.byteOffset, json.byteLength)} AS TEXT)`),
     parseJson: <T>(raw: unknown) => (typeof raw === 'string' ? (JSON.parse(raw) as T) : (raw as T)),
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
     forNoKeyUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,

@@ -31,6 +31,19 @@ export async function lockBitForWrite(q: Tx, dialect: StoreDialect, id: string, 
   return dialect.forNoKeyUpdate(q.selectFrom('bits').selectAll().where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();
 }
 
+/** Every column of a bit but its body (which can be 8 MB). */
+const HEAD = ['id', 'account_id', 'scope_id', 'title', 'abstract', 'description', 'categories', 'complexity', 'human_required', 'status', 'created_by', 'created_at', 'updated_at'] as const;
+
+/** lockBitForWrite without the body: for a writer that has the body it needs already (and reads it with bitBody if not). */
+export async function lockBitHeadForWrite(q: Tx, dialect: StoreDialect, id: string, seen?: Visibility) {
+  return dialect.forNoKeyUpdate(q.selectFrom('bits').select(HEAD).where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();
+}
+
+/** A bit's stored body, as the store gives it (JSON text on SQLite). */
+export async function bitBody(q: Q, id: string): Promise<unknown> {
+  return (await q.selectFrom('bits').select('body').where('id', '=', id).executeTakeFirstOrThrow()).body;
+}
+
 /**
  * Connection targets, read FOR KEY SHARE (see StoreDialect.forKeyShare) before rows pointing at them are
  * inserted: an archive_bit holding one FOR UPDATE is waited for and its result read, and once we hold the
