@@ -6,7 +6,7 @@
  */
 import { pathText, validationError, WaymarkError } from '../errors.js';
 import { assertConnectionCount, checkCondition, checkNamedConnection, claimConnections } from './connection-rules.js';
-import { OutputBudget } from './budget.js';
+import { assertTopLevelFloor, OutputBudget } from './budget.js';
 import { indexBody, type BodyIndex } from './body-index.js';
 import { handlerOf } from './constructs/index.js';
 import { checkShape, isObj, textLeaf } from './constructs/input.js';
@@ -79,6 +79,7 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
   const of = opts.of ?? 'bit_body';
   const input = isObj(nodes) && Array.isArray(nodes.children) ? nodes.children : nodes;
   if (!Array.isArray(input)) throw invalid(of, 'a Slate body is an array of nodes (or {children: [...]})');
+  assertTopLevelFloor(input.length);
   const ids = new Set<string>();
   const connections: ConnectionNode[] = [];
   const lists: ListNode[] = [];

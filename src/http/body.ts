@@ -68,6 +68,8 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
 
   const read = await readText(req, maxBytes);
   if ('refusal' in read) return read;
+  // The text is whole now (joined from its chunks): parsing it is a turn of its own, not the tail of the last chunk's.
+  if (read.text.length > YIELD_AFTER_CHARS) await new Promise((resolve) => setImmediate(resolve));
   try {
     const value = JSON.parse(read.text) as unknown;
     // Parsing megabytes is one step of the event loop and the route's work on them another: without this turn

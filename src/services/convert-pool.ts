@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
-import { bodyToMarkdown, collectConnections, jsonSizeAtLeast, listElements, type SlateBody } from '../content/index.js';
+import { assertTopLevelFloor, bodyToMarkdown, collectConnections, jsonSizeAtLeast, listElements, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import { prepareBody, summarisePrevious, summarisePreviousJson, type BodyInput, type PreparedBody } from './bit-body.js';
@@ -85,6 +85,7 @@ export async function prepareBodyOffThread(
     return prepareBody(input, summary, randomUUID, removeNodeIds);
   }
   const { piscina, timeoutMs, memoryMb } = pool;
+  if (Array.isArray(input.bit_body)) assertTopLevelFloor(input.bit_body.length);
   // Writing a large node array as text for the worker is a step of its own on the event loop, not the tail of
   // the tool call's checks (the caller's request may have been parsed in the same turn).
   if (typeof input.bit_body !== 'string') await new Promise((resolve) => setImmediate(resolve));

@@ -37,7 +37,16 @@ function put(into: Record<string, unknown> | unknown[], key: string | number, va
  * call its own parsed arguments); else a copy made without recursion, keys in their order.
  */
 export function storableInput(input: unknown): unknown {
-  return needsCopy(input) ? copyStorable(input) : input;
+  return storableInputOf(input).value;
+}
+
+/**
+ * storableInput, with how many containers (objects and arrays) its walk met: the transports let a large input's
+ * next steps (its schema, the tool) run in turns of the event loop of their own.
+ */
+export function storableInputOf(input: unknown): { value: unknown; containers: number } {
+  const walk = { containers: 0 };
+  return needsCopy(input, walk) ? { value: copyStorable(input), containers: walk.containers } : { value: input, containers: walk.containers };
 }
 
 /**
@@ -45,13 +54,14 @@ export function storableInput(input: unknown): unknown {
  * walk that allocates nothing per value. Almost no input does, and then the input is used as it is (a copy of a
  * Slate body of 300,000 nodes was 100 ms and another 30 MB).
  */
-function needsCopy(input: unknown): boolean {
+function needsCopy(input: unknown, walk: { containers: number }): boolean {
   if (typeof input === 'string') return SUSPECT.test(input);
   if (input === null || typeof input !== 'object') return false;
   const stack: object[] = [input];
   const depths: number[] = [0];
   while (stack.length > 0) {
     const from = stack.pop() as object;
+    walk.containers++;
     const depth = depths.pop() as number;
     if (depth > LIMITS.inputDepth) return true;
     if (Array.isArray(from)) {
