@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { LIMITS } from '../content/limits.js';
@@ -69,12 +70,12 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   const read = await readText(req, maxBytes);
   if ('refusal' in read) return read;
   // The text is whole now (joined from its chunks): parsing it is a turn of its own, not the tail of the last chunk's.
-  if (read.text.length > YIELD_AFTER_CHARS) await new Promise((resolve) => setImmediate(resolve));
+  if (read.text.length > YIELD_AFTER_CHARS) await yieldToEventLoop();
   try {
     const value = JSON.parse(read.text) as unknown;
     // Parsing megabytes is one step of the event loop and the route's work on them another: without this turn
     // between them, a request of 8 MB of small objects held the loop for both at once (test/hostile/convert.test.ts).
-    if (read.text.length > YIELD_AFTER_CHARS) await new Promise((resolve) => setImmediate(resolve));
+    if (read.text.length > YIELD_AFTER_CHARS) await yieldToEventLoop();
     return { value };
   } catch (error) {
     // V8's message names the position and quotes a few characters around it: bounded, and no internals.

@@ -3,6 +3,7 @@
  * and output schemas and one call into a service. Registration, auth, validation and the envelope are
  * derived from this in one place (register.ts).
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { z } from 'zod';
 import { validationError, type ErrorCode } from '../errors.js';
 import { inputIssues } from '../zod-issues.js';
@@ -56,7 +57,6 @@ export interface Tool extends Omit<ToolDeclaration, 'run'> {
 /** Containers above which an input's steps take turns of their own (a 1 MB Slate body has about 40,000). */
 const LARGE_INPUT_CONTAINERS = 20_000;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodType>(declaration: ToolDeclaration<I, O>): Tool {
   const { run, ...rest } = declaration;
@@ -67,10 +67,10 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(declarati
       // A large input (a Slate body of 300,000 nodes) is walked, checked and handed to the tool in three turns
       // of the event loop: the three in one held it near 250 ms, with the collector's pauses (test/hostile/convert.test.ts).
       const large = containers > LARGE_INPUT_CONTAINERS;
-      if (large) await nextTurn();
+      if (large) await yieldToEventLoop();
       const parsed = declaration.input.safeParse(input);
       if (!parsed.success) throw validationError(inputIssues(parsed.error, declaration.input, input));
-      if (large) await nextTurn();
+      if (large) await yieldToEventLoop();
       return run(ctx, parsed.data);
     },
   };
