@@ -6,12 +6,8 @@ import { randomUUID } from 'node:crypto';
 import {
   applyElementEdits,
   collectCitations,
-  collectConnections,
-  listElements,
   removeConnections,
-  type ConnectionNode,
   type ElementEntry,
-  type ListedElement,
   type SlateBody,
 } from '../content/index.js';
 import { WaymarkError } from '../errors.js';
@@ -23,6 +19,7 @@ import type { Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, type Actor } from './actor.js';
 import type { BodyInput, PreparedBody } from './bit-body.js';
 import { prepareBodyOffThread, readBodyOffThread } from './convert-pool.js';
+import { bodyView, type BodyView } from './convert-task.js';
 import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
 import { clearIncoming, queueArchive, syncConnectionList, syncConnectionRows } from './connection-rows.js';
@@ -66,6 +63,12 @@ export class BitsService {
   /** A new body prepared against the stored one, handed on as the store gave it (JSON text on SQLite: the worker parses it). */
   private prepareAgainst(stored: unknown, input: BodyInput, removeNodeIds: string[] | undefined): Promise<PreparedBody> {
     return prepareBodyOffThread(input, typeof stored === 'string' ? stored : this.parseBody(stored), removeNodeIds);
+  }
+
+  /** get_bit's view of a stored body in Slate: its nodes, elements and connection nodes. */
+  private slateView(stored: unknown): BodyView<SlateBody['children']> {
+    const body = this.parseBody(stored);
+    return bodyView(body, body.children);
   }
 
   /** The bit, visible to the actor, locked for the transaction; else BIT_NOT_FOUND. */
@@ -184,10 +187,7 @@ export class BitsService {
     if (!bit) throw notFound(input.bit_id);
     const format = input.format ?? 'markdown';
     // As markdown, a large body stored as text is read on a conversion thread alone (readBodyOffThread).
-    const read =
-      format === 'markdown'
-        ? await readBodyOffThread(typeof bit.body === 'string' ? bit.body : this.parseBody(bit.body))
-        : slateView(this.parseBody(bit.body));
+    const read = format === 'markdown' ? await readBodyOffThread(typeof bit.body === 'string' ? bit.body : this.parseBody(bit.body)) : this.slateView(bit.body);
     const connectionNodes = read.connections;
     const targets = new Map((await findBits(this.store.db, [...new Set(connectionNodes.map((c) => c.target_bit_id))])).map((b) => [b.id, b]));
     const links = await listLinksForBit(this.store.db, bit.id);
@@ -241,11 +241,6 @@ export class BitsService {
       return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
     });
   }
-}
-
-/** get_bit's view of a body in Slate: its nodes, with its elements and connection nodes as readBodyOffThread gives them. */
-function slateView(body: SlateBody): { body: SlateBody['children']; elements: ListedElement[]; connections: ConnectionNode[] } {
-  return { body: body.children, elements: listElements(body), connections: collectConnections(body) };
 }
 
 /** update_bit's checks on the bit itself, read as the actor may see it: writable by the actor, active. */

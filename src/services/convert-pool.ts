@@ -7,12 +7,13 @@
  */
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Piscina } from 'piscina';
-import { assertTopLevelFloor, bodyToMarkdown, collectConnections, jsonSizeAtLeast, listElements, type SlateBody } from '../content/index.js';
+import { assertTopLevelFloor, bodyToMarkdown, jsonSizeAtLeast, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import { prepareBody, summarisePrevious, summarisePreviousJson, type BodyInput, type PreparedBody } from './bit-body.js';
-import { readBody, type ConvertTask, type ConvertReply, type ReadBody, type RenderTask } from './convert-task.js';
+import { bodyView, readBody, type ConvertTask, type ConvertReply, type ReadBody, type RenderTask } from './convert-task.js';
 
 export interface ConvertPoolOptions {
   threads?: number;
@@ -85,10 +86,11 @@ export async function prepareBodyOffThread(
     return prepareBody(input, summary, randomUUID, removeNodeIds);
   }
   const { piscina, timeoutMs, memoryMb } = pool;
+  // slateToBody checks this too, in the worker: here an array too long to store is refused before it is written out for one.
   if (Array.isArray(input.bit_body)) assertTopLevelFloor(input.bit_body.length);
   // Writing a large node array as text for the worker is a step of its own on the event loop, not the tail of
   // the tool call's checks (the caller's request may have been parsed in the same turn).
-  if (typeof input.bit_body !== 'string') await new Promise((resolve) => setImmediate(resolve));
+  if (typeof input.bit_body !== 'string') await yieldToEventLoop();
   const task: ConvertTask = {
     input: typeof input.bit_body === 'string' ? input : { ...input, bit_body: JSON.stringify(input.bit_body) as unknown as string, content_format: 'slate' },
     previousJson: previous === undefined ? null : typeof previous === 'string' ? previous : JSON.stringify(previous),
@@ -127,7 +129,7 @@ export async function renderBodyOffThread(body: SlateBody, json?: string): Promi
  * builds its tree (19 MB for an 8 MB body, beside the worker's own: bench/memory.ts).
  */
 export async function readBodyOffThread(stored: SlateBody | string): Promise<ReadBody> {
-  if (typeof stored !== 'string') return { body: await renderBodyOffThread(stored), elements: listElements(stored), connections: collectConnections(stored) };
+  if (typeof stored !== 'string') return bodyView(stored, await renderBodyOffThread(stored));
   if (!pool || stored.length <= LIMITS.inlineConvertChars) return readBody(JSON.parse(stored) as SlateBody);
   const reply = await pool.piscina.run({ renderJson: stored, read: true });
   if (!reply.ok || !('read' in reply)) throw new Error('the conversion worker did not read the body');

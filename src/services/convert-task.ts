@@ -26,11 +26,17 @@ export interface RenderTask {
   read?: boolean;
 }
 
-/** What get_bit shows of a stored body besides its fields: the body as markdown, its elements and its connection nodes. */
-export interface ReadBody {
-  body: string;
+/** What get_bit shows of a stored body besides its fields: the body as shown (markdown or nodes), its elements and connection nodes. */
+export interface BodyView<B> {
+  body: B;
   elements: ListedElement[];
   connections: ConnectionNode[];
+}
+
+export type ReadBody = BodyView<string>;
+
+export function bodyView<B>(body: SlateBody, shown: B): BodyView<B> {
+  return { body: shown, elements: listElements(body), connections: collectConnections(body) };
 }
 
 export type ConvertReply =
@@ -59,7 +65,7 @@ export function runConvertTask(task: ConvertTask | RenderTask): ConvertReply {
 }
 
 export function readBody(body: SlateBody): ReadBody {
-  return { body: bodyToMarkdown(body), elements: listElements(body), connections: collectConnections(body) };
+  return bodyView(body, bodyToMarkdown(body));
 }
 
 /**
