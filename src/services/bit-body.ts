@@ -134,9 +134,7 @@ export function prepareBody(
   /** `input` is this call's own, as convertBody's `ownInput`. */
   ownInput = false,
 ): PreparedBody & { json: string } {
-  const converted = convertBody(input, previous?.index, newId, true, ownInput);
-  const { minted, format } = converted;
-  const body = converted.body;
+  const { body, minted, format } = convertBody(input, previous?.index, newId, true, ownInput);
   const fresh: string[] = [];
   const connections = collectConnections(body).map((node) => {
     if (node.id === null) {
