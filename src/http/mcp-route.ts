@@ -3,7 +3,6 @@
  * can serve the same store behind a load balancer without sticky sessions. The token is checked first, then the
  * body is read within LIMITS.mcpRequestBytes; every refusal is a JSON-RPC error.
  */
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { PARSE_ERROR, INTERNAL_ERROR, type AuthInfo } from '@modelcontextprotocol/server';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -14,6 +13,7 @@ import { actorOf } from './bearer.js';
 import { jsonBody } from './body.js';
 import { ClientMemory } from './mcp-clients.js';
 import { answerToolsList } from './mcp-listing.js';
+import { McpRequestTransport } from './mcp-transport.js';
 
 /** The code the SDK's transport gives its own HTTP-level refusals (413, 415, 405). */
 const SERVER_ERROR = -32000;
@@ -48,14 +48,14 @@ export function mcpRouter(services: Services, logger: Logger, bearer: RequestHan
       const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger, clients.recall(key), calledTool(req.body));
       // One JSON answer, not an event stream: no Waymark call sends notifications or requests on the way (a
       // stateless server could not take their answers back), and one write costs far less than SSE framing.
-      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new McpRequestTransport();
       res.on('close', () => {
         void transport.close();
         void server.close();
       });
       try {
         await server.connect(transport);
-        await transport.handleRequest(req, res, req.body);
+        await transport.handleNodeRequest(req, res, req.body);
       } catch (error) {
         logger.error({ err: error }, 'mcp request failed');
         if (!res.headersSent) sendRpcError(res, 500, INTERNAL_ERROR, 'Internal error');

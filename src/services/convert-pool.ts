@@ -13,7 +13,7 @@ import { assertTopLevelFloor, bodyToMarkdown, jsonSizeAtLeast, type SlateBody } 
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import { prepareBody, summarisePrevious, summarisePreviousJson, type BodyInput, type PreparedBody } from './bit-body.js';
-import { bodyView, readBody, type ConvertTask, type ConvertReply, type ReadBody, type RenderTask } from './convert-task.js';
+import { bodyView, readBody, type ConvertTask, type ConvertReply, type EncodeTask, type ReadBody, type RenderTask } from './convert-task.js';
 
 export interface ConvertPoolOptions {
   threads?: number;
@@ -21,7 +21,7 @@ export interface ConvertPoolOptions {
   memoryMb?: number;
 }
 
-let pool: { piscina: Piscina<ConvertTask | RenderTask, ConvertReply>; timeoutMs: number; memoryMb: number } | null = null;
+let pool: { piscina: Piscina<ConvertTask | RenderTask | EncodeTask, ConvertReply>; timeoutMs: number; memoryMb: number } | null = null;
 
 /** Limits from the environment (WAYMARK_CONVERT_TIMEOUT_MS, WAYMARK_CONVERT_MEMORY_MB), else LIMITS. */
 export function convertPoolOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ConvertPoolOptions {
@@ -34,7 +34,7 @@ export function startConvertPool(options: ConvertPoolOptions = {}): void {
   const threads = options.threads ?? Math.max(1, availableParallelism());
   const memoryMb = options.memoryMb ?? LIMITS.convertMemoryMb;
   pool = {
-    piscina: new Piscina<ConvertTask | RenderTask, ConvertReply>({
+    piscina: new Piscina<ConvertTask | RenderTask | EncodeTask, ConvertReply>({
       // Compiled (dist/server) the task module runs as it is; from the sources (tsx, vitest) a small entry
       // registers tsx in the worker first, since a worker inherits neither loader.
       filename: new URL(import.meta.url.endsWith('.ts') ? './convert-worker.mjs' : './convert-task.js', import.meta.url).href,
@@ -134,6 +134,18 @@ export async function readBodyOffThread(stored: SlateBody | string): Promise<Rea
   const reply = await pool.piscina.run({ renderJson: stored, read: true });
   if (!reply.ok || !('read' in reply)) throw new Error('the conversion worker did not read the body');
   return reply.read;
+}
+
+/**
+ * A value as UTF-8 JSON, written on a conversion thread when a pool runs: an answer of a 7 MB bit as markdown is
+ * about 16 MB of JSON (the envelope twice, CONTRACT.md), and writing and encoding it held the event loop for
+ * 150–250 ms (issue 16). Copying it to the thread is a fraction of that; the bytes come back moved.
+ */
+export async function encodeJsonOffThread(value: unknown): Promise<Uint8Array> {
+  if (!pool) return new TextEncoder().encode(JSON.stringify(value));
+  const reply = await pool.piscina.run({ encodeJson: value });
+  if (!reply.ok || !('encoded' in reply)) throw new Error('the conversion worker did not encode the value');
+  return reply.encoded;
 }
 
 function isAbort(error: unknown): boolean {

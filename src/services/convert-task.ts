@@ -39,13 +39,23 @@ export function bodyView<B>(body: SlateBody, shown: B): BodyView<B> {
   return { body: shown, elements: listElements(body), connections: collectConnections(body) };
 }
 
+/** A value to write as JSON, in UTF-8: a large answer (mcp-route.ts), written off the event loop's thread. */
+export interface EncodeTask {
+  encodeJson: unknown;
+}
+
 export type ConvertReply =
   | { ok: true; prepared: PreparedBody }
+  | { ok: true; encoded: Uint8Array }
   | { ok: true; markdown: string }
   | { ok: true; read: ReadBody }
   | { ok: false; code: ErrorCode; message: string; details?: Record<string, unknown> };
 
-export function runConvertTask(task: ConvertTask | RenderTask): ConvertReply {
+export function runConvertTask(task: ConvertTask | RenderTask | EncodeTask): ConvertReply {
+  if ('encodeJson' in task) {
+    const bytes = new TextEncoder().encode(JSON.stringify(task.encodeJson));
+    return movedWith({ ok: true, encoded: bytes }, bytes);
+  }
   if ('renderJson' in task) {
     const body = JSON.parse(task.renderJson) as SlateBody;
     return task.read ? { ok: true, read: readBody(body) } : { ok: true, markdown: bodyToMarkdown(body) };

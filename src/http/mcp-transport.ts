@@ -1,0 +1,72 @@
+/**
+ * The transport of one stateless `/mcp` request: the SDK's web-standard Streamable HTTP transport, answering in
+ * JSON, where a large answer is written off the event loop.
+ *
+ * The SDK writes an answer with `Response.json` inside `send`: one JSON.stringify and one UTF-8 encoding, in the
+ * turn that sends it. A trail step or a bit of 7 MB printed as markdown is an answer of about 16 MB (the envelope
+ * twice, CONTRACT.md "Every tool answers…"), and that turn held the event loop every account shares for 150–250
+ * ms (issue 16). Here such an answer is encoded on a conversion thread; the SDK is given a stand-in result for
+ * the same request id, and the response it makes carries the encoded bytes instead. Everything else (headers,
+ * protocol versions, notifications, batches, errors) is the SDK's own.
+ */
+import { getRequestListener } from '@hono/node-server';
+import {
+  isJSONRPCResultResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type JSONRPCResultResponse,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LIMITS } from '../content/limits.js';
+import { encodeJsonOffThread } from '../services/convert-pool.js';
+
+/** The text content of a tool's answer, whose length is its envelope's JSON: the answer's size at a glance. */
+function answerTextLength(message: JSONRPCResultResponse): number {
+  const content = (message.result as { content?: unknown }).content;
+  if (!Array.isArray(content)) return 0;
+  let length = 0;
+  for (const block of content) {
+    const text = (block as { text?: unknown } | null)?.text;
+    if (typeof text === 'string') length += text.length;
+  }
+  return length;
+}
+
+export class McpRequestTransport extends WebStandardStreamableHTTPServerTransport {
+  /** The one request's answer, encoded here instead of by the SDK. */
+  private encoded: Uint8Array | null = null;
+  /** Whether the request is one message: a batch's answers are one array, which the SDK writes. */
+  private single = false;
+
+  constructor() {
+    super({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  }
+
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.single && isJSONRPCResultResponse(message) && answerTextLength(message) > LIMITS.offThreadAnswerChars) {
+      this.encoded = await encodeJsonOffThread(message);
+      return super.send({ jsonrpc: '2.0', id: message.id, result: {} }, options);
+    }
+    return super.send(message, options);
+  }
+
+  /** Answers the Node request, as the SDK's Node transport does, with an answer encoded here in place of its stand-in. */
+  async handleNodeRequest(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody: unknown): Promise<void> {
+    this.single = !Array.isArray(parsedBody);
+    const listener = getRequestListener(
+      async (request) => {
+        const response = await this.handleRequest(request, { authInfo: req.auth, parsedBody });
+        const encoded = this.encoded;
+        if (!encoded || response.status !== 200) return response;
+        this.encoded = null;
+        const headers = new Headers(response.headers);
+        headers.set('Content-Length', String(encoded.byteLength));
+        return new Response(encoded, { status: 200, headers });
+      },
+      { overrideGlobalObjects: false },
+    );
+    await listener(req, res);
+  }
+}
