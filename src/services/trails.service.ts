@@ -4,8 +4,9 @@
  * callers moving the same trail take turns; every step keeps the bit as it was entered.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { issuesError, validationError, WaymarkError } from '../errors.js';
-import { answeredByItems, choiceList } from '../content/index.js';
+import { answeredByItems, choiceList, jsonSizeAtLeast } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { assertAnswerSizes, assertContextSize } from './trail-bounds.js';
 import { findBit, findBitHeads } from '../store/repositories/bits.repo.js';
@@ -24,6 +25,16 @@ import { trailContextIssues, type TrailContextSchema } from './trail-context-sch
 import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
 import { answerView, availableConnections, historyEntry, latestAnswers, stepView } from './trail-view.js';
 import type { AnswerView, AnswerWarnings, TrailPage, TrailView } from './trail-shapes.js';
+
+/**
+ * Whether stored JSON (a bit's body, a step's snapshot) is large enough that reading, parsing, writing and hashing
+ * it take a turn of the event loop each: an advance over a 7 MB bit did all of it in one turn of 100–170 ms
+ * (SQLite answers in the same turn; issue 16).
+ */
+function large(raw: unknown): boolean {
+  const size = typeof raw === 'string' ? raw.length : jsonSizeAtLeast(raw, LIMITS.inlineConvertChars);
+  return size > LIMITS.inlineConvertChars;
+}
 
 /** Answers in one submit_step_data call: a step holds at most 200 elements and items (LIMITS.entriesAndItemsPerCall). */
 
@@ -88,10 +99,14 @@ export class TrailsService {
     if (!bit || bit.status !== 'active') {
       throw new WaymarkError('BIT_ARCHIVED', `Bit ${bitId} is no longer active, so the trail cannot enter it; ask an author to repoint the flow or restore the bit.`, { bit_id: bitId });
     }
+    const big = large(bit.body);
+    if (big) await yieldToEventLoop();
     const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await connectionsFrom(tx, trail.account_id, [bitId]));
     const id = randomUUID();
+    if (big) await yieldToEventLoop();
     // A bit entered again unchanged (a loop in the flow) shares the snapshot its first entry stored (migration 008).
     const json = this.store.dialect.json(snapshot);
+    if (big) await yieldToEventLoop();
     const hash = createHash('sha256').update(json).digest('hex');
     const holder = await repo.stepHoldingSnapshot(tx, trail.id, hash);
     await repo.insertStep(tx, {
@@ -127,11 +142,12 @@ export class TrailsService {
       const stepAnswers = byStep.get(step.id) ?? [];
       const stepEvents = eventsByStep.get(step.id) ?? [];
       // Only the current step's snapshot is read: the history names each bit by the title kept on its step.
-      const snapshot = step.id === trail.current_step_id ? (entered ?? this.parse<BitSnapshot>(await repo.stepSnapshot(q, step))) : null;
+      const snapshot = step.id === trail.current_step_id ? (entered ?? (await this.readSnapshot(q, step))) : null;
       history.push(historyEntry(step, step.bit_title ?? snapshot?.title ?? '', stepAnswers, stepEvents));
       if (snapshot) {
         const targets = await findBitHeads(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
         const live = new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
+        if (large(snapshot.body.children)) await yieldToEventLoop();
         current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents, await renderBodyOffThread(snapshot.body));
       }
     }
@@ -149,13 +165,23 @@ export class TrailsService {
     };
   }
 
+  /** A step's snapshot, read and parsed in turns of their own when it is large. */
+  private async readSnapshot(q: Q, step: repo.StepRow): Promise<BitSnapshot> {
+    const raw = await repo.stepSnapshot(q, step);
+    if (!large(raw)) return this.parse<BitSnapshot>(raw);
+    await yieldToEventLoop();
+    const snapshot = this.parse<BitSnapshot>(raw);
+    await yieldToEventLoop();
+    return snapshot;
+  }
+
   /** The trail locked, visible, running, and its current step with the snapshot and answers. */
   private async current(tx: Tx, actor: Actor, trailId: string) {
     const trail = this.visibleTrail(await repo.lockTrail(tx, this.store.dialect, trailId, actor), trailId);
     this.assertRunning(trail);
     const step = trail.current_step_id ? await repo.findStep(tx, trail.current_step_id) : undefined;
     if (!step) throw new Error(`trail ${trail.id} is ${trail.status} without a current step`);
-    const snapshot = this.parse<BitSnapshot>(await repo.stepSnapshot(tx, step));
+    const snapshot = await this.readSnapshot(tx, step);
     const answers = (await repo.answersOfStep(tx, step.id)).map((row) => answerView(row, (raw) => this.parse(raw)));
     return { trail, step, snapshot, answers };
   }
