@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { Worker } from 'node:worker_threads';
 import { createServices, type Services } from '../../src/services/index.js';
 import { createTestStore, type Engine, type TestStore } from '../engines.js';
 import { startServe } from '../serve.js';
@@ -205,6 +206,73 @@ export interface AttackMeasure<T> {
 }
 
 /**
+ * The /healthz prober, on a thread of its own: on the test's thread its waits also counted the test's own work
+ * (reading and parsing a 14 MB answer took this process 50–100 ms), not only the server's.
+ */
+const PROBER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { request } = require('node:http');
+let done = false;
+let maxHealthMs = 0;
+let probes = 0;
+parentPort.once('message', () => { done = true; });
+const probe = () => new Promise((resolve, reject) => {
+  const req = request(workerData.url, { method: 'GET' }, (res) => {
+    res.resume();
+    res.on('end', () => resolve(res.statusCode));
+    res.on('error', reject);
+  });
+  req.on('error', reject);
+  req.end();
+});
+(async () => {
+  while (!done) {
+    const started = performance.now();
+    const status = await probe();
+    if (status !== 200) throw new Error('/healthz answered ' + status + ' during the attack');
+    const waited = performance.now() - started;
+    probes++;
+    if (waited > maxHealthMs) maxHealthMs = waited;
+    if (probes === 1) parentPort.postMessage('ready');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  parentPort.postMessage({ maxHealthMs, probes });
+})().catch((error) => parentPort.postMessage({ error: String(error) }));
+`;
+
+type ProbeResult = { maxHealthMs: number; probes: number };
+
+/** Starts probing; resolves once the first probe is answered, so the attack starts under a running prober. */
+async function startProber(url: URL): Promise<{ stop(): Promise<ProbeResult> }> {
+  const worker = new Worker(PROBER, { eval: true, workerData: { url: url.href } });
+  let ready: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (ready = resolve));
+  const answer = new Promise<ProbeResult>((resolve, reject) => {
+    worker.on('message', (m: 'ready' | (ProbeResult & { error?: string })) => {
+      if (m === 'ready') ready();
+      else if (m.error) reject(new Error(m.error));
+      else resolve(m);
+    });
+    worker.once('error', reject);
+  });
+  await Promise.race([started, answer]);
+  let stopped: Promise<ProbeResult> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        worker.postMessage('stop');
+        try {
+          return await answer;
+        } finally {
+          await worker.terminate();
+        }
+      })();
+      return stopped;
+    },
+  };
+}
+
+/**
  * Runs an attack while probing /healthz back to back (one probe at a time, so a blocked event loop shows
  * as one long wait), and reads the child's peak RSS (VmHWM, reset before the attack through clear_refs).
  */
@@ -213,28 +281,15 @@ export async function underAttack<T>(server: HostileServer, attack: () => Promis
   for (let i = 0; i < 3; i++) await rawRequest(new URL('/healthz', server.base), { method: 'GET' });
   writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
   const idleRss = rssKb(server.pid, 'VmRSS') * 1024;
-  let done = false;
-  let maxHealthMs = 0;
-  let probes = 0;
-  const prober = (async () => {
-    while (!done) {
-      const started = performance.now();
-      const res = await rawRequest(new URL('/healthz', server.base), { method: 'GET' });
-      if (res.status !== 200) throw new Error(`/healthz answered ${res.status} during the attack`);
-      const waited = performance.now() - started;
-      probes++;
-      if (waited > maxHealthMs) maxHealthMs = waited;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  })();
+  const prober = await startProber(new URL('/healthz', server.base));
   const started = performance.now();
   let result: T;
   try {
     result = await attack();
   } finally {
-    done = true;
-    await prober;
+    await prober.stop();
   }
+  const { maxHealthMs, probes } = await prober.stop();
   const elapsedMs = performance.now() - started;
   const peakRss = rssKb(server.pid, 'VmHWM') * 1024;
   return { result, maxHealthMs, probes, idleRss, peakRss, addedRss: Math.max(0, peakRss - idleRss), elapsedMs };
