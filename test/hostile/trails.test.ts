@@ -226,7 +226,7 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     expect(read.result.bytes).toBeLessThan(2 * SIZE.loopBody);
     expect(read.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(read.addedRss).toBeLessThan(memoryBound(SIZE.loopBody));
-  });
+  }, 300_000);
 
   it('finding 7: get_flow include_graph over many big bits reads them one at a time', async () => {
     const author = authorOf(server);
