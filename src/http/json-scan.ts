@@ -5,6 +5,8 @@
  *
  * It does not check the syntax (JSON.parse does, on what passes); on a malformed text its counts still bound
  * what JSON.parse builds before it stops at the first error.
+ *
+ * Given a piece size, it also notes where a large text can be cut for a parse in pieces (json-pieces.ts).
  */
 
 export interface JsonShapeLimits {
@@ -31,6 +33,17 @@ export interface JsonShapeLimits {
   shortStrings: number;
 }
 
+/**
+ * An object or array of the text, by byte offsets in the whole text: `start` at its `{` or `[`, `end` after its
+ * `}` or `]`, and `splits` the commas directly inside it where it is cut, each at least a piece after the
+ * previous one (or after `start`).
+ */
+export interface JsonSpan {
+  start: number;
+  end: number;
+  splits: number[];
+}
+
 export interface JsonShapeExcess {
   limit: keyof JsonShapeLimits;
   max: number;
@@ -52,6 +65,19 @@ export class JsonShapeScan {
   private depth = 0;
   /** Per open container: its members so far if it is an object, -1 if it is an array. */
   private readonly open: number[] = [];
+  /** Per open container: the offset of its `{` or `[`, of its last split (or its start), its splits so far. */
+  private readonly starts: number[] = [];
+  private readonly from: number[] = [];
+  private readonly cuts: Array<number[] | null> = [];
+  /** Offset in the whole text of the piece being fed. */
+  private offset = 0;
+  /** A closing bracket met with none open. */
+  private unbalanced = false;
+  /**
+   * The containers closed so far that are cut (they have splits) or are at least a piece long: a container a
+   * piece long is parsed on its own, so that what its parent's piece holds stays about a piece long.
+   */
+  readonly spans: JsonSpan[] = [];
   /** Where the previous piece ended: inside a string (after a backslash, or not), or inside a number or literal. */
   private inString = false;
   private escaped = false;
@@ -66,12 +92,23 @@ export class JsonShapeScan {
   private readonly keys = new Set<number>();
   private readonly shortStrings = new Set<number>();
 
-  constructor(private readonly limits: JsonShapeLimits) {}
+  /** `piece`: the bytes of text between splits, at least; Infinity notes no spans. */
+  constructor(
+    private readonly limits: JsonShapeLimits,
+    readonly piece = Infinity,
+  ) {}
+
+  /** The text so far ends outside any string, object or array, and closed no more than it opened. */
+  get balanced(): boolean {
+    return this.open.length === 0 && !this.inString && !this.unbalanced;
+  }
 
   /** Counts the next piece of the text; the first bound the text so far goes over, or null. */
   feed(bytes: Uint8Array): JsonShapeExcess | null {
     const { limits } = this;
     const n = bytes.length;
+    const offset = this.offset;
+    this.offset += n;
     let i = 0;
     while (i < n) {
       if (this.inString) {
@@ -121,11 +158,15 @@ export class JsonShapeScan {
           if (++this.containers > limits.containers) return { limit: 'containers', max: limits.containers };
           if (++this.depth > limits.depth) return { limit: 'depth', max: limits.depth };
           this.open.push(bytes[i - 1] === 0x7b ? 0 : -1);
+          this.starts.push(offset + i - 1);
+          this.from.push(offset + i - 1);
+          this.cuts.push(null);
           break;
         case 0x7d: // }
         case 0x5d: // ]
           this.depth--;
-          this.open.pop();
+          if (this.open.length === 0) this.unbalanced = true;
+          else this.close(offset + i);
           break;
         case 0x3a: {
           // `:` outside a string: one member of the innermost object.
@@ -133,7 +174,15 @@ export class JsonShapeScan {
           if (last >= 0 && this.open[last] >= 0 && ++this.open[last] > limits.members) return { limit: 'members', max: limits.members };
           break;
         }
-        case 0x2c: // ,
+        case 0x2c: {
+          // `,` outside a string: a split of the innermost container if it is a piece past the previous one.
+          const last = this.from.length - 1;
+          if (last >= 0 && offset + i - 1 - this.from[last] >= this.piece) {
+            this.from[last] = offset + i - 1;
+            (this.cuts[last] ??= []).push(offset + i - 1);
+          }
+          break;
+        }
         case 0x20:
         case 0x09:
         case 0x0a:
@@ -153,6 +202,15 @@ export class JsonShapeScan {
       }
     }
     return null;
+  }
+
+  /** The innermost open container ends before `end`: kept in `spans` if it is cut or a piece long. */
+  private close(end: number): void {
+    this.open.pop();
+    this.from.pop();
+    const start = this.starts.pop() as number;
+    const splits = this.cuts.pop();
+    if (splits || end - start >= this.piece) this.spans.push({ start, end, splits: splits ?? [] });
   }
 
   /** Counts the string that just ended as a key or, if it is short, as a value JSON.parse will internalize. */
