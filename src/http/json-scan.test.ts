@@ -79,13 +79,13 @@ describe('JsonShapeScan', () => {
 });
 
 describe('JsonShapeScan, its spans for a parse in pieces', () => {
-  /** The spans and balance of `text` at `piece`, the same whatever the chunks it arrives in. */
+  /** The spans of `text` at `piece`, the same whatever the chunks it arrives in. */
   function spans(text: string, piece: number) {
     const bytes = Buffer.from(text);
     const results = [Infinity, 1, 2, 5].map((chunk) => {
       const s = new JsonShapeScan(WIDE, piece);
       for (let i = 0; i < bytes.length; i += Math.min(chunk, bytes.length)) s.feed(bytes.subarray(i, i + chunk));
-      return { spans: s.spans, balanced: s.balanced };
+      return { spans: s.spans, closed: s.closed };
     });
     for (const result of results) expect(result).toEqual(results[0]);
     return results[0];
@@ -109,8 +109,8 @@ describe('JsonShapeScan, its spans for a parse in pieces', () => {
     expect(spans('[1,2,3,[4,5,6,7,8]]', Infinity).spans).toEqual([]);
   });
 
-  it('says whether the text closed every string and container it opened, and no more', () => {
-    for (const text of ['[1]', ' {"a":[{}]} ', '"x"', '1', '']) expect(spans(text, 4).balanced).toBe(true);
-    for (const text of ['[1', '{"a":[]', '"abc', '["]"', '[]]', ']']) expect(spans(text, 4).balanced).toBe(false);
+  it('says whether the text closed every string and container it opened', () => {
+    for (const text of ['[1]', ' {"a":[{}]} ', '"x"', '1', '', '[]]']) expect(spans(text, 4).closed).toBe(true);
+    for (const text of ['[1', '{"a":[]', '"abc', '["]"', '[[1]]]["']) expect(spans(text, 4).closed).toBe(false);
   });
 });

@@ -71,8 +71,6 @@ export class JsonShapeScan {
   private readonly cuts: Array<number[] | null> = [];
   /** Offset in the whole text of the piece being fed. */
   private offset = 0;
-  /** A closing bracket met with none open. */
-  private unbalanced = false;
   /**
    * The containers closed so far that are cut (they have splits) or are at least a piece long: a container a
    * piece long is parsed on its own, so that what its parent's piece holds stays about a piece long.
@@ -98,9 +96,9 @@ export class JsonShapeScan {
     readonly piece = Infinity,
   ) {}
 
-  /** The text so far ends outside any string, object or array, and closed no more than it opened. */
-  get balanced(): boolean {
-    return this.open.length === 0 && !this.inString && !this.unbalanced;
+  /** The text so far leaves no string, object or array open. */
+  get closed(): boolean {
+    return this.open.length === 0 && !this.inString;
   }
 
   /** Counts the next piece of the text; the first bound the text so far goes over, or null. */
@@ -165,8 +163,8 @@ export class JsonShapeScan {
         case 0x7d: // }
         case 0x5d: // ]
           this.depth--;
-          if (this.open.length === 0) this.unbalanced = true;
-          else this.close(offset + i);
+          // One too many is JSON.parse's error to find.
+          if (this.open.length > 0) this.close(offset + i);
           break;
         case 0x3a: {
           // `:` outside a string: one member of the innermost object.
