@@ -175,6 +175,15 @@ describe('parseJsonPieces', () => {
     }
   });
 
+  it('refuses a text left open without parsing it: its open containers are not cut', async () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    for (const text of [`[${'1,'.repeat(1000)}1`, `{"a":"${'x'.repeat(1000)}`, `[[${'1,'.repeat(1000)}1]`]) {
+      const got = await pieces(text, 16);
+      expect(got).toMatchObject({ error: new SyntaxError('Unexpected end of JSON input') });
+    }
+    expect(parse).not.toHaveBeenCalled();
+  });
+
   it('cannot be made to take a string of the body for one of its placeholders', async () => {
     const text = `["\\u0000wm:x:0",${'"\\u0000wm:x:0",'.repeat(5)}[1,2,3,4,5,6],{"\\u0000wm:x:0":[7,8,9,10]}]`;
     await expectSameAsJsonParse(text);

@@ -128,6 +128,6 @@ class PieceParser {
  */
 export async function parseJsonPieces(bytes: Buffer, scan: JsonShapeScan): Promise<unknown> {
   // A text left open is invalid, and its open containers are not noted: refused without parsing it in one turn.
-  if (!scan.balanced) throw new SyntaxError('Unexpected end of JSON input');
+  if (!scan.closed) throw new SyntaxError('Unexpected end of JSON input');
   return new PieceParser(bytes, scan.piece).parse('', 0, bytes.length, '', nest(scan.spans));
 }
