@@ -65,10 +65,13 @@ export class JsonShapeScan {
   private depth = 0;
   /** Per open container: its members so far if it is an object, -1 if it is an array. */
   private readonly open: number[] = [];
-  /** Per open container: the offset of its `{` or `[`, of its last split (or its start), its splits so far. */
+  /**
+   * Per open container, by depth (written in place, not pushed: a body of small objects opens millions): the
+   * offset of its `{` or `[`, of its last split (its start if none), and its splits (stale while it has none).
+   */
   private readonly starts: number[] = [];
   private readonly from: number[] = [];
-  private readonly cuts: Array<number[] | null> = [];
+  private readonly cuts: number[][] = [];
   /** Offset in the whole text of the piece being fed. */
   private offset = 0;
   /**
@@ -155,10 +158,9 @@ export class JsonShapeScan {
         case 0x5b: // [
           if (++this.containers > limits.containers) return { limit: 'containers', max: limits.containers };
           if (++this.depth > limits.depth) return { limit: 'depth', max: limits.depth };
+          this.starts[this.open.length] = offset + i - 1;
+          this.from[this.open.length] = offset + i - 1;
           this.open.push(bytes[i - 1] === 0x7b ? 0 : -1);
-          this.starts.push(offset + i - 1);
-          this.from.push(offset + i - 1);
-          this.cuts.push(null);
           break;
         case 0x7d: // }
         case 0x5d: // ]
@@ -174,10 +176,11 @@ export class JsonShapeScan {
         }
         case 0x2c: {
           // `,` outside a string: a split of the innermost container if it is a piece past the previous one.
-          const last = this.from.length - 1;
+          const last = this.open.length - 1;
           if (last >= 0 && offset + i - 1 - this.from[last] >= this.piece) {
+            if (this.from[last] === this.starts[last]) this.cuts[last] = [offset + i - 1];
+            else this.cuts[last].push(offset + i - 1);
             this.from[last] = offset + i - 1;
-            (this.cuts[last] ??= []).push(offset + i - 1);
           }
           break;
         }
@@ -205,10 +208,10 @@ export class JsonShapeScan {
   /** The innermost open container ends before `end`: kept in `spans` if it is cut or a piece long. */
   private close(end: number): void {
     this.open.pop();
-    this.from.pop();
-    const start = this.starts.pop() as number;
-    const splits = this.cuts.pop();
-    if (splits || end - start >= this.piece) this.spans.push({ start, end, splits: splits ?? [] });
+    const level = this.open.length;
+    const start = this.starts[level];
+    const cut = this.from[level] !== start;
+    if (cut || end - start >= this.piece) this.spans.push({ start, end, splits: cut ? this.cuts[level] : [] });
   }
 
   /** Counts the string that just ended as a key or, if it is short, as a value JSON.parse will internalize. */
