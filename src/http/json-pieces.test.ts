@@ -208,4 +208,17 @@ describe('parseJsonPieces', () => {
     const longest = Math.max(...parse.mock.calls.slice(0, -1).map(([parsed]) => parsed.length));
     expect(longest).toBeLessThanOrEqual(2 * piece);
   });
+
+  it('gives no JSON.parse much more than a piece when containers nest each after a piece of members', async () => {
+    // Each level's one comma before the next level is under a piece from its start: cut at commas alone, no
+    // container would be cut and the whole text would be one parse. Each is a piece long, so each is parsed alone.
+    const piece = 64;
+    let text = '"end"';
+    for (let depth = 0; depth < 40; depth++) text = depth % 2 ? `[${'1,'.repeat(piece / 2 - 2)}${text}]` : `{"k":"${'x'.repeat(piece - 12)}","n":${text}}`;
+    const parse = vi.spyOn(JSON, 'parse');
+    const got = await pieces(text, piece);
+    const longest = Math.max(...parse.mock.calls.map(([parsed]) => parsed.length));
+    expect(got).toEqual({ value: JSON.parse(text) });
+    expect(longest).toBeLessThanOrEqual(2 * piece);
+  });
 });
