@@ -54,7 +54,7 @@ function tooComplex(excess: JsonShapeExcess): BodyRefusal {
 
 /** A body longer than this is parsed from its bytes in pieces, each in a turn of the event loop of its own. */
 const LARGE_BYTES = 1024 * 1024;
-/** Bytes of a large body parsed between two turns (plus one member, if a member is longer). */
+/** Bytes of a large body parsed in a turn: about this many; at most twice that, plus one member longer than it. */
 export const PIECE_BYTES = 256 * 1024;
 
 /** The body of a request as JSON, or why it is refused. Rejects only when the client goes away mid-body. */

@@ -93,7 +93,10 @@ export class JsonShapeScan {
   private readonly keys = new Set<number>();
   private readonly shortStrings = new Set<number>();
 
-  /** `piece`: the bytes of text between splits, at least; Infinity notes no spans. */
+  /**
+   * `piece`: the least bytes from a container's start to its first split, and from one split to the next (not
+   * the chunks fed, which may be cut anywhere); Infinity notes no spans.
+   */
   constructor(
     private readonly limits: JsonShapeLimits,
     readonly piece = Infinity,
