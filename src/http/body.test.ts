@@ -1,10 +1,11 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import express, { type Request, type Response } from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rawRequest } from '../../test/hostile/harness.js';
 import { LIMITS } from '../content/limits.js';
-import { closeUnreadBodies } from './body.js';
+import { closeUnreadBodies, PIECE_BYTES, readJsonBody } from './body.js';
 import { restJsonBody } from './rest.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -72,5 +73,62 @@ describe('JSON bodies of REST routes, and bodies nobody reads', () => {
     expect(refused.headers.connection).toBe('close');
     const read = await post('/echo', '{}');
     expect(read.headers.connection).toBe('keep-alive');
+  });
+});
+
+describe('readJsonBody on a large body', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** A request of `body` arriving in chunks of 64 KB. */
+  function request(body: string): IncomingMessage {
+    const req = new PassThrough();
+    const bytes = Buffer.from(body);
+    for (let i = 0; i < bytes.length; i += 65536) req.write(bytes.subarray(i, i + 65536));
+    req.end();
+    return Object.assign(req, { headers: { 'content-type': 'application/json' } }) as unknown as IncomingMessage;
+  }
+
+  /** The value or refusal of `body`, the longest text JSON.parse was given and the turns of the event loop meanwhile. */
+  async function read(body: string) {
+    const parse = vi.spyOn(JSON, 'parse');
+    let turns = 0;
+    let done = false;
+    const tick = () => {
+      turns++;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const got = await readJsonBody(request(body), LIMITS.mcpRequestBytes);
+    done = true;
+    const longest = Math.max(0, ...parse.mock.calls.map(([text]) => text.length));
+    parse.mockRestore();
+    return { got, longest, turns };
+  }
+
+  it('parses the 7 MB request of issue 16 a piece a turn, to JSON.parse’s value', async () => {
+    // As many nodes as the values bound admits (two values each).
+    const nodes = Math.floor(LIMITS.requestJsonValues / 2) - 10;
+    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add_bit","arguments":{"bit_title":"x","content_format":"slate","bit_body":[${'{"type":"hr"},'.repeat(nodes - 1)}{"type":"hr"}]}}}`;
+    const { got, longest, turns } = await read(body);
+    expect(got).toEqual({ value: JSON.parse(body) as unknown });
+    // One JSON.parse of the 7 MB held the event loop 100 to 270 ms.
+    expect(longest).toBeLessThanOrEqual(2 * PIECE_BYTES);
+    expect(turns).toBeGreaterThan(body.length / PIECE_BYTES / 2);
+  });
+
+  it('refuses a large malformed body as a small one, with JSON.parse’s message', async () => {
+    const items = `${'"abcdefghijk",'.repeat(150_000)}"z"`;
+    for (const body of [`[${items}]]`, `[${items},]`, `[${items}`, `{"a":[${items}]} {}`]) {
+      const { got, longest } = await read(body);
+      expect(got).toMatchObject({ refusal: { status: 400, message: expect.stringMatching(/^Parse error: /) as unknown } });
+      expect(longest).toBeLessThanOrEqual(2 * PIECE_BYTES);
+    }
+  });
+
+  it('parses a body of 1 MB or less in one JSON.parse, as before', async () => {
+    const body = `[${'"x",'.repeat(200_000)}"y"]`;
+    const { got, longest } = await read(body);
+    expect(got).toEqual({ value: JSON.parse(body) as unknown });
+    expect(longest).toBe(body.length);
   });
 });

@@ -5,7 +5,7 @@
  *
  * In order, each step refusing before the next costs anything: the media type; the declared length; the bytes as
  * they arrive (a chunked body is stopped at the limit); the JSON's shape, counted by a linear scan; only then
- * JSON.parse.
+ * JSON.parse, in pieces for a large body.
  */
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
@@ -13,6 +13,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { LIMITS } from '../content/limits.js';
+import { parseJsonPieces } from './json-pieces.js';
 import { JsonShapeScan, SHORT_STRING, type JsonShapeExcess, type JsonShapeLimits } from './json-scan.js';
 
 export interface BodyRefusal {
@@ -51,8 +52,10 @@ function tooComplex(excess: JsonShapeExcess): BodyRefusal {
   return { status: 413, message: `Request JSON too complex: more than ${excess.max} ${what}.` };
 }
 
-/** A body longer than this is parsed in a turn of the event loop of its own. */
-const YIELD_AFTER_CHARS = 1024 * 1024;
+/** A body longer than this is parsed from its bytes in pieces, each in a turn of the event loop of its own. */
+const LARGE_BYTES = 1024 * 1024;
+/** Bytes of a large body parsed in a turn: about this many; at most twice that, plus one member longer than it. */
+export const PIECE_BYTES = 256 * 1024;
 
 /** The body of a request as JSON, or why it is refused. Rejects only when the client goes away mid-body. */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
@@ -69,13 +72,15 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
 
   const read = await readText(req, maxBytes);
   if ('refusal' in read) return read;
-  // The text is whole now (joined from its chunks): parsing it is a turn of its own, not the tail of the last chunk's.
-  if (read.text.length > YIELD_AFTER_CHARS) await yieldToEventLoop();
   try {
-    const value = JSON.parse(read.text) as unknown;
-    // Parsing megabytes is one step of the event loop and the route's work on them another: without this turn
+    if ('text' in read) return { value: JSON.parse(read.text) as unknown };
+    // The bytes are whole now (joined from their chunks): parsing them starts in a turn of its own, not the tail
+    // of the last chunk's. JSON.parse of 7 MB of small objects in one turn held the loop 100 to 270 ms.
+    await yieldToEventLoop();
+    const value = await parseJsonPieces(read.bytes, read.scan);
+    // Parsing megabytes is a step of the event loop and the route's work on them another: without this turn
     // between them, a request of 8 MB of small objects held the loop for both at once (test/hostile/convert.test.ts).
-    if (read.text.length > YIELD_AFTER_CHARS) await yieldToEventLoop();
+    await yieldToEventLoop();
     return { value };
   } catch (error) {
     // V8's message names the position and quotes a few characters around it: bounded, and no internals.
@@ -83,16 +88,20 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   }
 }
 
+type TextRead = { text: string } | { bytes: Buffer; scan: JsonShapeScan } | { refusal: BodyRefusal };
+
 /**
  * The body as text, decoded and its shape counted chunk by chunk as it arrives (so no step over the whole body
- * holds the event loop but JSON.parse), or a refusal as soon as it goes over `maxBytes` or a shape bound. What is
- * left of a refused body is not kept (see closeUnreadBodies).
+ * holds the event loop but its parse), or a refusal as soon as it goes over `maxBytes` or a shape bound. A large
+ * body is its bytes and its scan instead, for parseJsonPieces. What is left of a refused body is not kept (see
+ * closeUnreadBodies).
  */
-function readText(req: IncomingMessage, maxBytes: number): Promise<{ text: string } | { refusal: BodyRefusal }> {
+function readText(req: IncomingMessage, maxBytes: number): Promise<TextRead> {
   return new Promise((resolve, reject) => {
     const decoder = new StringDecoder('utf8');
-    const scan = new JsonShapeScan(SHAPE_LIMITS);
+    const scan = new JsonShapeScan(SHAPE_LIMITS, PIECE_BYTES);
     const parts: string[] = [];
+    const chunks: Buffer[] = [];
     let total = 0;
     const detach = () => {
       req.off('data', onData);
@@ -103,6 +112,7 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<{ text: strin
     const refuse = (refusal: BodyRefusal) => {
       detach();
       parts.length = 0;
+      chunks.length = 0;
       resolve({ refusal });
     };
     const onData = (chunk: Buffer) => {
@@ -110,12 +120,14 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<{ text: strin
       if (total > maxBytes) return refuse(tooLarge(maxBytes));
       const excess = scan.feed(chunk);
       if (excess) return refuse(tooComplex(excess));
-      parts.push(decoder.write(chunk));
+      chunks.push(chunk);
+      if (total <= LARGE_BYTES) parts.push(decoder.write(chunk));
     };
     const onEnd = () => {
       const containers = containersFor(total);
       if (scan.containers > containers) return refuse(tooComplex({ limit: 'containers', max: containers }));
       detach();
+      if (total > LARGE_BYTES) return resolve({ bytes: Buffer.concat(chunks, total), scan });
       parts.push(decoder.end());
       resolve({ text: parts.join('') });
     };

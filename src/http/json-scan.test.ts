@@ -77,3 +77,40 @@ describe('JsonShapeScan', () => {
     }
   });
 });
+
+describe('JsonShapeScan, its spans for a parse in pieces', () => {
+  /** The spans of `text` at `piece`, the same whatever the chunks it arrives in. */
+  function spans(text: string, piece: number) {
+    const bytes = Buffer.from(text);
+    const results = [Infinity, 1, 2, 5].map((chunk) => {
+      const s = new JsonShapeScan(WIDE, piece);
+      for (let i = 0; i < bytes.length; i += Math.min(chunk, bytes.length)) s.feed(bytes.subarray(i, i + chunk));
+      return { spans: s.spans, closed: s.closed };
+    });
+    for (const result of results) expect(result).toEqual(results[0]);
+    return results[0];
+  }
+
+  it('cuts a container at its own commas, each at least a piece after its start or the previous cut', () => {
+    expect(spans('[10,20,30,40]', 3).spans).toEqual([{ start: 0, end: 13, splits: [3, 6, 9] }]);
+    expect(spans('[10,20,30,40]', 4).spans).toEqual([{ start: 0, end: 13, splits: [6] }]);
+    // Not at a comma inside a string or a nested container; the nested array, a piece long, is noted uncut.
+    expect(spans('{"a":"x,y","b":[1,2]}', 5).spans).toEqual([
+      { start: 15, end: 20, splits: [] },
+      { start: 0, end: 21, splits: [10] },
+    ]);
+    // Offsets are in bytes: a multi-byte character before a cut moves it.
+    expect(spans('["é",1,2]', 6).spans).toEqual([{ start: 0, end: 10, splits: [7] }]);
+  });
+
+  it('notes no container shorter than a piece and uncut, nor one left open, nor anything without a piece size', () => {
+    expect(spans('[[1],[2,3],{"a":1}]', 8).spans).toEqual([{ start: 0, end: 19, splits: [10] }]);
+    expect(spans('[1,2,3,4,5', 3).spans).toEqual([]);
+    expect(spans('[1,2,3,[4,5,6,7,8]]', Infinity).spans).toEqual([]);
+  });
+
+  it('says whether the text closed every string and container it opened', () => {
+    for (const text of ['[1]', ' {"a":[{}]} ', '"x"', '1', '', '[]]']) expect(spans(text, 4).closed).toBe(true);
+    for (const text of ['[1', '{"a":[]', '"abc', '["]"', '[[1]]]["']) expect(spans(text, 4).closed).toBe(false);
+  });
+});

@@ -5,6 +5,8 @@
  *
  * It does not check the syntax (JSON.parse does, on what passes); on a malformed text its counts still bound
  * what JSON.parse builds before it stops at the first error.
+ *
+ * Given a piece size, it also notes where a large text can be cut for a parse in pieces (json-pieces.ts).
  */
 
 export interface JsonShapeLimits {
@@ -31,6 +33,17 @@ export interface JsonShapeLimits {
   shortStrings: number;
 }
 
+/**
+ * An object or array of the text, by byte offsets in the whole text: `start` at its `{` or `[`, `end` after its
+ * `}` or `]`, and `splits` the commas directly inside it where it is cut, each at least a piece after the
+ * previous one (or after `start`).
+ */
+export interface JsonSpan {
+  start: number;
+  end: number;
+  splits: number[];
+}
+
 export interface JsonShapeExcess {
   limit: keyof JsonShapeLimits;
   max: number;
@@ -52,6 +65,20 @@ export class JsonShapeScan {
   private depth = 0;
   /** Per open container: its members so far if it is an object, -1 if it is an array. */
   private readonly open: number[] = [];
+  /**
+   * Per open container, by depth (written in place, not pushed: a body of small objects opens millions): the
+   * offset of its `{` or `[`, of its last split (its start if none), and its splits (stale while it has none).
+   */
+  private readonly starts: number[] = [];
+  private readonly from: number[] = [];
+  private readonly cuts: number[][] = [];
+  /** Offset in the whole text of the piece being fed. */
+  private offset = 0;
+  /**
+   * The containers closed so far that are cut (they have splits) or are at least a piece long: a container a
+   * piece long is parsed on its own, so that what its parent's piece holds stays about a piece long.
+   */
+  readonly spans: JsonSpan[] = [];
   /** Where the previous piece ended: inside a string (after a backslash, or not), or inside a number or literal. */
   private inString = false;
   private escaped = false;
@@ -66,12 +93,26 @@ export class JsonShapeScan {
   private readonly keys = new Set<number>();
   private readonly shortStrings = new Set<number>();
 
-  constructor(private readonly limits: JsonShapeLimits) {}
+  /**
+   * `piece`: the least bytes from a container's start to its first split, and from one split to the next (not
+   * the chunks fed, which may be cut anywhere); Infinity notes no spans.
+   */
+  constructor(
+    private readonly limits: JsonShapeLimits,
+    readonly piece = Infinity,
+  ) {}
+
+  /** The text so far leaves no string, object or array open. */
+  get closed(): boolean {
+    return this.open.length === 0 && !this.inString;
+  }
 
   /** Counts the next piece of the text; the first bound the text so far goes over, or null. */
   feed(bytes: Uint8Array): JsonShapeExcess | null {
     const { limits } = this;
     const n = bytes.length;
+    const offset = this.offset;
+    this.offset += n;
     let i = 0;
     while (i < n) {
       if (this.inString) {
@@ -120,12 +161,15 @@ export class JsonShapeScan {
         case 0x5b: // [
           if (++this.containers > limits.containers) return { limit: 'containers', max: limits.containers };
           if (++this.depth > limits.depth) return { limit: 'depth', max: limits.depth };
+          this.starts[this.open.length] = offset + i - 1;
+          this.from[this.open.length] = offset + i - 1;
           this.open.push(bytes[i - 1] === 0x7b ? 0 : -1);
           break;
         case 0x7d: // }
         case 0x5d: // ]
           this.depth--;
-          this.open.pop();
+          // One too many is JSON.parse's error to find.
+          if (this.open.length > 0) this.close(offset + i);
           break;
         case 0x3a: {
           // `:` outside a string: one member of the innermost object.
@@ -133,7 +177,16 @@ export class JsonShapeScan {
           if (last >= 0 && this.open[last] >= 0 && ++this.open[last] > limits.members) return { limit: 'members', max: limits.members };
           break;
         }
-        case 0x2c: // ,
+        case 0x2c: {
+          // `,` outside a string: a split of the innermost container if it is a piece past the previous one.
+          const last = this.open.length - 1;
+          if (last >= 0 && offset + i - 1 - this.from[last] >= this.piece) {
+            if (this.from[last] === this.starts[last]) this.cuts[last] = [offset + i - 1];
+            else this.cuts[last].push(offset + i - 1);
+            this.from[last] = offset + i - 1;
+          }
+          break;
+        }
         case 0x20:
         case 0x09:
         case 0x0a:
@@ -153,6 +206,15 @@ export class JsonShapeScan {
       }
     }
     return null;
+  }
+
+  /** The innermost open container ends before `end`: kept in `spans` if it is cut or a piece long. */
+  private close(end: number): void {
+    this.open.pop();
+    const level = this.open.length;
+    const start = this.starts[level];
+    const cut = this.from[level] !== start;
+    if (cut || end - start >= this.piece) this.spans.push({ start, end, splits: cut ? this.cuts[level] : [] });
   }
 
   /** Counts the string that just ended as a key or, if it is short, as a value JSON.parse will internalize. */
