@@ -5,6 +5,7 @@ import { LIMITS } from '../content/limits.js';
 import { errorBody, WaymarkError } from '../errors.js';
 import type { Services } from '../services/index.js';
 import { assertAccess, type Access, type Actor } from '../services/actor.js';
+import { encodeLargeJson } from '../services/convert-pool.js';
 import { storableInput } from '../services/storable-input.js';
 import { actorOf } from './bearer.js';
 import { jsonBody, type BodyRefusal } from './body.js';
@@ -59,7 +60,11 @@ export function restRouter(services: Services, logger: Logger, web: WebSession):
       const actor = actorOf(req.auth);
       if (!actor) throw new WaymarkError('UNAUTHENTICATED', 'No valid token: pass a Waymark token as Authorization: Bearer.');
       assertAccess(actor, access);
-      res.status(200).json({ success: true, data: await handler(actor, req, res) });
+      const envelope = { success: true, data: await handler(actor, req, res) };
+      // A 7 MB step or bit is written and encoded on a conversion thread, as over /mcp (mcp-transport.ts).
+      const encoded = await encodeLargeJson(envelope);
+      if (!encoded) res.status(200).json(envelope);
+      else res.status(200).type('json').set('Content-Length', String(encoded.byteLength)).end(encoded);
     } catch (error) {
       const body = errorBody(error);
       const line = { route: req.path, errorId: body.errorId, code: body.code, status: body.status };

@@ -148,6 +148,12 @@ export async function encodeJsonOffThread(value: unknown): Promise<Uint8Array> {
   return reply.encoded;
 }
 
+/** `value` as UTF-8 JSON, encoded as encodeJsonOffThread does, when it is over LIMITS.offThreadAnswerChars; else undefined. */
+export async function encodeLargeJson(value: unknown): Promise<Uint8Array | undefined> {
+  if (jsonSizeAtLeast(value, LIMITS.offThreadAnswerChars) <= LIMITS.offThreadAnswerChars) return undefined;
+  return encodeJsonOffThread(value);
+}
+
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError' || /abort/i.test(error.message));
 }

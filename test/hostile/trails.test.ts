@@ -10,7 +10,7 @@ import { LIMITS } from '../../src/content/limits.js';
 import { ENGINES } from '../engines.js';
 import { addTestBit, connectTestBits, type ToolCaller } from '../graph-fixtures.js';
 import { p, textArea, type BodyPiece } from '../trail-fixtures.js';
-import { callTool, HEALTH_BOUND_MS, LONG, memoryBound, ok, repeatJson, startHostileServer, underAttack, type HostileServer, type ToolAnswer } from './harness.js';
+import { callTool, HEALTH_BOUND_MS, LONG, memoryBound, ok, rawRequest, repeatJson, startHostileServer, underAttack, type HostileServer, type ToolAnswer } from './harness.js';
 
 const MB = 1024 * 1024;
 /**
@@ -226,6 +226,31 @@ describe.each(ENGINES)('hostile trails on %s', (engine) => {
     expect(read.result.bytes).toBeLessThan(2 * SIZE.loopBody);
     expect(read.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     expect(read.addedRss).toBeLessThan(memoryBound(SIZE.loopBody));
+  }, 300_000);
+
+  it('finding 7, for people: reading and advancing a big step under /api/v1 stay within the bounds', async () => {
+    const author = authorOf(server);
+    const first = (await addTestBit(author, { title: 'Big one', blocks: bodyOf(SIZE.loopBody, 'one') })).bit_id;
+    const second = (await addTestBit(author, { title: 'Big two', blocks: bodyOf(SIZE.loopBody, 'two') })).bit_id;
+    await connectTestBits(author, first, second);
+    const flow = await ok(server, 'create_flow', { flow_title: 'People', start_bit_id: first });
+    const trail = String((await ok(server, 'start_trail', { flow_id: flow.flow_id })).trail_id);
+    const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+    const calls: Array<[string, string, string | undefined]> = [
+      ['GET', `/api/v1/trails/${trail}/step`, undefined],
+      ['GET', `/api/v1/trails/${trail}`, undefined],
+      ['GET', `/api/v1/bits/${first}`, undefined],
+      ['POST', `/api/v1/trails/${trail}/advance`, '{}'],
+    ];
+    for (const [method, path, body] of calls) {
+      const m = await underAttack(server, () => rawRequest(new URL(path, server.base), { method, headers, body }));
+      report(`${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')}`, m, `, answer ${(m.result.text.length / MB).toFixed(1)} MB`);
+      expect(m.result.status).toBe(200);
+      expect((JSON.parse(m.result.text) as { success: boolean }).success).toBe(true);
+      expect(m.result.text.length).toBeGreaterThan(SIZE.loopBody / 2);
+      expect(m.maxHealthMs).toBeLessThan(HEALTH_BOUND_MS);
+      expect(m.addedRss).toBeLessThan(memoryBound(SIZE.loopBody));
+    }
   }, 300_000);
 
   it('finding 7: get_flow include_graph over many big bits reads them one at a time', async () => {

@@ -1,7 +1,8 @@
 /**
- * A large answer over `/mcp` is encoded on a conversion thread, not by the SDK's `Response.json` on the event
- * loop, and the client receives exactly the answer the SDK would have written. Real HTTP app, real store, real
- * conversion pool, the official SDK client.
+ * A large answer is encoded on a conversion thread, not on the event loop: over `/mcp` not by the SDK's
+ * `Response.json`, and the client receives exactly the answer the SDK would have written; under `/api/v1` not by
+ * Express's `res.json`, with the same envelope. Real HTTP app, real store, real conversion pool, the official SDK
+ * client.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -94,5 +95,25 @@ describe('large answers over /mcp', () => {
     expect(message.result.isError).toBe(true);
     expect(message.result.structuredContent.error.code).toBe('BIT_NOT_FOUND');
     expect(written).toHaveBeenCalledTimes(1);
+  });
+
+  it('under /api/v1, are the envelope res.json would have written, not written on this thread', async () => {
+    const written: number[] = [];
+    const stringify = JSON.stringify;
+    vi.spyOn(JSON, 'stringify').mockImplementation(function (this: unknown, ...args: Parameters<typeof JSON.stringify>) {
+      const json = stringify.apply(JSON, args);
+      written.push(json?.length ?? 0);
+      return json;
+    });
+    const response = await fetch(new URL(`/api/v1/bits/${bitId}`, web.origin), { headers: { authorization: `Bearer ${h.owner.token}` } });
+    vi.restoreAllMocks();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
+    const envelope = JSON.parse(bytes.toString('utf8')) as { success: boolean; data: { bit_id: string; bit_body: string } };
+    expect(envelope).toMatchObject({ success: true, data: { bit_id: bitId, bit_body: markdown } });
+    expect(bytes.equals(Buffer.from(JSON.stringify(envelope)))).toBe(true);
+    expect(Math.max(0, ...written)).toBeLessThan(LIMITS.offThreadAnswerChars);
   });
 });
