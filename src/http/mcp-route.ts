@@ -48,7 +48,7 @@ export function mcpRouter(services: Services, logger: Logger, bearer: RequestHan
       const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger, clients.recall(key), calledTool(req.body));
       // One JSON answer, not an event stream: no Waymark call sends notifications or requests on the way (a
       // stateless server could not take their answers back), and one write costs far less than SSE framing.
-      const transport = new McpRequestTransport();
+      const transport = new McpRequestTransport(logger);
       res.on('close', () => {
         void transport.close();
         void server.close();

@@ -15,24 +15,11 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type JSONRPCMessage,
-  type JSONRPCResultResponse,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LIMITS } from '../content/limits.js';
-import { encodeJsonOffThread } from '../services/convert-pool.js';
-
-/** The text content of a tool's answer, whose length is its envelope's JSON: the answer's size at a glance. */
-function answerTextLength(message: JSONRPCResultResponse): number {
-  const content = (message.result as { content?: unknown }).content;
-  if (!Array.isArray(content)) return 0;
-  let length = 0;
-  for (const block of content) {
-    const text = (block as { text?: unknown } | null)?.text;
-    if (typeof text === 'string') length += text.length;
-  }
-  return length;
-}
+import type { Logger } from 'pino';
+import { encodeLargeJson } from '../services/convert-pool.js';
 
 export class McpRequestTransport extends WebStandardStreamableHTTPServerTransport {
   /** The one request's answer, encoded here instead of by the SDK. */
@@ -40,14 +27,24 @@ export class McpRequestTransport extends WebStandardStreamableHTTPServerTranspor
   /** Whether the request is one message: a batch's answers are one array, which the SDK writes. */
   private single = false;
 
-  constructor() {
+  constructor(private readonly logger: Logger) {
     super({ sessionIdGenerator: undefined, enableJsonResponse: true });
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.single && isJSONRPCResultResponse(message) && answerTextLength(message) > LIMITS.offThreadAnswerChars) {
-      this.encoded = await encodeJsonOffThread(message);
-      return super.send({ jsonrpc: '2.0', id: message.id, result: {} }, options);
+    if (this.single && isJSONRPCResultResponse(message)) {
+      let encoded: Uint8Array | undefined;
+      try {
+        encoded = await encodeLargeJson(message);
+      } catch (error) {
+        // A conversion thread that failed (its heap, the pool stopping) must not leave the request unanswered:
+        // the SDK writes the answer itself, on this thread, as it would without this class.
+        this.logger.error({ err: error }, 'encoding a large answer off the event loop failed; written inline');
+      }
+      if (encoded) {
+        this.encoded = encoded;
+        return super.send({ jsonrpc: '2.0', id: message.id, result: {} }, options);
+      }
     }
     return super.send(message, options);
   }

@@ -61,8 +61,12 @@ export function restRouter(services: Services, logger: Logger, web: WebSession):
       if (!actor) throw new WaymarkError('UNAUTHENTICATED', 'No valid token: pass a Waymark token as Authorization: Bearer.');
       assertAccess(actor, access);
       const envelope = { success: true, data: await handler(actor, req, res) };
-      // A 7 MB step or bit is written and encoded on a conversion thread, as over /mcp (mcp-transport.ts).
-      const encoded = await encodeLargeJson(envelope);
+      // A 7 MB step or bit is written and encoded on a conversion thread, as over /mcp (mcp-transport.ts); such an
+      // answer has no ETag (Express would hash its 16 MB on this thread for one).
+      const encoded = await encodeLargeJson(envelope).catch((error: unknown) => {
+        logger.error({ err: error, route: req.path }, 'encoding a large answer off the event loop failed; written inline');
+        return undefined;
+      });
       if (!encoded) res.status(200).json(envelope);
       else res.status(200).type('json').set('Content-Length', String(encoded.byteLength)).end(encoded);
     } catch (error) {

@@ -50,6 +50,9 @@ export function startConvertPool(options: ConvertPoolOptions = {}): void {
     timeoutMs: options.timeoutMs ?? LIMITS.convertTimeoutMs,
     memoryMb,
   };
+  // A task's own failure reaches its caller; a worker that fails outside a task (starting, under a heap limit too
+  // small to load the converter) is replaced by piscina, and said here instead of ending the process.
+  pool.piscina.on('error', (error: unknown) => process.emitWarning(error instanceof Error ? error : String(error), 'WaymarkConvertPool'));
 }
 
 export async function stopConvertPool(): Promise<void> {
@@ -137,21 +140,16 @@ export async function readBodyOffThread(stored: SlateBody | string): Promise<Rea
 }
 
 /**
- * A value as UTF-8 JSON, written on a conversion thread when a pool runs: an answer of a 7 MB bit as markdown is
- * about 16 MB of JSON (the envelope twice, CONTRACT.md), and writing and encoding it held the event loop for
- * 150–250 ms (issue 16). Copying it to the thread is a fraction of that; the bytes come back moved.
+ * `value` as UTF-8 JSON, written on a conversion thread, when it is over LIMITS.offThreadAnswerChars and a pool
+ * runs; else undefined (the caller writes it as it always does). An answer of a 7 MB bit as markdown is about 16 MB
+ * of JSON (the envelope twice, CONTRACT.md), and writing and encoding it held the event loop 150–250 ms (issue 16).
+ * Copying it to the thread is a fraction of that; the bytes come back moved.
  */
-export async function encodeJsonOffThread(value: unknown): Promise<Uint8Array> {
-  if (!pool) return new TextEncoder().encode(JSON.stringify(value));
+export async function encodeLargeJson(value: unknown): Promise<Uint8Array | undefined> {
+  if (!pool || jsonSizeAtLeast(value, LIMITS.offThreadAnswerChars) <= LIMITS.offThreadAnswerChars) return undefined;
   const reply = await pool.piscina.run({ encodeJson: value });
   if (!reply.ok || !('encoded' in reply)) throw new Error('the conversion worker did not encode the value');
   return reply.encoded;
-}
-
-/** `value` as UTF-8 JSON, encoded as encodeJsonOffThread does, when it is over LIMITS.offThreadAnswerChars; else undefined. */
-export async function encodeLargeJson(value: unknown): Promise<Uint8Array | undefined> {
-  if (jsonSizeAtLeast(value, LIMITS.offThreadAnswerChars) <= LIMITS.offThreadAnswerChars) return undefined;
-  return encodeJsonOffThread(value);
 }
 
 function isAbort(error: unknown): boolean {

@@ -39,7 +39,7 @@ export function bodyView<B>(body: SlateBody, shown: B): BodyView<B> {
   return { body: shown, elements: listElements(body), connections: collectConnections(body) };
 }
 
-/** A value to write as JSON, in UTF-8: a large answer (mcp-route.ts), written off the event loop's thread. */
+/** A value to write as JSON, in UTF-8: a large answer (http/mcp-transport.ts, http/rest.ts), written off the event loop's thread. */
 export interface EncodeTask {
   encodeJson: unknown;
 }

@@ -27,9 +27,9 @@ import { answerView, availableConnections, historyEntry, latestAnswers, stepView
 import type { AnswerView, AnswerWarnings, TrailPage, TrailView } from './trail-shapes.js';
 
 /**
- * Whether stored JSON (a bit's body, a step's snapshot) is large enough that reading, parsing, writing and hashing
- * it take a turn of the event loop each: an advance over a 7 MB bit did all of it in one turn of 100–170 ms
- * (SQLite answers in the same turn; issue 16).
+ * Whether stored JSON (a bit's body, a step's snapshot) is large enough that reading, parsing, writing it out and
+ * hashing and storing it take turns of the event loop of their own: an advance over a 7 MB bit did all of it in one
+ * turn of 100–170 ms (SQLite answers in the same turn; issue 16).
  */
 function large(raw: unknown): boolean {
   const size = typeof raw === 'string' ? raw.length : jsonSizeAtLeast(raw, LIMITS.inlineConvertChars);

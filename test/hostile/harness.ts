@@ -254,8 +254,14 @@ async function startProber(url: URL): Promise<{ stop(): Promise<ProbeResult> }> 
       else resolve(m);
     });
     worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the /healthz prober exited (${code}) without its result`)));
   });
-  await Promise.race([started, answer]);
+  try {
+    await Promise.race([started, answer]);
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
   let stopped: Promise<ProbeResult> | undefined;
   return {
     stop() {
