@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertTopLevelFloor, jsonSizeAtLeast } from './budget.js';
+import { assertTopLevelFloor, jsonSizeAtLeast, textLongerThan } from './budget.js';
 import { LIMITS } from './limits.js';
 import { slateToBody } from './slate-input.js';
 
@@ -26,6 +26,16 @@ describe('jsonSizeAtLeast', () => {
       },
     });
     expect(jsonSizeAtLeast(items, 100_000)).toBeGreaterThan(100_000);
+  });
+});
+
+describe('textLongerThan', () => {
+  it('takes a string as the text itself and estimates a parsed value as its JSON', () => {
+    expect(textLongerThan('x'.repeat(10), 10)).toBe(false);
+    expect(textLongerThan('x'.repeat(11), 10)).toBe(true);
+    // As JSON, ["xxxxxxxx"] is 12 characters.
+    expect(textLongerThan(['x'.repeat(8)], 12)).toBe(false);
+    expect(textLongerThan(['x'.repeat(9)], 12)).toBe(true);
   });
 });
 

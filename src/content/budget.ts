@@ -149,3 +149,12 @@ export function jsonSizeAtLeast(value: unknown, stop: number): number {
   }
   return size;
 }
+
+/**
+ * Whether JSON is longer than `chars`: a string is the text itself (stored JSON as the store gave it, markdown), a
+ * parsed value is estimated by jsonSizeAtLeast, which stops walking once it has seen enough. The one measure of "a
+ * large body, snapshot or answer" that decides what runs in turns or threads of its own.
+ */
+export function textLongerThan(value: unknown, chars: number): boolean {
+  return (typeof value === 'string' ? value.length : jsonSizeAtLeast(value, chars)) > chars;
+}

@@ -49,7 +49,7 @@ export {
 } from './inspect.js';
 export { checkStepAnswer, type StepAnswer, type StepAnswerResult } from './answers.js';
 export { bodyByteLength, assertBodySize, assertJsonSize } from './size.js';
-export { assertTopLevelFloor, bodyTooLarge, jsonSizeAtLeast } from './budget.js';
+export { assertTopLevelFloor, bodyTooLarge, jsonSizeAtLeast, textLongerThan } from './budget.js';
 export { assertSafeUrl, isSafeUrl, SAFE_SCHEMES } from './url.js';
 
 export {

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Piscina } from 'piscina';
-import { assertTopLevelFloor, bodyToMarkdown, jsonSizeAtLeast, type SlateBody } from '../content/index.js';
+import { assertTopLevelFloor, bodyToMarkdown, textLongerThan, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
 import { prepareBody, summarisePrevious, summarisePreviousJson, type BodyInput, type PreparedBody } from './bit-body.js';
@@ -61,12 +61,6 @@ export async function stopConvertPool(): Promise<void> {
   await current?.piscina.destroy();
 }
 
-/** How big an input is, in characters, for choosing inline or the pool (an array is measured up to the point that matters). */
-function inputSize(input: BodyInput): number {
-  if (typeof input.bit_body === 'string') return input.bit_body.length;
-  return jsonSizeAtLeast(input.bit_body, LIMITS.inlineConvertChars);
-}
-
 function tooCostly(reason: string, details: Record<string, unknown>): WaymarkError {
   return new WaymarkError('BODY_TOO_LARGE', `bit_body ${reason}; split the content over several bits`, { max_bytes: LIMITS.bodyBytes, ...details });
 }
@@ -84,7 +78,7 @@ export async function prepareBodyOffThread(
   removeNodeIds?: string[],
 ): Promise<PreparedBody> {
   const arrayAsMarkdown = Array.isArray(input.bit_body) && input.content_format === 'markdown';
-  if (!pool || arrayAsMarkdown || inputSize(input) <= LIMITS.inlineConvertChars) {
+  if (!pool || arrayAsMarkdown || !textLongerThan(input.bit_body, LIMITS.inlineConvertChars)) {
     const summary = previous === undefined ? undefined : typeof previous === 'string' ? summarisePreviousJson(previous) : summarisePrevious(previous);
     return prepareBody(input, summary, randomUUID, removeNodeIds);
   }
@@ -119,8 +113,7 @@ export async function prepareBodyOffThread(
  * body was checked when written, so no limit applies (none is refused on the way out).
  */
 export async function renderBodyOffThread(body: SlateBody, json?: string): Promise<string> {
-  const size = json?.length ?? jsonSizeAtLeast(body.children, LIMITS.inlineConvertChars);
-  if (!pool || size <= LIMITS.inlineConvertChars) return bodyToMarkdown(body);
+  if (!pool || !textLongerThan(json ?? body.children, LIMITS.inlineConvertChars)) return bodyToMarkdown(body);
   const reply = await pool.piscina.run({ renderJson: json ?? JSON.stringify(body) });
   if (!reply.ok || !('markdown' in reply)) throw new Error('the conversion worker did not print the body');
   return reply.markdown;
@@ -133,7 +126,7 @@ export async function renderBodyOffThread(body: SlateBody, json?: string): Promi
  */
 export async function readBodyOffThread(stored: SlateBody | string): Promise<ReadBody> {
   if (typeof stored !== 'string') return bodyView(stored, await renderBodyOffThread(stored));
-  if (!pool || stored.length <= LIMITS.inlineConvertChars) return readBody(JSON.parse(stored) as SlateBody);
+  if (!pool || !textLongerThan(stored, LIMITS.inlineConvertChars)) return readBody(JSON.parse(stored) as SlateBody);
   const reply = await pool.piscina.run({ renderJson: stored, read: true });
   if (!reply.ok || !('read' in reply)) throw new Error('the conversion worker did not read the body');
   return reply.read;
@@ -146,7 +139,7 @@ export async function readBodyOffThread(stored: SlateBody | string): Promise<Rea
  * Copying it to the thread is a fraction of that; the bytes come back moved.
  */
 export async function encodeLargeJson(value: unknown): Promise<Uint8Array | undefined> {
-  if (!pool || jsonSizeAtLeast(value, LIMITS.offThreadAnswerChars) <= LIMITS.offThreadAnswerChars) return undefined;
+  if (!pool || !textLongerThan(value, LIMITS.offThreadAnswerChars)) return undefined;
   const reply = await pool.piscina.run({ encodeJson: value });
   if (!reply.ok || !('encoded' in reply)) throw new Error('the conversion worker did not encode the value');
   return reply.encoded;

@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { issuesError, validationError, WaymarkError } from '../errors.js';
-import { answeredByItems, choiceList, jsonSizeAtLeast } from '../content/index.js';
+import { answeredByItems, choiceList, textLongerThan } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { assertAnswerSizes, assertContextSize } from './trail-bounds.js';
 import { findBit, findBitHeads } from '../store/repositories/bits.repo.js';
@@ -32,8 +32,7 @@ import type { AnswerView, AnswerWarnings, TrailPage, TrailView } from './trail-s
  * turn of 100–170 ms (SQLite answers in the same turn; issue 16).
  */
 function large(raw: unknown): boolean {
-  const size = typeof raw === 'string' ? raw.length : jsonSizeAtLeast(raw, LIMITS.inlineConvertChars);
-  return size > LIMITS.inlineConvertChars;
+  return textLongerThan(raw, LIMITS.inlineConvertChars);
 }
 
 /** Answers in one submit_step_data call: a step holds at most 200 elements and items (LIMITS.entriesAndItemsPerCall). */
