@@ -19,7 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { encodeLargeJson } from '../services/convert-pool.js';
+import { largeAnswerBytes } from './large-answer.js';
 
 export class McpRequestTransport extends WebStandardStreamableHTTPServerTransport {
   /** The one request's answer, encoded here instead of by the SDK. */
@@ -33,14 +33,7 @@ export class McpRequestTransport extends WebStandardStreamableHTTPServerTranspor
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.single && isJSONRPCResultResponse(message)) {
-      let encoded: Uint8Array | undefined;
-      try {
-        encoded = await encodeLargeJson(message);
-      } catch (error) {
-        // A conversion thread that failed (its heap, the pool stopping) must not leave the request unanswered:
-        // the SDK writes the answer itself, on this thread, as it would without this class.
-        this.logger.error({ err: error }, 'encoding a large answer off the event loop failed; written inline');
-      }
+      const encoded = await largeAnswerBytes(message, this.logger);
       if (encoded) {
         this.encoded = encoded;
         return super.send({ jsonrpc: '2.0', id: message.id, result: {} }, options);

@@ -5,10 +5,10 @@ import { LIMITS } from '../content/limits.js';
 import { errorBody, WaymarkError } from '../errors.js';
 import type { Services } from '../services/index.js';
 import { assertAccess, type Access, type Actor } from '../services/actor.js';
-import { encodeLargeJson } from '../services/convert-pool.js';
 import { storableInput } from '../services/storable-input.js';
 import { actorOf } from './bearer.js';
 import { jsonBody, type BodyRefusal } from './body.js';
+import { largeAnswerBytes } from './large-answer.js';
 import { operationArgs, REST_OPERATIONS } from './rest-operations.js';
 import type { WebSession } from './session.js';
 
@@ -63,10 +63,7 @@ export function restRouter(services: Services, logger: Logger, web: WebSession):
       const envelope = { success: true, data: await handler(actor, req, res) };
       // A 7 MB step or bit is written and encoded on a conversion thread, as over /mcp (mcp-transport.ts); such an
       // answer has no ETag (Express would hash its 16 MB on this thread for one).
-      const encoded = await encodeLargeJson(envelope).catch((error: unknown) => {
-        logger.error({ err: error, route: req.path }, 'encoding a large answer off the event loop failed; written inline');
-        return undefined;
-      });
+      const encoded = await largeAnswerBytes(envelope, logger);
       if (!encoded) res.status(200).json(envelope);
       else res.status(200).type('json').set('Content-Length', String(encoded.byteLength)).end(encoded);
     } catch (error) {
