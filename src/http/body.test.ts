@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import express, { type Request, type Response } from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rawRequest } from '../../test/hostile/harness.js';
+import { parseTurns } from '../../test/parse-turns.js';
 import { LIMITS } from '../content/limits.js';
 import { closeUnreadBodies, PIECE_BYTES, readJsonBody } from './body.js';
 import { restJsonBody } from './rest.js';
@@ -90,18 +91,7 @@ describe('readJsonBody on a large body', () => {
 
   /** The value or refusal of `body`, the longest text JSON.parse was given and the turns of the event loop meanwhile. */
   async function read(body: string) {
-    const parse = vi.spyOn(JSON, 'parse');
-    let turns = 0;
-    let done = false;
-    const tick = () => {
-      turns++;
-      if (!done) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const got = await readJsonBody(request(body), LIMITS.mcpRequestBytes);
-    done = true;
-    const longest = Math.max(0, ...parse.mock.calls.map(([text]) => text.length));
-    parse.mockRestore();
+    const { result: got, longest, turns } = await parseTurns(() => readJsonBody(request(body), LIMITS.mcpRequestBytes));
     return { got, longest, turns };
   }
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseTurns } from '../../test/parse-turns.js';
 import { parseJsonPieces } from './json-pieces.js';
 import { JsonShapeScan, type JsonShapeLimits } from './json-scan.js';
 
@@ -192,20 +193,10 @@ describe('parseJsonPieces', () => {
   it('parses a large text over many turns of the event loop, none given much more than a piece', async () => {
     const piece = 4096;
     const text = `{"jsonrpc":"2.0","id":1,"params":{"arguments":{"bit_body":[${'{"type":"hr"},'.repeat(19_999)}{"type":"hr"}]}}}`;
-    const parse = vi.spyOn(JSON, 'parse');
-    let turns = 0;
-    let done = false;
-    const tick = () => {
-      turns++;
-      if (!done) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const got = await pieces(text, piece);
-    done = true;
+    const { result: got, turns, longest } = await parseTurns(() => pieces(text, piece));
     expect(got).toEqual({ value: JSON.parse(text) });
     // 280 KB in pieces of 4 KB, at most two a turn.
     expect(turns).toBeGreaterThan(text.length / piece / 2);
-    const longest = Math.max(...parse.mock.calls.slice(0, -1).map(([parsed]) => parsed.length));
     expect(longest).toBeLessThanOrEqual(2 * piece);
   });
 
