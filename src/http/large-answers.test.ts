@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startHarness, type Harness } from '../../test/harness.js';
 import { startWebServer, type WebServer } from '../../test/web-client.js';
 import { LIMITS } from '../content/limits.js';
+import { BATCH_REFUSAL } from './mcp-route.js';
 import { startConvertPool, stopConvertPool } from '../services/convert-pool.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
@@ -77,15 +78,11 @@ describe('large answers over /mcp', () => {
     }
   });
 
-  it('in a batch, are written by the SDK with the others, whole', async () => {
-    const written = vi.spyOn(Response, 'json');
+  it('are never asked for in a batch: a batch is refused before any of it runs', async () => {
     const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_bit', arguments: { bit_id: bitId } } });
     const response = await post([call(1), call(2)]);
-    expect(response.status).toBe(200);
-    const answers = (await response.json()) as Array<{ id: number; result: { structuredContent: { data: { bit_body: string } } } }>;
-    expect(answers.map((a) => a.id).sort()).toEqual([1, 2]);
-    for (const answer of answers) expect(answer.result.structuredContent.data.bit_body).toBe(markdown);
-    expect(written).toHaveBeenCalledTimes(1);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: BATCH_REFUSAL }, id: null });
   });
 
   it('leave small answers and refusals to the SDK', async () => {

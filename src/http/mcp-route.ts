@@ -3,7 +3,7 @@
  * can serve the same store behind a load balancer without sticky sessions. The token is checked first, then the
  * body is read within LIMITS.mcpRequestBytes; every refusal is a JSON-RPC error.
  */
-import { PARSE_ERROR, INTERNAL_ERROR, type AuthInfo } from '@modelcontextprotocol/server';
+import { PARSE_ERROR, INTERNAL_ERROR, INVALID_REQUEST, type AuthInfo } from '@modelcontextprotocol/server';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { LIMITS } from '../content/limits.js';
@@ -25,8 +25,17 @@ export function sendRpcError(res: Response, status: number, code: number, messag
 const mcpJsonBody = jsonBody(LIMITS.mcpRequestBytes, (res, refusal) => sendRpcError(res, refusal.status, refusal.status === 400 ? PARSE_ERROR : SERVER_ERROR, refusal.message));
 
 /**
+ * A JSON-RPC batch is refused whole, before any of it runs. The 2025-06-18 protocol dropped batching, and
+ * serving it was the one way a small request made the server do unbounded work in one go: 100 get_bit of a
+ * 4 MB bit in a 2 KB batch held the event loop 5.5 s and took 1–3 GB, since a batch's answers are one array the
+ * SDK writes in one turn (issue 24, finding 1). A client of an earlier era sends its messages one by one instead.
+ */
+export const BATCH_REFUSAL =
+  'Invalid request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed batching); send each message in a request of its own.';
+
+/**
  * The tool a request calls, the only one its server needs: the name of one tools/call message, null for one
- * message of another method, undefined for anything else (a batch: every tool).
+ * message of another method, undefined for anything else (no tool named: every tool).
  */
 function calledTool(body: unknown): string | null | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
@@ -42,6 +51,10 @@ export function mcpRouter(services: Services, logger: Logger, bearer: RequestHan
   router
     .route('/mcp')
     .post(bearer, mcpJsonBody, async (req: Request, res: Response) => {
+      if (Array.isArray(req.body)) {
+        sendRpcError(res, 400, INVALID_REQUEST, BATCH_REFUSAL);
+        return;
+      }
       const key = ClientMemory.keyOf((req as Request & { auth?: AuthInfo }).auth);
       clients.observe(key, req.body);
       if (answerToolsList(req, res, clients.recall(key))) return;

@@ -7,7 +7,8 @@
  * twice, CONTRACT.md "Every tool answers…"), and that turn held the event loop every account shares for 150–250
  * ms (issue 16). Here such an answer is encoded on a conversion thread; the SDK is given a stand-in result for
  * the same request id, and the response it makes carries the encoded bytes instead. Everything else (headers,
- * protocol versions, notifications, batches, errors) is the SDK's own.
+ * protocol versions, notifications, errors) is the SDK's own. Batches never reach it (mcp-route.ts refuses them),
+ * so a request has at most one answer.
  */
 import { getRequestListener } from '@hono/node-server';
 import {
@@ -24,15 +25,12 @@ import { largeAnswerBytes } from './large-answer.js';
 export class McpRequestTransport extends WebStandardStreamableHTTPServerTransport {
   /** The one request's answer, encoded here instead of by the SDK. */
   private encoded: Uint8Array | null = null;
-  /** Whether the request is one message: a batch's answers are one array, which the SDK writes. */
-  private single = false;
-
   constructor(private readonly logger: Logger) {
     super({ sessionIdGenerator: undefined, enableJsonResponse: true });
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.single && isJSONRPCResultResponse(message)) {
+    if (isJSONRPCResultResponse(message)) {
       const encoded = await largeAnswerBytes(message, this.logger);
       if (encoded) {
         this.encoded = encoded;
@@ -44,7 +42,6 @@ export class McpRequestTransport extends WebStandardStreamableHTTPServerTranspor
 
   /** Answers the Node request, as the SDK's Node transport does, with an answer encoded here in place of its stand-in. */
   async handleNodeRequest(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody: unknown): Promise<void> {
-    this.single = !Array.isArray(parsedBody);
     const listener = getRequestListener(
       async (request) => {
         const response = await this.handleRequest(request, { authInfo: req.auth, parsedBody });
