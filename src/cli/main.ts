@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { allCapabilityNames, capabilityName, CAPABILITY_KINDS } from '../config.js';
+import { allCapabilityNames, brand, capabilityName, CAPABILITY_KINDS, version } from '../config.js';
 import { WaymarkError } from '../errors.js';
+import { startGate } from '../http/start-gate.js';
 import { createLogger } from '../logger.js';
 import { PERMISSIONS, type Permission } from '../services/actor.js';
 import { parseDuration } from '../services/auth.service.js';
@@ -117,8 +118,10 @@ async function serve(argv: string[], io: CliIo): Promise<void> {
   const first = await services.auth.init();
   // Large bodies convert in worker threads, off the event loop every account shares.
   startConvertPool(convertPoolOptionsFromEnv(io.env));
-  // Listen first, so that with --port 0 the URLs the app advertises carry the port the system chose.
-  const server = createServer();
+  // Listen first, so that with --port 0 the URLs the app advertises carry the port the system chose; what comes
+  // in before the app is built waits for it (start-gate.ts).
+  const gate = startGate({ brand, version });
+  const server = createServer(gate.listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -127,7 +130,7 @@ async function serve(argv: string[], io: CliIo): Promise<void> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   // Loaded here, not at the top: `waymark stdio` and the short commands never pay for Express.
   const { createHttpApp } = await import('../http/app.js');
-  server.on('request', createHttpApp(services, logger, httpOptions(actualPort)));
+  gate.open(createHttpApp(services, logger, httpOptions(actualPort)));
   if (isClusterWorker()) reportListening(actualPort);
   else await announce(actualPort, first);
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
