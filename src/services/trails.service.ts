@@ -21,6 +21,7 @@ import type { Db, Store, Tx } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { renderBodyOffThread } from './convert-pool.js';
+import { TrailMoves, type Arrival } from './trail-moves.js';
 import { trailContextIssues, type TrailContextSchema } from './trail-context-schema.js';
 import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
 import { answerView, availableConnections, historyEntry, latestAnswers, stepView } from './trail-view.js';
@@ -60,6 +61,9 @@ export function mayActOn(actor: Pick<Actor, 'kind'>, step: { human_required: boo
 }
 
 export class TrailsService {
+  /** The moves of each trail under way in this process (trail-moves.ts). */
+  private readonly moves = new TrailMoves();
+
   constructor(private readonly store: Store) {}
 
   private parse<T>(raw: unknown): T {
@@ -304,10 +308,6 @@ export class TrailsService {
   }
 
   /**
-   * `expected_step_id` (our extension, issue 16): the step the caller means to leave. A retried or doubled call
-   * whose step was already left is refused instead of leaving the next step too.
-   */
-  /**
    * Every answer given is kept (the history shows replaced ones too) and answered by get_trail, so a step's
    * answers and a trail's are bounded in bytes (LIMITS.answersPerStepBytes, answersPerTrailBytes).
    */
@@ -328,9 +328,32 @@ export class TrailsService {
     }
   }
 
+  /**
+   * `expected_step_id` (our extension, issue 16): the step the caller means to leave. A retried or doubled call
+   * whose step was already left is refused instead of leaving the next step too. Without it, the step current
+   * as the call arrived (trail-moves.ts).
+   */
   async advance(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }): Promise<TrailView> {
+    const arrival = this.moves.arrive(input.trail_id);
+    try {
+      return await this.advanceFrom(actor, input, arrival);
+    } finally {
+      arrival.leave();
+    }
+  }
+
+  private async advanceFrom(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }, arrival: Arrival): Promise<TrailView> {
+    // The step the caller means to leave when it did not say: the one current as its call arrived (trail-moves.ts).
+    const arrivedAt = input.expected_step_id === undefined ? (await repo.findTrail(this.store.db, input.trail_id, actor))?.current_step_id : undefined;
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot, answers } = await this.current(tx, actor, input.trail_id);
+      if (input.expected_step_id === undefined && (arrival.movedSince() || (arrivedAt != null && arrivedAt !== step.id))) {
+        throw validationError(
+          [{ path: 'trail_id', message: 'the trail moved on while this call waited' }],
+          `Trail ${trail.id} was advanced by another call while this one waited: it is now at step ${step.seq} "${snapshot.title}" (${step.id}), which this call never saw, so nothing was advanced. Read it with get_trail, and advance again (with expected_step_id) if you mean to leave that step too.`,
+          { current_step: { step_id: step.id, seq: step.seq, bit_id: step.bit_id, bit_title: snapshot.title } },
+        );
+      }
       if (input.expected_step_id !== undefined && input.expected_step_id !== step.id) {
         throw validationError(
           [{ path: 'expected_step_id', message: 'is not the current step' }],
@@ -394,6 +417,7 @@ export class TrailsService {
       if (!(await repo.moveTrail(tx, trail.id, step.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now }))) {
         throw validationError([{ path: 'trail_id', message: 'the trail moved on while this call ran' }], `Trail ${trail.id} was advanced by another call meanwhile; nothing was advanced. Read it with get_trail.`);
       }
+      arrival.moved();
       return this.view(tx, trail, entered?.snapshot);
     });
   }

@@ -74,6 +74,26 @@ describe.each(ENGINES)('trail bounds on %s', (engine) => {
     expect(after.history.map((s) => s.bit_id)).toEqual([bit.one, bit.two]);
   });
 
+  it('concurrent advances without expected_step_id never skip a step: each means the step current as it arrived (10 rounds of 2 and of 3)', async () => {
+    for (const callers of [2, 3]) {
+      for (let round = 0; round < 10; round++) {
+        const trail = await start(lineFlow);
+        const advance = () =>
+          h.owner.client.call<Trail>('advance_trail', { trail_id: trail.trail_id }).then((e) => (e.success ? 'ok' : `${e.error?.code}:${e.error?.details?.current_step ? 'current_step' : ''}`));
+        const results = await Promise.all(Array.from({ length: callers }, advance));
+        expect(results.sort()).toEqual(['ok', ...Array<string>(callers - 1).fill('VALIDATION_ERROR:current_step')].sort());
+        const after = await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id });
+        expect(after.history.map((s) => s.bit_id)).toEqual([bit.one, bit.two]);
+      }
+    }
+    // One after another, each call sees the step the last one entered and moves on from it.
+    const trail = await start(lineFlow);
+    await h.owner.client.ok('advance_trail', { trail_id: trail.trail_id });
+    await h.owner.client.ok('advance_trail', { trail_id: trail.trail_id });
+    const last = await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id });
+    expect(last.history.map((s) => s.bit_id)).toEqual([bit.one, bit.two, bit.three]);
+  });
+
   it('the move is conditional on the step it leaves: a stale step moves nothing', async () => {
     const trail = await start(lineFlow);
     const first = trail.current_step!.step_id;
