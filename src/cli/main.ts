@@ -92,13 +92,16 @@ async function serve(argv: string[], io: CliIo): Promise<void> {
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const store = openStore({ ...storeOptionsFromEnv(io.env), offThreadReads: true });
   const location = store.location;
-  const httpOptions = (actualPort: number) => ({ host, port: actualPort, publicUrl: io.env.WAYMARK_PUBLIC_URL || undefined });
+  const httpOptions = async (actualPort: number) => {
+    const { trustProxyOption } = await import('../http/app.js');
+    return { host, port: actualPort, publicUrl: io.env.WAYMARK_PUBLIC_URL || undefined, trustProxy: trustProxyOption(io.env.WAYMARK_TRUST_PROXY) };
+  };
   // Everything a start prints, in one write once it is all known: a reader that waits for the listening line
   // (a person, a script, the tests) finds the notices beside it, not a moment later.
   const announce = async (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
     const { publicBase } = await import('../http/app.js');
     const { oauthStartNotice } = await import('../http/oauth/server.js');
-    const oauthNotice = oauthStartNotice(publicBase(httpOptions(actualPort)));
+    const oauthNotice = oauthStartNotice(publicBase(await httpOptions(actualPort)));
     const lines = [`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}`];
     if (oauthNotice) lines.push(oauthNotice);
     if (first.token) lines.push(`First start: created account ${first.accountId} and an owner token with every capability:`, first.token.token);
@@ -130,7 +133,7 @@ async function serve(argv: string[], io: CliIo): Promise<void> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   // Loaded here, not at the top: `waymark stdio` and the short commands never pay for Express.
   const { createHttpApp } = await import('../http/app.js');
-  gate.open(createHttpApp(services, logger, httpOptions(actualPort)));
+  gate.open(createHttpApp(services, logger, await httpOptions(actualPort)));
   if (isClusterWorker()) reportListening(actualPort);
   else await announce(actualPort, first);
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,

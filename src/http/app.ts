@@ -4,6 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Logger } from 'pino';
 import { brand, version } from '../config.js';
 import { errorBody } from '../errors.js';
+import { QUOTAS } from '../quotas.js';
 import type { Services } from '../services/index.js';
 import { bearerAuth } from './bearer.js';
 import { grantsRouter } from './oauth/grants-routes.js';
@@ -13,6 +14,7 @@ import { closeUnreadBodies } from './body.js';
 import { mcpRouter, sendRpcError } from './mcp-route.js';
 import { openApiDocument } from './openapi.js';
 import { protectedResourceRouter } from './protected-resource.js';
+import { rateLimits } from './rate-limit.js';
 import { methodNotAllowed as restMethodNotAllowed, restRouter, sendHttpError } from './rest.js';
 import { webSession } from './session.js';
 import { webAppRouter } from './web-app.js';
@@ -22,6 +24,18 @@ export interface HttpOptions {
   port: number;
   /** The URL clients reach the server at, when it differs from http://host:port (a proxy, TLS). */
   publicUrl?: string;
+  /**
+   * Which proxies' X-Forwarded-For to believe for a client's address (Express's `trust proxy`: true, a hop count,
+   * or addresses such as `loopback`); default `loopback` behind an https public URL, else none.
+   */
+  trustProxy?: boolean | number | string;
+}
+
+/** WAYMARK_TRUST_PROXY as Express's `trust proxy` takes it. */
+export function trustProxyOption(text: string | undefined): HttpOptions['trustProxy'] {
+  if (text === undefined || text === '') return undefined;
+  if (text === 'true' || text === 'false') return text === 'true';
+  return /^\d+$/.test(text) ? Number(text) : text;
 }
 
 const LOCALHOST = ['127.0.0.1', 'localhost', '::1'];
@@ -59,13 +73,19 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   // The authorization server for remote MCP clients (issue 12), where it may run (https, or this machine).
   const oauth = createOAuthServer(services, logger, { base, resource: mcpUrl, sessions: signedInPersons(services) });
   const bearer = bearerAuth(services, mcpUrl, oauth.verify);
+  const limits = rateLimits(QUOTAS);
+  // Per-address limits read the client's address: behind a TLS proxy (an https public URL) the proxy's header says it.
+  app.set('trust proxy', options.trustProxy ?? (base.protocol === 'https:' ? 'loopback' : false));
 
   app.get('/healthz', (_req: Request, res: Response) => {
     res.json({ status: 'ok', brand, version, engine: services.store.dialect.engine });
   });
   app.use(protectedResourceRouter(mcpUrl, oauthAllowed(base) ? [base.origin] : []));
+  // The doors that take no token, per network address (registration also per hour: each one is stored).
+  app.use(['/oauth', '/app/signin'], limits.anonymous);
+  app.use('/oauth/register', limits.registration);
   app.use(oauth.router);
-  app.use(mcpRouter(services, logger, bearer));
+  app.use(mcpRouter(services, logger, bearer, limits.mcp));
 
   // The API's description is public, like the protected-resource metadata; the routes need a token.
   app.get('/api/v1/openapi.json', (_req: Request, res: Response) => {
@@ -74,8 +94,8 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
   // The web app (issue 11): its session is the cookie a sign-in link set; REST takes it or a Bearer token.
   const web = webSession(services, { secure: base.protocol === 'https:', resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl), logger });
-  app.use('/api/v1/oauth', ...web.authenticate(bearer), grantsRouter(services, logger));
-  app.use('/api/v1', ...web.authenticate(bearer), restRouter(services, logger, web));
+  app.use('/api/v1/oauth', ...web.authenticate(bearer), limits.rest, grantsRouter(services, logger));
+  app.use('/api/v1', ...web.authenticate(bearer), limits.rest, restRouter(services, logger, web));
   app.use('/app', web.signinRouter(), webAppRouter());
 
   app.use((req: Request, res: Response) => {

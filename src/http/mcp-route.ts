@@ -45,12 +45,12 @@ function calledTool(body: unknown): string | null | undefined {
 }
 
 /** Routes for `/mcp`, to mount at the root. */
-export function mcpRouter(services: Services, logger: Logger, bearer: RequestHandler): Router {
+export function mcpRouter(services: Services, logger: Logger, bearer: RequestHandler, rateLimit: (readBody: RequestHandler) => RequestHandler): Router {
   const router = Router();
   const clients = new ClientMemory();
   router
     .route('/mcp')
-    .post(bearer, mcpJsonBody, async (req: Request, res: Response) => {
+    .post(bearer, rateLimit(mcpJsonBody), mcpJsonBody, async (req: Request, res: Response) => {
       if (Array.isArray(req.body)) {
         sendRpcError(res, 400, INVALID_REQUEST, BATCH_REFUSAL);
         return;

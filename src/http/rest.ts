@@ -71,6 +71,8 @@ export function restRouter(services: Services, logger: Logger, web: WebSession):
       const line = { route: req.path, errorId: body.errorId, code: body.code, status: body.status };
       if (body.code === 'INTERNAL_ERROR') logger.error({ ...line, err: error }, 'rest call failed');
       else logger.info(line, 'rest call refused');
+      const wait = body.details?.retry_after_seconds;
+      if (body.code === 'TOO_MANY_REQUESTS' && typeof wait === 'number') res.set('Retry-After', String(wait));
       res.status(body.status).json({ success: false, error: body });
     }
   };

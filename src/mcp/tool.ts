@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import { validationError, type ErrorCode } from '../errors.js';
 import { inputIssues } from '../zod-issues.js';
 import type { ClientFeatures } from './apps/client-features.js';
-import type { Access, Actor } from '../services/actor.js';
+import { credentialOf, type Access, type Actor } from '../services/actor.js';
+import { asCaller } from '../services/fair-share.js';
 import type { Services } from '../services/index.js';
 import { storableInputOf } from '../services/storable-input.js';
 
@@ -71,7 +72,8 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(declarati
       const parsed = declaration.input.safeParse(input);
       if (!parsed.success) throw validationError(inputIssues(parsed.error, declaration.input, input));
       if (large) await yieldToEventLoop();
-      return run(ctx, parsed.data);
+      // The conversion threads it uses count against its token's and account's share (fair-share.ts).
+      return asCaller({ accountId: ctx.actor.accountId, credential: credentialOf(ctx.actor) }, () => run(ctx, parsed.data));
     },
   };
 }

@@ -26,7 +26,7 @@ describe('AccountGate', () => {
     const refused = await gate.run('a', async () => 'never').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(WaymarkError);
     expect((refused as WaymarkError).code).toBe('TOO_MANY_REQUESTS');
-    expect((refused as WaymarkError).details).toEqual({ max_running: 2, max_waiting: 2 });
+    expect((refused as WaymarkError).details).toEqual({ limit: 'concurrent_searches_per_account', max_running: 2, max_waiting: 2, retry_after_seconds: 1 });
     // Another account is not held up by the first one's line.
     expect(await gate.run('b', async () => 'other account')).toBe('other account');
     works[1]?.release();

@@ -16,6 +16,16 @@ export interface Actor extends Visibility {
   permission: Permission;
   /** Full capability names, e.g. `waymark.author`. */
   capabilities: string[];
+  /**
+   * Which credential the call came with, as a key that is not the secret (a hash of the token, or the person's
+   * web session), for the per-token quotas (quotas.ts); absent, the principal stands for it.
+   */
+  credential?: string;
+}
+
+/** The key per-token quotas count a call under. */
+export function credentialOf(actor: Actor): string {
+  return actor.credential ?? `principal:${actor.principalId}`;
 }
 
 export function permissionAtLeast(held: Permission, needed: Permission): boolean {

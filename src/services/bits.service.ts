@@ -19,6 +19,7 @@ import type { Store, Tx } from '../store/store.js';
 import { assertCanWriteIn, type Actor } from './actor.js';
 import type { BodyInput, PreparedBody } from './bit-body.js';
 import { prepareBodyOffThread, readBodyOffThread } from './convert-pool.js';
+import { inTransaction } from './fair-share.js';
 import { bodyView, type BodyView } from './convert-task.js';
 import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
 import { nextModified, nowIso } from './clock.js';
@@ -154,7 +155,7 @@ export class BitsService {
       let minted: Record<string, string> = {};
       let removed: string[] = [];
       if (bodyInput !== undefined) {
-        const prepared = early?.updatedAt === bit.updated_at ? early.prepared : await this.prepareAgainst(await bitBody(tx, bit.id), bodyInput, input.remove_node_ids);
+        const prepared = early?.updatedAt === bit.updated_at ? early.prepared : await inTransaction(async () => this.prepareAgainst(await bitBody(tx, bit.id), bodyInput, input.remove_node_ids));
         minted = prepared.minted;
         removed = prepared.removed;
         // Only citations this write adds are checked: one the body already held stays when its reference

@@ -12,6 +12,7 @@ import { Piscina } from 'piscina';
 import { assertTopLevelFloor, bodyToMarkdown, textLongerThan, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
 import { WaymarkError } from '../errors.js';
+import { onThreads } from './fair-share.js';
 import { prepareBody, summarisePrevious, summarisePreviousJson, type BodyInput, type PreparedBody } from './bit-body.js';
 import { bodyView, readBody, type ConvertTask, type ConvertReply, type EncodeTask, type ReadBody, type RenderTask } from './convert-task.js';
 
@@ -95,7 +96,8 @@ export async function prepareBodyOffThread(
   };
   let reply: ConvertReply;
   try {
-    reply = await piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) });
+    // The time limit starts once the conversion has its thread, not while it waits for its account's turn.
+    reply = await onThreads('conversions', () => piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) }));
   } catch (error) {
     if (isAbort(error)) throw tooCostly(`took longer than ${timeoutMs} ms to convert`, { max_ms: timeoutMs });
     if (isOutOfMemory(error)) throw tooCostly(`needs more than ${memoryMb} MB to convert`, { max_memory_mb: memoryMb });
@@ -114,7 +116,8 @@ export async function prepareBodyOffThread(
  */
 export async function renderBodyOffThread(body: SlateBody, json?: string): Promise<string> {
   if (!pool || !textLongerThan(json ?? body.children, LIMITS.inlineConvertChars)) return bodyToMarkdown(body);
-  const reply = await pool.piscina.run({ renderJson: json ?? JSON.stringify(body) });
+  const { piscina } = pool;
+  const reply = await onThreads('heavy_reads', () => piscina.run({ renderJson: json ?? JSON.stringify(body) }));
   if (!reply.ok || !('markdown' in reply)) throw new Error('the conversion worker did not print the body');
   return reply.markdown;
 }
@@ -127,7 +130,8 @@ export async function renderBodyOffThread(body: SlateBody, json?: string): Promi
 export async function readBodyOffThread(stored: SlateBody | string): Promise<ReadBody> {
   if (typeof stored !== 'string') return bodyView(stored, await renderBodyOffThread(stored));
   if (!pool || !textLongerThan(stored, LIMITS.inlineConvertChars)) return readBody(JSON.parse(stored) as SlateBody);
-  const reply = await pool.piscina.run({ renderJson: stored, read: true });
+  const { piscina } = pool;
+  const reply = await onThreads('heavy_reads', () => piscina.run({ renderJson: stored, read: true }));
   if (!reply.ok || !('read' in reply)) throw new Error('the conversion worker did not read the body');
   return reply.read;
 }
@@ -140,6 +144,8 @@ export async function readBodyOffThread(stored: SlateBody | string): Promise<Rea
  */
 export async function encodeLargeJson(value: unknown): Promise<Uint8Array | undefined> {
   if (!pool || !textLongerThan(value, LIMITS.offThreadAnswerChars)) return undefined;
+  // Not counted against the caller's heavy reads: the answer exists already, and refusing it now would waste the
+  // read that made it (the read itself took a slot, so one account's encodes are as few as its reads).
   const reply = await pool.piscina.run({ encodeJson: value });
   if (!reply.ok || !('encoded' in reply)) throw new Error('the conversion worker did not encode the value');
   return reply.encoded;

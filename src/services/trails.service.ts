@@ -21,6 +21,7 @@ import type { Db, Store, Tx } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { renderBodyOffThread } from './convert-pool.js';
+import { inTransaction } from './fair-share.js';
 import { TrailMoves, type Arrival } from './trail-moves.js';
 import { trailContextIssues, type TrailContextSchema } from './trail-context-schema.js';
 import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
@@ -151,7 +152,9 @@ export class TrailsService {
         const targets = await findBitHeads(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
         const live = new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
         if (large(snapshot.body.children)) await yieldToEventLoop();
-        current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents, await renderBodyOffThread(snapshot.body));
+        const render = () => renderBodyOffThread(snapshot.body);
+        const markdown = await (q === this.store.db ? render() : inTransaction(render));
+        current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents, markdown);
       }
     }
     return {

@@ -3,6 +3,7 @@ import { brand, capabilityName, nodeScheme, version } from '../../config.js';
 import { describeBodySyntax, describeElements, describeSlateModel } from '../../content/index.js';
 import { LIMITS } from '../../content/limits.js';
 import { ERROR_CODES } from '../../errors.js';
+import { describeQuotas } from '../../quotas.js';
 import { hasAccess } from '../../services/actor.js';
 import { describeClientFeatures } from '../apps/client-features.js';
 import { STEP_APP_URI } from '../apps/step-app.js';
@@ -30,6 +31,7 @@ export function describePlatformTool(allTools: () => Tool[]) {
       capability_names: z.object({ author: z.string(), read: z.string(), run: z.string() }),
       anchor_scheme: z.string(),
       limits: z.record(z.string(), z.number()),
+      quotas: z.record(z.string(), z.number()).describe('Per token and per account, per server process; 0 is no limit. Past one: TOO_MANY_REQUESTS with details.retry_after_seconds.'),
       tools: z.array(z.object({ name: z.string(), flags: z.string(), capability: z.string(), permission: z.string(), allowed: z.boolean() })),
       body_syntax: z.array(z.object({ construct: z.string(), form: z.string(), notes: z.string().optional() })),
       slate: z.object({ text: z.string(), nodes: z.record(z.string(), z.string()), holds: z.record(z.string(), z.string()), example: z.array(z.unknown()) }),
@@ -61,6 +63,7 @@ export function describePlatformTool(allTools: () => Tool[]) {
         capability_names: { author: capabilityName('author'), read: capabilityName('read'), run: capabilityName('run') },
         anchor_scheme: `${nodeScheme}:`,
         limits: { ...LIMITS },
+        quotas: describeQuotas(),
         tools: allTools().map((t) => ({
           name: t.name,
           flags: flagText(t.flags),
