@@ -8,17 +8,30 @@ import type { FlowGraph, GraphBit } from './flow-graph.js';
  * Text inside a quoted Mermaid label. Mermaid decodes `#name;` and `#code;` entities in labels, so every
  * character that could end the label or be read as markup becomes one: `"` would close the label, `<` and
  * `>` would be taken as HTML, a backtick opens a markdown string, `|` ends an edge label, and `#` itself
- * must go first so that the entities we write are not escaped again. Line breaks become spaces.
+ * must go first so that the entities we write are not escaped again.
+ *
+ * Mermaid looks for `%%{…}%%` directives anywhere in the text, inside labels too, before it parses (issue 24,
+ * finding 7: a title's `themeCSS` made the viewer's browser fetch the author's url), and reads a line that
+ * begins with `%%` as a comment. So a `%` that another `%` follows is written `#37;` (a lone `%`, common in
+ * titles, stays readable), `{` and `}` are written too, and every line break, Unicode's included, becomes a
+ * space: a label is one line, and no author text can begin a line of its own.
  */
 export function mermaidText(text: string): string {
-  return text
+  const escaped = text
     .replace(/#/g, '#35;')
     .replace(/"/g, '#quot;')
     .replace(/</g, '#lt;')
     .replace(/>/g, '#gt;')
     .replace(/`/g, '#96;')
     .replace(/\|/g, '#124;')
-    .replace(/[\r\n]+/g, ' ');
+    .replace(/%(?=%)/g, '#37;')
+    .replace(/\{/g, '#123;')
+    .replace(/\}/g, '#125;')
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
+  // Before parsing, mermaid drops the last `;` of a line that reads `style…:…#…;` or `classDef…:…#…;`
+  // (utils encodeEntities, meant for `fill:#f00;`), which would cut off the entity code or the `;` the author
+  // wrote. Such a label's `:` are written `#58;`: the line then cannot match, and other titles keep theirs.
+  return /style|classDef/.test(escaped) ? escaped.replace(/:/g, '#58;') : escaped;
 }
 
 export function flowGraphMermaid(graph: FlowGraph): string {

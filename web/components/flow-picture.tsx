@@ -38,6 +38,25 @@ export function highlighted(p: PictureProps): string {
 
 let seq = 0;
 
+type Mermaid = (typeof import('mermaid'))['default'];
+
+/**
+ * Mermaid applies `%%{init: …}%%` directives and front matter found in the text over the config given here,
+ * so a directive that slipped into the text could set `themeCSS` (CSS with url(): a beacon fetched by every
+ * viewer, issue 24 finding 7), a theme, or HTML labels. The server writes none (services/flow-mermaid.ts);
+ * here every top-level key of mermaid's config is declared `secure`, which mermaid never lets a directive set,
+ * so the picture is drawn with this config alone whatever the text says.
+ */
+function initialize(mermaid: Mermaid): void {
+  mermaid.initialize({
+    startOnLoad: false,
+    securityLevel: 'strict',
+    theme: 'neutral',
+    flowchart: { htmlLabels: false },
+    secure: Object.keys(mermaid.mermaidAPI.defaultConfig),
+  });
+}
+
 export function FlowPicture(props: PictureProps) {
   const host = useRef<HTMLDivElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -48,7 +67,7 @@ export function FlowPicture(props: PictureProps) {
     void (async () => {
       try {
         const { default: mermaid } = await import('mermaid');
-        mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'neutral', flowchart: { htmlLabels: false } });
+        initialize(mermaid);
         const { svg } = await mermaid.render(`flow-svg-${++seq}`, text);
         if (live && host.current) {
           host.current.innerHTML = svg;

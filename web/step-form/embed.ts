@@ -10,6 +10,24 @@ export function frameUrl(url: unknown): string | null {
   return scheme === 'http' || scheme === 'https' ? url : null;
 }
 
+/** What an author's embedded page may do: run scripts, send forms, open popups, keep its own origin. */
+const FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups';
+
+/**
+ * The sandbox of an embedded page at `url` in a page of `pageOrigin`. A frame of the page's own origin given
+ * both `allow-scripts` and `allow-same-origin` can reach its parent, remove its own sandbox and act as the
+ * person (the HTML standard warns of exactly this pair; issue 24, finding 10): such a frame loses
+ * `allow-same-origin` and runs as an opaque origin. Which origin is "own" is a fact of the deployment (and in a
+ * chat client, of its host), so it is read from the page, not known to the server. A frame of any other origin
+ * keeps its origin, as players and forms expect: it cannot reach a parent of another origin.
+ */
+export function frameSandbox(url: string, pageOrigin: string): string {
+  if (new URL(url).origin !== pageOrigin) return FRAME_SANDBOX;
+  return FRAME_SANDBOX.split(' ')
+    .filter((flag) => flag !== 'allow-same-origin')
+    .join(' ');
+}
+
 export function linkUrl(url: unknown): string | null {
   return typeof url === 'string' && isSafeUrl(url, { absolute: true }) ? url : null;
 }

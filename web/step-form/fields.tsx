@@ -5,7 +5,7 @@
 import type { ComponentChild, ComponentChildren } from 'preact';
 import { controlOf, type ElementControl } from '../../src/content/elements/index.js';
 import { numberProp } from '../../src/content/elements/types.js';
-import { frameUrl, linkUrl, shownUrl, videoSource } from './embed.js';
+import { frameSandbox, frameUrl, linkUrl, shownUrl, videoSource } from './embed.js';
 import { controlId, describedBy, Notes, RequiredMark } from './notes.js';
 import { rulesFor, type Field, type FieldCheck } from './rules.js';
 import { SearchableField } from './searchable.js';
@@ -265,7 +265,7 @@ export function IframeEmbed({ element }: { element: StepElementPayload }) {
   const shown = shownUrl(url, element.config.urlDisplayOption);
   return (
     <div class="iframe">
-      <iframe src={url} title={`Embedded page from ${new URL(url).hostname}`} height={height} sandbox="allow-scripts allow-same-origin allow-forms allow-popups" loading="lazy" />
+      <iframe src={url} title={`Embedded page from ${new URL(url).hostname}`} height={height} sandbox={frameSandbox(url, location.origin)} loading="lazy" />
       {shown && <p class="url-shown">{shown}</p>}
     </div>
   );
