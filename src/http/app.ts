@@ -57,6 +57,9 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   app.use((_req: Request, res: Response, next: NextFunction) => {
     // Answers are JSON: a browser must not sniff one into HTML or script.
     res.set('X-Content-Type-Options', 'nosniff');
+    // Nothing of this origin is for a frame (the app's pages also say frame-ancestors 'none'): a step's iframe
+    // element that points here, even through a redirect, loads nothing that could lift its sandbox (issue 24).
+    res.set('X-Frame-Options', 'DENY');
     next();
   });
   // DNS-rebinding protection (Host and Origin checks) when bound to localhost, as the SDK's createMcpExpressApp

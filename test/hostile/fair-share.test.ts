@@ -1,0 +1,139 @@
+/**
+ * Issue 24, "a tenant gets a fair share": request rates per token and per account, per address on the doors that
+ * take no token, and concurrent conversions per token and account, against a real `waymark serve` with small
+ * quotas (WAYMARK_QUOTA_*). A refusal is 429 with Retry-After and the IETF RateLimit fields, or, for a tool call
+ * over MCP, the tool's envelope with TOO_MANY_REQUESTS and the wait; and one account at its limit leaves another
+ * account's calls within 1.5× of their idle latency.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../engines.js';
+import { callTool, MCP_HEADERS, ok, rawRequest, startHostileServer, type HostileServer } from './harness.js';
+
+const QUOTAS = {
+  WAYMARK_QUOTA_REQUESTS_PER_TOKEN: '20',
+  WAYMARK_QUOTA_REQUESTS_PER_ACCOUNT: '30',
+  WAYMARK_QUOTA_WINDOW_SECONDS: '60',
+  WAYMARK_QUOTA_WAITING_PER_ACCOUNT: '1',
+  WAYMARK_QUOTA_ANONYMOUS_PER_ADDRESS: '12',
+  WAYMARK_QUOTA_REGISTRATIONS_PER_ADDRESS: '3',
+};
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+describe.each(ENGINES)('fair share on %s', (engine) => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await startHostileServer(engine, QUOTAS);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** A fresh account with one Admin token: every test counts from zero. */
+  const newAccount = async (name: string) => server.newToken({ accountId: await server.services.auth.createAccount(name) });
+
+  it('a token past its rate: the tool envelope with TOO_MANY_REQUESTS and the wait, 429 for REST and other MCP messages, RateLimit fields on every answer', async () => {
+    const token = await newAccount('rate');
+    for (let i = 0; i < 20; i++) {
+      const answer = await callTool(server, 'describe_platform', {}, token);
+      expect(answer.envelope?.success).toBe(true);
+    }
+    const headers = { ...MCP_HEADERS, authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-06-18' };
+    const call = await rawRequest(server.mcpUrl, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_bits', arguments: {} } }) });
+    expect(call.status).toBe(200);
+    expect(call.headers['ratelimit-policy']).toBe('"token";q=20;w=60');
+    expect(call.headers['ratelimit']).toMatch(/^"token";r=0;t=\d+$/);
+    expect(Number(call.headers['retry-after'])).toBeGreaterThan(0);
+    const message = JSON.parse(call.text) as { id: number; result: { isError: boolean; structuredContent: { success: boolean; error: { code: string; status: number; details: Record<string, unknown> } } } };
+    expect(message.id).toBe(7);
+    expect(message.result.isError).toBe(true);
+    expect(message.result.structuredContent.error).toMatchObject({ code: 'TOO_MANY_REQUESTS', status: 429, details: { limit: 'requests_per_token', max: 20, window_seconds: 60 } });
+    expect(message.result.structuredContent.error.details.retry_after_seconds).toBe(Number(call.headers['retry-after']));
+
+    const list = await rawRequest(server.mcpUrl, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/list' }) });
+    expect(list.status).toBe(429);
+    expect(JSON.parse(list.text)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, data: { limit: 'requests_per_token' } } });
+
+    const rest = await rawRequest(new URL('/api/v1/flows', server.base), { method: 'GET', headers: { authorization: `Bearer ${token}` } });
+    expect(rest.status).toBe(429);
+    expect(rest.headers['retry-after']).toBeDefined();
+    expect(JSON.parse(rest.text)).toMatchObject({ success: false, error: { code: 'TOO_MANY_REQUESTS', details: { limit: 'requests_per_token' } } });
+  });
+
+  it('an account past its rate refuses each of its tokens, and no other account', async () => {
+    const first = await newAccount('account-rate');
+    const accountId = (await ok(server, 'describe_platform', {}, first)).account as { account_id: string };
+    const second = await server.newToken({ accountId: accountId.account_id });
+    // 1 above, then 19 + 10 = 30 requests: the account's quota.
+    for (let i = 0; i < 19; i++) expect((await callTool(server, 'describe_platform', {}, first)).envelope?.success).toBe(true);
+    for (let i = 0; i < 10; i++) expect((await callTool(server, 'describe_platform', {}, second)).envelope?.success).toBe(true);
+    const refused = await callTool(server, 'describe_platform', {}, second);
+    expect(refused.envelope?.error).toMatchObject({ code: 'TOO_MANY_REQUESTS', details: { limit: 'requests_per_account', max: 30 } });
+    const other = await newAccount('other');
+    expect((await callTool(server, 'describe_platform', {}, other)).envelope?.success).toBe(true);
+  });
+
+  it('doors without a token are limited per address, registration per hour', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 13; i++) statuses.push((await rawRequest(new URL('/oauth/authorize?client_id=x', server.base), { method: 'GET' })).status);
+    expect(statuses.slice(0, 12).every((s) => s !== 429)).toBe(true);
+    const limited = await rawRequest(new URL('/app/signin?token=x', server.base), { method: 'GET' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers['ratelimit']).toMatch(/^"address";r=0;t=\d+$/);
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  it('conversions: a token runs one and one waits, the rest are refused at once; another account converts meanwhile', async () => {
+    const token = await newAccount('converting');
+    const other = await newAccount('bystander');
+    // Bodies over LIMITS.inlineConvertChars, so each conversion takes a conversion thread.
+    const body = 'A paragraph of an onboarding step, with enough words to take a thread.\n\n'.repeat(20_000);
+    const add = (t: string, i: number) => callTool(server, 'add_bit', { bit_title: `Large ${i}`, bit_body: body }, t);
+    const [answers, bystander] = await Promise.all([Promise.all([0, 1, 2, 3].map((i) => add(token, i))), (async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      return add(other, 9);
+    })()]);
+    const outcomes = answers.map((a) => (a.envelope?.success ? 'ok' : `${a.envelope?.error?.code}:${String(a.envelope?.error?.details?.limit)}`));
+    expect(outcomes.sort()).toEqual(['TOO_MANY_REQUESTS:concurrent_conversions_per_token', 'TOO_MANY_REQUESTS:concurrent_conversions_per_token', 'ok', 'ok']);
+    const refused = answers.find((a) => !a.envelope?.success);
+    expect(refused?.envelope?.error?.details?.retry_after_seconds).toBe(1);
+    expect(bystander.envelope?.success).toBe(true);
+  });
+
+  it('one account at its limit leaves another account’s calls within 1.5× of their idle latency', async () => {
+    const hot = await newAccount('hot');
+    const calm = await newAccount('calm');
+    const small = String((await ok(server, 'add_bit', { bit_title: 'Small', bit_body: 'A short step.' }, calm)).bit_id);
+    const timed = async () => {
+      const started = performance.now();
+      const answer = await callTool(server, 'get_bit', { bit_id: small }, calm);
+      expect(answer.envelope?.success).toBe(true);
+      return performance.now() - started;
+    };
+    // The calm account stays far within its own quota (20 a minute): 9 calls idle, 9 under load.
+    const idle: number[] = [];
+    for (let i = 0; i < 9; i++) idle.push(await timed());
+    // The hot account uses up its quota, then keeps calling as fast as two clients can: every call refused.
+    for (let i = 0; i < 20; i++) expect((await callTool(server, 'list_bits', {}, hot)).envelope?.success).toBe(true);
+    let stop = false;
+    let refusals = 0;
+    const flood = async () => {
+      while (!stop) {
+        const answer = await callTool(server, 'list_bits', {}, hot);
+        if (answer.envelope?.error?.code === 'TOO_MANY_REQUESTS') refusals++;
+      }
+    };
+    const floods = [flood(), flood()];
+    await new Promise((r) => setTimeout(r, 300));
+    const loaded: number[] = [];
+    try {
+      for (let i = 0; i < 9; i++) loaded.push(await timed());
+    } finally {
+      stop = true;
+      await Promise.all(floods);
+    }
+    if (process.env.WAYMARK_PRINT_FAIR) console.log(engine, 'idle', median(idle).toFixed(2), 'loaded', median(loaded).toFixed(2), 'refusals', refusals);
+    expect(refusals).toBeGreaterThan(50);
+    expect(median(loaded)).toBeLessThan(1.5 * median(idle));
+  });
+});
