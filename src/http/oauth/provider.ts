@@ -8,6 +8,8 @@
 import type { Configuration, KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 import { allCapabilityNames, brand } from '../../config.js';
 import type { Services } from '../../services/index.js';
+import { SESSION_COOKIE } from '../session.js';
+import type { PersonSessions } from './consent.js';
 import { accessTokenTtl, OAUTH_LIFETIMES } from './lifetimes.js';
 import { renderErrorPage } from './pages.js';
 
@@ -25,6 +27,8 @@ export interface ProviderOptions {
   issuer: URL;
   /** The one resource tokens are issued for: <public url>/mcp. */
   resource: URL;
+  /** Who is signed in to the web app: the provider's own session never outlives that sign-in. */
+  sessions: PersonSessions;
 }
 
 export async function createProvider(services: Services, options: ProviderOptions): Promise<Provider> {
@@ -69,6 +73,19 @@ export async function createProvider(services: Services, options: ProviderOption
           return { scope: capabilities.join(' '), audience: resource, accessTokenTTL, accessTokenFormat: 'opaque' };
         },
       },
+    },
+    // oidc-provider keeps its own session (its cookie) and answers an app approved earlier at once from it.
+    // That session stands only while the browser still holds a live web sign-in of the same person: after
+    // sign-out, `waymark session revoke` or the sign-in's expiry, the earlier grant is not found, so the
+    // request goes to the consent page, which asks the person to sign in (issue 24, finding 8).
+    loadExistingGrant: async (ctx) => {
+      const accountId = ctx.oidc.session?.accountId;
+      const client = ctx.oidc.client;
+      if (!accountId || !client) return undefined;
+      const person = await options.sessions.personOfSecret(ctx.cookies.get(SESSION_COOKIE, { signed: false }));
+      if (person?.actor.principalId !== accountId) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(client.clientId);
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
     // A client that registered for refresh tokens gets one without asking for offline_access: MCP clients
     // stay connected by refreshing, and the grant (which the person can revoke) bounds them.

@@ -64,6 +64,7 @@ interface StoredAccessToken {
   scope?: string;
   aud?: string | string[];
   clientId?: string;
+  grantId?: string;
   exp?: number;
   isExpired: boolean;
 }
@@ -80,7 +81,7 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
   // oidc-provider reads its keys from the store, so it starts on first use; one start per process.
   let started: Promise<Provider> | undefined;
   const provider = (): Promise<Provider> => {
-    started ??= createProvider(services, { issuer: options.base, resource: options.resource }).then((p) => {
+    started ??= createProvider(services, { issuer: options.base, resource: options.resource, sessions: options.sessions }).then((p) => {
       p.on('server_error', (_ctx, err) => logger.error({ err }, 'oauth server error'));
       const sweep = setInterval(() => void services.oauth.deleteExpired().catch((err: unknown) => logger.error({ err }, 'oauth sweep failed')), 3600_000);
       sweep.unref();
@@ -118,12 +119,13 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
       if (!OPAQUE_TOKEN.test(token)) return null;
       const p = await provider();
       const found = (await p.AccessToken.find(token, { ignoreExpiration: true })) as StoredAccessToken | undefined;
-      if (!found?.accountId) return null;
+      // Every token of the code flow belongs to a grant; the grant bounds what it may do (actorFor).
+      if (!found?.accountId || !found.grantId) return null;
       if (found.isExpired) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token has expired: refresh it or sign in again');
       const audiences = Array.isArray(found.aud) ? found.aud : [found.aud];
       if (!audiences.includes(resource)) throw new OAuthError(OAuthErrorCode.InvalidToken, `The access token was not issued for ${resource}`);
-      const actor = await services.oauth.actorFor(found.accountId, found.scope ?? '');
-      if (!actor) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The person this token acts for no longer exists');
+      const actor = await services.oauth.actorFor(found.accountId, found.scope ?? '', found.grantId);
+      if (!actor) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The person this token acts for, or the grant it was issued under, no longer exists');
       return { token, clientId: found.clientId ?? '', scopes: actor.capabilities, expiresAt: found.exp, resource: new URL(resource), extra: { actor } };
     },
   };
