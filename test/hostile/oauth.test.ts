@@ -1,13 +1,21 @@
 /**
  * Issue 24, the OAuth findings, attacked as a person's app and as an anonymous outsider would, against a real
  * `waymark serve` on each engine: consent bounded by the person (3), key management only from the person's
- * own web session (4), sign-out ending the provider's session (8). The flows go through the server's real
+ * own web session (4), metadata documents fetched only from public addresses (5), sign-out ending the
+ * provider's session (8), plain-http redirect URIs only on this machine (10). The flows go through the server's real
  * pages and cookies over HTTP (oauth-consent.ts).
  */
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/services/index.js';
 import { createTestStore, ENGINES, type TestStore } from '../engines.js';
+import { REDIRECT_URI } from '../oauth-flow.js';
 import { authorizeUrl, connectApp, follow, pkce, registerClient, signedInJar } from '../oauth-consent.js';
 import { startServe, type Served } from '../serve.js';
 
@@ -30,6 +38,18 @@ async function callTool(mcpUrl: string, token: string, name: string, args: Recor
   const data = text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).pop();
   if (response.status !== 200 || !data) return { status: response.status };
   return { status: response.status, envelope: (JSON.parse(data) as { result?: { structuredContent?: Envelope } }).result?.structuredContent };
+}
+
+/** A TCP listener on this machine that counts who connected to it (it never answers). */
+async function recordingListener(): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
+  let count = 0;
+  const server = createServer((socket) => {
+    count += 1;
+    socket.destroy();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { port: (server.address() as AddressInfo).port, connections: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 describe.each(ENGINES)('OAuth hardening (issue 24) on %s', (engine) => {
@@ -156,7 +176,92 @@ describe.each(ENGINES)('OAuth hardening (issue 24) on %s', (engine) => {
     }
   });
 
-  it('registers a client (a sanity check of the helper)', async () => {
-    expect(await registerClient(origin)).toMatch(/\S/);
+  describe('finding 5: Client ID Metadata Documents are fetched only from public addresses', () => {
+    it('an anonymous authorize naming a document on this machine or a private or metadata address is refused, and nothing connects there', async () => {
+      const listener = await recordingListener();
+      try {
+        const hosts = ['127.0.0.1', 'localhost', '127.0.0.2', '[::1]', '[::ffff:127.0.0.1]', '0.0.0.0', '10.0.0.1', '169.254.169.254', '100.64.0.1', '[fd00:ec2::254]', '[fe80::1]'];
+        for (const host of hosts) {
+          const started = Date.now();
+          const response = await fetch(authorizeUrl(origin, serve.url, `https://${host}:${listener.port}/client.json`, 'waymark.read', pkce().challenge), { redirect: 'manual' });
+          expect(response.status, host).toBe(400);
+          expect(await response.text(), host).toContain('invalid_client');
+          // Refused before any connection: no wait for an unreachable address's timeout.
+          expect(Date.now() - started, host).toBeLessThan(2000);
+          expect(listener.connections(), host).toBe(0);
+        }
+      } finally {
+        await listener.close();
+      }
+    });
+  });
+
+  describe('finding 10: a redirect URI over plain http must be this machine', () => {
+    it('refuses http on another host at registration; accepts https, loopback http and a native app\'s private-use scheme', async () => {
+      for (const redirect of ['http://app.example.com/callback', 'http://192.168.1.10:8080/cb']) {
+        const response = await fetch(new URL('/oauth/register', origin), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirect], token_endpoint_auth_method: 'none' }) });
+        expect(response.status, redirect).toBe(400);
+        expect(await response.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+      }
+      expect(await registerClient(origin, { redirect_uris: ['https://app.example.com/callback', 'http://127.0.0.1:8976/callback', 'http://localhost:3000/cb'] })).toMatch(/\S/);
+      expect(await registerClient(origin, { application_type: 'native', redirect_uris: ['com.example.app:/callback', 'http://[::1]:8976/callback'] })).toMatch(/\S/);
+    });
+  });
+});
+
+describe('Client ID Metadata Documents from this machine (WAYMARK_OAUTH_CIMD=loopback, for development and tests)', () => {
+  it('fetches a document served over https on loopback and sends the person to consent; private addresses stay refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-cimd-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+    let fetched = 0;
+    const documents = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
+      fetched += 1;
+      const clientId = `https://localhost:${(documents.address() as AddressInfo).port}${req.url ?? ''}`;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ client_id: clientId, client_name: 'Document app', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] }));
+    });
+    documents.listen(0, '127.0.0.1');
+    await once(documents, 'listening');
+    const ts = await createTestStore('sqlite');
+    // The child trusts the test's certificate as Node.js trusts any extra CA.
+    const serve = await startServe({ ...ts.env, WAYMARK_OAUTH_CIMD: 'loopback', NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') });
+    try {
+      const origin = new URL(serve.url).origin;
+      const port = (documents.address() as AddressInfo).port;
+      const response = await fetch(authorizeUrl(origin, serve.url, `https://localhost:${port}/client.json`, 'waymark.read', pkce().challenge), { redirect: 'manual' });
+      expect(response.status).toBe(303);
+      expect(new URL(response.headers.get('location') ?? '', origin).pathname).toMatch(/^\/oauth\/interaction\//);
+      expect(fetched).toBe(1);
+      const refused = await fetch(authorizeUrl(origin, serve.url, `https://10.0.0.1:${port}/client.json`, 'waymark.read', pkce().challenge), { redirect: 'manual' });
+      expect(refused.status).toBe(400);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await once(serve.child, 'exit');
+      await ts.close();
+      await new Promise((resolve) => documents.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Client ID Metadata Documents turned off (WAYMARK_OAUTH_CIMD=off)', () => {
+  it('are neither advertised nor fetched', async () => {
+    const ts = await createTestStore('sqlite');
+    const serve = await startServe({ ...ts.env, WAYMARK_OAUTH_CIMD: 'off' });
+    const listener = await recordingListener();
+    try {
+      const origin = new URL(serve.url).origin;
+      const metadata = (await (await fetch(new URL('/.well-known/oauth-authorization-server', origin))).json()) as Record<string, unknown>;
+      expect(metadata.client_id_metadata_document_supported).toBeUndefined();
+      expect(metadata.registration_endpoint).toBe(`${origin}/oauth/register`);
+      const response = await fetch(authorizeUrl(origin, serve.url, `https://127.0.0.1:${listener.port}/client.json`, 'waymark.read', pkce().challenge), { redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(listener.connections()).toBe(0);
+    } finally {
+      await listener.close();
+      serve.child.kill('SIGTERM');
+      await once(serve.child, 'exit');
+      await ts.close();
+    }
   });
 });

@@ -9,7 +9,9 @@ import type { Configuration, KoaContextWithOIDC, default as Provider } from 'oid
 import { allCapabilityNames, brand } from '../../config.js';
 import type { Services } from '../../services/index.js';
 import { SESSION_COOKIE } from '../session.js';
+import { isLoopbackHost } from './addresses.js';
 import type { PersonSessions } from './consent.js';
+import { cimdSetting, GUARDED_FETCH_DEFAULTS, guardedFetch } from './guarded-fetch.js';
 import { accessTokenTtl, OAUTH_LIFETIMES } from './lifetimes.js';
 import { renderErrorPage } from './pages.js';
 
@@ -39,6 +41,7 @@ export async function createProvider(services: Services, options: ProviderOption
   const capabilities = allCapabilityNames();
   const resource = options.resource.href;
   const accessTokenTTL = accessTokenTtl();
+  const cimd = cimdSetting();
 
   const configuration: Configuration = {
     adapter: (model: string) => services.oauth.adapter(model),
@@ -56,14 +59,17 @@ export async function createProvider(services: Services, options: ProviderOption
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      // No registration access token: registration management (RFC 7592) is off, so it could do nothing, and
+      // each would be one more record per anonymous registration that never expires.
+      registration: { enabled: true, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       // Not checked by the bearer check at /mcp, so not offered.
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      // WAYMARK_OAUTH_CIMD=off turns it off; its fetches go through guardedFetch (public addresses only).
+      clientIdMetadataDocument: { enabled: cimd !== 'off', ack: 'draft-02' },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
@@ -89,6 +95,25 @@ export async function createProvider(services: Services, options: ProviderOption
     },
     // A client that registered for refresh tokens gets one without asking for offline_access: MCP clients
     // stay connected by refreshing, and the grant (which the person can revoke) bounds them.
+    fetch: guardedFetch({ ...GUARDED_FETCH_DEFAULTS, allowLoopback: cimd === 'loopback' }),
+    // A metadata document is a few hundred bytes; the library fetches key sets and sector lists only for client
+    // authentication methods and subject types this server does not offer, bounded all the same.
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
+    // Registered redirect URIs (RFC 7591 and metadata documents alike): a code sent over plain http can be read on
+    // the way, so plain http only to this machine (RFC 8252 §7.3); native apps' private-use schemes (§7.1) stay
+    // allowed, as oidc-provider checks them (issue 24, finding 10).
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator: (_ctx, key, value) => {
+        if (key !== 'redirect_uris' || !Array.isArray(value)) return;
+        for (const uri of value) {
+          const url = typeof uri === 'string' ? URL.parse(uri) : null;
+          if (url?.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+            throw new errors.InvalidClientMetadata(`redirect_uris must use https unless the host is this machine (localhost, 127.0.0.1, [::1]): ${String(uri).slice(0, 200)}`);
+          }
+        }
+      },
+    },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     ttl: {

@@ -9,6 +9,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Services } from '../../services/index.js';
+import { isLoopbackAddress, isLoopbackHost } from './addresses.js';
 import { consentRouter, type PersonSessions } from './consent.js';
 import { createProvider, OAUTH_ROUTES } from './provider.js';
 
@@ -26,16 +27,6 @@ export interface OAuthServer {
   router: Router;
   /** AuthInfo for an OAuth access token of this server, null when the token is not one. */
   verify(token: string): Promise<AuthInfo | null>;
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-function isLoopbackAddress(address: string | undefined): boolean {
-  return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
 }
 
 /** Whether sign-in may be offered at this public URL: https, or plain http on the person's own machine. */
