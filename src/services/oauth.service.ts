@@ -12,7 +12,7 @@ import * as repo from '../store/repositories/oauth.repo.js';
 import type { Store } from '../store/store.js';
 import { permissionAtLeast, type Actor } from './actor.js';
 import { nowIso } from './clock.js';
-import { StoreAdapter } from './oauth-adapter.js';
+import { StoreAdapter, UNUSED_CLIENT_TTL_SECONDS } from './oauth-adapter.js';
 
 export interface OAuthSecrets {
   /** The private signing keys (RFC 7517), as oidc-provider's `jwks` option takes them. */
@@ -140,6 +140,12 @@ export class OAuthService {
       });
     }
     return grants;
+  }
+
+  /** Registered clients alive and used by no grant yet: those within their first day (oauth-adapter.ts). */
+  async unusedClientCount(): Promise<number> {
+    const now = Date.now();
+    return repo.countClientsExpiringWithin(this.store.db, new Date(now).toISOString(), new Date(now + UNUSED_CLIENT_TTL_SECONDS * 1000).toISOString());
   }
 
   /** Drops records a day past their expiry (kept that long so that an expired token is reported as expired). */

@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,6 +207,101 @@ describe.each(ENGINES)('OAuth hardening (issue 24) on %s', (engine) => {
       expect(await registerClient(origin, { redirect_uris: ['https://app.example.com/callback', 'http://127.0.0.1:8976/callback', 'http://localhost:3000/cb'] })).toMatch(/\S/);
       expect(await registerClient(origin, { application_type: 'native', redirect_uris: ['com.example.app:/callback', 'http://[::1]:8976/callback'] })).toMatch(/\S/);
     });
+  });
+});
+
+/** A registration POST sent from one of this machine's loopback addresses (each is a distinct caller to the limiter). */
+function registerFrom(localAddress: string, origin: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; retryAfter: string | undefined; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL('/oauth/register', origin), { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], json: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : {} }));
+    });
+    req.on('error', reject);
+    // A body without a length is sent chunked.
+    if (headers['content-length'] === '') req.removeHeader('content-length');
+    req.end(body);
+  });
+}
+
+const METADATA = JSON.stringify({ client_name: 'Flood', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+
+describe.each(ENGINES)('finding 6: anonymous registration is bounded, on %s', (engine) => {
+  let ts: TestStore;
+  let services: Services;
+  let serve: Served;
+  let origin: string;
+  let ownerId: string;
+
+  beforeAll(async () => {
+    ts = await createTestStore(engine);
+    services = createServices(ts.store);
+    ownerId = (await services.auth.init()).token?.principalId ?? '';
+    serve = await startServe({ ...ts.env });
+    origin = new URL(serve.url).origin;
+  }, 60_000);
+
+  afterAll(async () => {
+    serve?.child.kill('SIGTERM');
+    if (serve) await once(serve.child, 'exit');
+    await ts?.close();
+  });
+
+  const clientRow = (id: string) => ts.store.db.selectFrom('oauth_records').selectAll().where('model', '=', 'Client').where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('one address gets 20 registrations, then 429 with Retry-After; another address is still served', async () => {
+    const answers = [];
+    for (let i = 0; i < 25; i++) answers.push(await registerFrom('127.0.0.3', origin, METADATA));
+    expect(answers.slice(0, 20).map((a) => a.status)).toEqual(Array<number>(20).fill(201));
+    for (const refused of answers.slice(20)) {
+      expect(refused.status).toBe(429);
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+      expect(refused.json).toMatchObject({ error: 'temporarily_unavailable' });
+    }
+    expect((await registerFrom('127.0.0.4', origin, METADATA)).status).toBe(201);
+  });
+
+  it('metadata over 5 KB is refused before it is read (413), a body of unknown length too (411); what is kept stays small', async () => {
+    const big = JSON.stringify({ client_name: 'x'.repeat(50_000), redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+    const refused = await registerFrom('127.0.0.5', origin, big);
+    expect(refused.status).toBe(413);
+    expect(refused.json).toMatchObject({ error: 'invalid_client_metadata' });
+    expect((await registerFrom('127.0.0.5', origin, METADATA, { 'content-length': '' })).status).toBe(411);
+    const nearLimit = JSON.stringify({ client_name: 'y'.repeat(4_800), redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+    const kept = await registerFrom('127.0.0.5', origin, nearLimit);
+    expect(kept.status).toBe(201);
+    const { payload } = await clientRow(String(kept.json.client_id));
+    expect((typeof payload === 'string' ? payload : JSON.stringify(payload)).length).toBeLessThan(6 * 1024);
+  });
+
+  it('an unused client expires after a day; a client used by a grant lives as long as the grant; an expired one is unknown', async () => {
+    const unused = String((await registerFrom('127.0.0.6', origin, METADATA)).json.client_id);
+    const expiresAt = Date.parse(String((await clientRow(unused)).expires_at));
+    expect(Math.abs(expiresAt - (Date.now() + 24 * 3600_000))).toBeLessThan(120_000);
+
+    const jar = await signedInJar(services, origin, ownerId, ALL);
+    const used = await connectApp(jar, serve.url, { tick: ['waymark.read'] });
+    const grant = await ts.store.db.selectFrom('oauth_records').selectAll().where('model', '=', 'Grant').where('principal_id', 'is not', null).orderBy('expires_at', 'desc').executeTakeFirstOrThrow();
+    expect((await clientRow(used.clientId)).expires_at).toBe(grant.expires_at);
+    expect(Date.parse(String(grant.expires_at))).toBeGreaterThan(Date.now() + 80 * 24 * 3600_000);
+
+    // A day later (the store's clock moved back a day and a minute): the unused client is no longer known.
+    await ts.store.db.updateTable('oauth_records').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('model', '=', 'Client').where('id', '=', unused).execute();
+    const response = await fetch(authorizeUrl(origin, serve.url, unused, 'waymark.read', pkce().challenge), { redirect: 'manual' });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('invalid_client');
+  });
+
+  it('at 1000 live unused clients, registration answers 503 with Retry-After until some expire or are used', async () => {
+    const adapter = services.oauth.adapter('Client');
+    const live = await services.oauth.unusedClientCount();
+    for (let i = live; i < 1000; i++) await adapter.upsert(`filler-${i}`, { client_id: `filler-${i}`, redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+    const refused = await registerFrom('127.0.0.7', origin, METADATA);
+    expect(refused.status).toBe(503);
+    expect(refused.retryAfter).toBe('3600');
+    await ts.store.db.deleteFrom('oauth_records').where('model', '=', 'Client').where('id', 'like', 'filler-%').execute();
+    expect((await registerFrom('127.0.0.7', origin, METADATA)).status).toBe(201);
   });
 });
 

@@ -12,6 +12,7 @@ import type { Services } from '../../services/index.js';
 import { isLoopbackAddress, isLoopbackHost } from './addresses.js';
 import { consentRouter, type PersonSessions } from './consent.js';
 import { createProvider, OAUTH_ROUTES } from './provider.js';
+import { registrationGate } from './registration-gate.js';
 
 export type { PersonSessions } from './consent.js';
 
@@ -81,6 +82,7 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
     return started;
   };
 
+  const gate = registrationGate(services);
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if (!isProviderPath(req.path)) return next();
     // Plain http is allowed only on this machine: a loopback public URL reached from elsewhere (a server
@@ -90,6 +92,7 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
       return;
     }
     try {
+      if (req.method === 'POST' && req.path === OAUTH_ROUTES.registration && !(await gate(req, res))) return;
       const p = await provider();
       // RFC 8414 metadata is the same document as oidc-provider's discovery (a superset).
       req.url = req.path === AS_METADATA ? OIDC_METADATA : req.originalUrl;
