@@ -1,7 +1,8 @@
 /**
  * Issue 24, the OAuth findings, attacked as a person's app and as an anonymous outsider would, against a real
  * `waymark serve` on each engine: consent bounded by the person (3), key management only from the person's
- * own web session (4), metadata documents fetched only from public addresses (5), sign-out ending the
+ * own web session (4), metadata documents fetched only from public addresses (5), anonymous registration
+ * rate-limited, bounded, capped and expiring (6), sign-out ending the
  * provider's session (8), plain-http redirect URIs only on this machine (10). The flows go through the server's real
  * pages and cookies over HTTP (oauth-consent.ts).
  */

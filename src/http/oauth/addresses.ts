@@ -57,17 +57,19 @@ const NOT_PUBLIC_V6: [string, number][] = [
   ['ff00::', 8],
 ];
 
-const notPublic = new BlockList();
-for (const [net, prefix] of NOT_PUBLIC_V4) notPublic.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of NOT_PUBLIC_V6) notPublic.addSubnet(net, prefix, 'ipv6');
+// Two lists: one BlockList holding both families matches every IPv4 address against ::ffff:0:0/96.
+const notPublicV4 = new BlockList();
+for (const [net, prefix] of NOT_PUBLIC_V4) notPublicV4.addSubnet(net, prefix, 'ipv4');
+const notPublicV6 = new BlockList();
+for (const [net, prefix] of NOT_PUBLIC_V6) notPublicV6.addSubnet(net, prefix, 'ipv6');
 
 /** Whether an IP address (not a name) is a public unicast address; anything unparsable is not. */
 export function isPublicAddress(address: string): boolean {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  if (isIPv4(bare)) return !notPublic.check(bare, 'ipv4');
+  if (isIPv4(bare)) return !notPublicV4.check(bare, 'ipv4');
   if (!isIPv6(bare)) return false;
   // An IPv4 address written into IPv6 (::ffff:10.0.0.1) is refused whatever it is (a public server is reached
   // by its IPv4 address), in the dotted form too, which the block list might read otherwise.
   if (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare)) return false;
-  return !notPublic.check(bare, 'ipv6');
+  return !notPublicV6.check(bare, 'ipv6');
 }

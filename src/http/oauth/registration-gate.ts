@@ -23,11 +23,21 @@ function refuse(res: Response, status: number, error: string, description: strin
   res.set('Cache-Control', 'no-store').status(status).json({ error, error_description: description });
 }
 
+/**
+ * The caller's address. Behind the TLS proxy an https public URL implies (provider.ts trusts its headers too),
+ * every request comes from the proxy: the caller is the address the proxy appended last to X-Forwarded-For
+ * (the entries before it are the caller's own word).
+ */
+function callerAddress(req: Request, behindProxy: boolean): string {
+  const forwarded = behindProxy ? req.get('x-forwarded-for')?.split(',').pop()?.trim() : undefined;
+  return forwarded || (req.socket.remoteAddress ?? '');
+}
+
 /** Answers whether the registration may go on to oidc-provider; when not, the refusal has been sent. */
-export function registrationGate(services: Services, limits: typeof REGISTRATION_LIMITS = REGISTRATION_LIMITS): (req: Request, res: Response) => Promise<boolean> {
+export function registrationGate(services: Services, options: { behindProxy: boolean }, limits: typeof REGISTRATION_LIMITS = REGISTRATION_LIMITS): (req: Request, res: Response) => Promise<boolean> {
   const limiter = new AddressLimiter(limits.perAddress);
   return async (req, res) => {
-    const wait = limiter.take(req.ip ?? req.socket.remoteAddress ?? '');
+    const wait = limiter.take(callerAddress(req, options.behindProxy));
     if (wait > 0) {
       refuse(res, 429, 'temporarily_unavailable', `Too many registrations from your address: retry in ${wait} s. A client registers once and keeps its client_id.`, wait);
       return false;
