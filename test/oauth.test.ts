@@ -13,6 +13,7 @@ import { createServices, type Services } from '../src/services/index.js';
 import { createTestStore, ENGINES, type TestStore } from './engines.js';
 import { startServe } from './serve.js';
 import { catchRedirect, launchBrowser, MemoryOAuthProvider, REDIRECT_URI } from './oauth-flow.js';
+import { signedInJar } from './oauth-consent.js';
 
 const ACCESS_TTL = 3;
 
@@ -57,10 +58,10 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     await ts?.close();
   });
 
-  /** A browser where `principalId` signed in with a sign-in link, as a person does. */
+  /** A browser where `principalId` signed in with a sign-in link carrying every capability, as a person does. */
   async function signedInBrowser(principalId: string): Promise<BrowserContext> {
     const context = await browser.newContext();
-    const link = await services.signin.createLink({ principalId });
+    const link = await services.signin.createLink({ principalId, capabilities: ['waymark.read', 'waymark.author', 'waymark.run'] });
     const page = await context.newPage();
     await page.goto(new URL(`/app/signin?token=${link.token}`, serve.url).href);
     await page.close();
@@ -132,7 +133,9 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     await page.goto(interaction);
     expect(await page.locator('h1').textContent()).toBe('Allow VS Code test to use Waymark as you?');
     expect(await page.getByText('127.0.0.1:8976').count()).toBe(1);
-    expect(await page.getByRole('checkbox').count()).toBe(3);
+    // The link's default session carries read and run: author is shown as not available, not offered (issue 24).
+    expect(await page.getByRole('checkbox').count()).toBe(2);
+    expect(await page.getByText('Not available, so not granted', { exact: false }).count()).toBe(1);
     // axe-core is injected through the test browser (the page's CSP allows no script of its own).
     await page.addScriptTag({ path: new URL('../node_modules/axe-core/axe.min.js', import.meta.url).pathname });
     const violations = await page.evaluate(async () => {
@@ -165,15 +168,16 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
   it('a revoked grant answers 401; the grants list shows it before and not after', async () => {
     const context = await signedInBrowser(ownerId);
     const { client, provider } = await connectThroughBrowser('Revoke test', context);
-    const auth = { authorization: `Bearer ${ownerToken}` };
-    const listed = (await (await fetch(new URL('/api/v1/oauth/grants', serve.url), { headers: auth })).json()) as { data: { grants: { grant_id: string; client_name: string; capabilities: string[] }[] } };
-    const grant = listed.data.grants.find((g) => g.client_name === 'Revoke test');
+    // Grants are managed from the person's own web session (issue 24), here another sign-in of the same person.
+    const jar = await signedInJar(services, new URL(serve.url).origin, ownerId);
+    const listed = (await jar.get<{ grants: { grant_id: string; client_name: string; capabilities: string[] }[] }>('/oauth/grants')).body;
+    const grant = listed.data?.grants.find((g) => g.client_name === 'Revoke test');
     expect(grant?.capabilities).toEqual(['waymark.author', 'waymark.read', 'waymark.run']);
-    const revoked = await fetch(new URL(`/api/v1/oauth/grants/${grant?.grant_id}`, serve.url), { method: 'DELETE', headers: auth });
+    const revoked = await jar.fetch(`/api/v1/oauth/grants/${grant?.grant_id}`, { method: 'DELETE' });
     expect(await revoked.json()).toMatchObject({ success: true, data: { revoked: true } });
     const after = await fetch(serve.url, { method: 'POST', headers: { authorization: `Bearer ${provider.saved?.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(after.status).toBe(401);
-    const again = await fetch(new URL(`/api/v1/oauth/grants/${grant?.grant_id}`, serve.url), { method: 'DELETE', headers: auth });
+    const again = await jar.fetch(`/api/v1/oauth/grants/${grant?.grant_id}`, { method: 'DELETE' });
     expect(again.status).toBe(404);
     await client.close().catch(() => undefined);
     await context.close();
@@ -205,9 +209,9 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     const mcpWith = (token: string) => fetch(serve.url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect((await mcpWith(spare.token)).status).not.toBe(401);
 
-    const auth = { authorization: `Bearer ${ownerToken}` };
-    const listed = (await (await fetch(new URL('/api/v1/oauth/tokens', serve.url), { headers: auth })).json()) as { data: { tokens: { token_id: string; capabilities: string[] }[] } };
-    expect(listed.data.tokens.find((t) => t.token_id === spareId)?.capabilities).toEqual(['waymark.read']);
+    const jar = await signedInJar(services, new URL(serve.url).origin, ownerId);
+    const listed = (await jar.get<{ tokens: { token_id: string; capabilities: string[] }[] }>('/oauth/tokens')).body;
+    expect(listed.data?.tokens.find((t) => t.token_id === spareId)?.capabilities).toEqual(['waymark.read']);
     expect(JSON.stringify(listed)).not.toContain(spare.token);
 
     const context = await signedInBrowser(ownerId);
@@ -220,9 +224,9 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     expect((await mcpWith(spare.token)).status).toBe(401);
     // The owner's own token still works, and the other account's person cannot revoke it.
     expect((await mcpWith(ownerToken)).status).not.toBe(401);
-    const otherToken = await services.auth.createToken({ accountId: (await services.oauth.actorFor(otherPersonId, ''))?.accountId ?? '', permission: 'admin', capabilities: ['waymark.read'], principalId: otherPersonId });
+    const otherJar = await signedInJar(services, new URL(serve.url).origin, otherPersonId);
     const ownerTokenId = (await services.auth.listTokens(accountId, ownerId))[0]?.id ?? '';
-    const refused = await fetch(new URL(`/api/v1/oauth/tokens/${ownerTokenId}`, serve.url), { method: 'DELETE', headers: { authorization: `Bearer ${otherToken.token}` } });
+    const refused = await otherJar.fetch(`/api/v1/oauth/tokens/${ownerTokenId}`, { method: 'DELETE' });
     expect(await refused.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
     expect((await mcpWith(ownerToken)).status).not.toBe(401);
     await context.close();

@@ -17,6 +17,13 @@ import { signinRefusalPage } from './signin-page.js';
 
 export const SESSION_COOKIE = `${brand}_session`;
 export const CSRF_HEADER = 'x-csrf-token';
+/** AuthInfo.token of a request authenticated by its session cookie (no Bearer token can be this: it is not a token's shape). */
+export const SESSION_AUTH_TOKEN = 'session';
+
+/** Whether a request was authenticated by the person's own session cookie (and passed its CSRF check), not a Bearer token. */
+export function isSessionAuth(auth: AuthInfo | undefined): boolean {
+  return auth?.token === SESSION_AUTH_TOKEN;
+}
 
 export interface WebSession {
   /** cookie-parser, then: an Authorization header → `bearer`; else a live session cookie → req.auth and the CSRF check; else 401. */
@@ -90,7 +97,7 @@ export function webSession(services: Services, options: WebSessionOptions): WebS
     }
     sessions.set(req, session);
     const { sessionId: _id, csrfSecret: _key, name: _name, expiresAt: _end, ...actor } = session;
-    const auth: AuthInfo = { token: 'session', clientId: session.principalId, scopes: session.capabilities, expiresAt: Math.floor(Date.parse(session.expiresAt) / 1000), extra: { actor } };
+    const auth: AuthInfo = { token: SESSION_AUTH_TOKEN, clientId: session.principalId, scopes: session.capabilities, expiresAt: Math.floor(Date.parse(session.expiresAt) / 1000), extra: { actor } };
     req.auth = auth;
     doubleCsrfProtection(req, res, (error?: unknown) => {
       if (error) {

@@ -9,6 +9,13 @@ import type { Store } from '../store/store.js';
 
 const epoch = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 
+/**
+ * How long a dynamically registered client lives if no grant ever uses it (issue 24, finding 6): registration is
+ * anonymous, so a client nobody consented to is dropped after a day. A grant of the client extends its life to
+ * the grant's; the count of clients still within this first day is the registration cap's measure.
+ */
+export const UNUSED_CLIENT_TTL_SECONDS = 24 * 3600;
+
 export class StoreAdapter implements Adapter {
   constructor(
     private readonly store: Store,
@@ -16,6 +23,14 @@ export class StoreAdapter implements Adapter {
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    let expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null;
+    // oidc-provider stores a client without an expiry; a registered one gets the unused client's day, and a
+    // client saved again (never the case while registration management is off) keeps a longer life it has.
+    if (this.model === 'Client') {
+      const unused = new Date(Date.now() + UNUSED_CLIENT_TTL_SECONDS * 1000).toISOString();
+      const existing = (await repo.findRecord(this.store.db, 'Client', id))?.expires_at;
+      expiresAt = existing !== undefined && (existing === null || existing > unused) ? existing : unused;
+    }
     await repo.upsertRecord(this.store.db, {
       model: this.model,
       id,
@@ -24,13 +39,18 @@ export class StoreAdapter implements Adapter {
       grant_id: this.model === 'Grant' ? id : (payload.grantId ?? null),
       uid: payload.uid ?? null,
       principal_id: payload.accountId ?? null,
-      expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null,
+      expires_at: expiresAt,
       consumed_at: null,
     });
+    // A client a person granted access to lives as long as the grant (its tokens need it).
+    if (this.model === 'Grant' && typeof payload.clientId === 'string' && expiresAt !== null) await repo.extendClientLife(this.store.db, payload.clientId, expiresAt);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    return this.present(await repo.findRecord(this.store.db, this.model, id));
+    const row = await repo.findRecord(this.store.db, this.model, id);
+    // A client's expiry is this adapter's, not the library's: an expired client is unknown.
+    if (this.model === 'Client' && row?.expires_at && Date.parse(row.expires_at) <= Date.now()) return undefined;
+    return this.present(row);
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {

@@ -5,14 +5,14 @@
  */
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { JWK } from 'oidc-provider';
-import { allCapabilityNames } from '../config.js';
+import { allCapabilityNames, capabilityName } from '../config.js';
 import { WaymarkError } from '../errors.js';
 import * as authRepo from '../store/repositories/auth.repo.js';
 import * as repo from '../store/repositories/oauth.repo.js';
 import type { Store } from '../store/store.js';
-import type { Actor } from './actor.js';
+import { permissionAtLeast, type Actor } from './actor.js';
 import { nowIso } from './clock.js';
-import { StoreAdapter } from './oauth-adapter.js';
+import { StoreAdapter, UNUSED_CLIENT_TTL_SECONDS } from './oauth-adapter.js';
 
 export interface OAuthSecrets {
   /** The private signing keys (RFC 7517), as oidc-provider's `jwks` option takes them. */
@@ -35,7 +35,10 @@ export interface GrantView {
 interface GrantPayload {
   clientId: string;
   iat: number;
+  /** Scopes accepted per resource indicator. */
   resources?: Record<string, string>;
+  /** Scopes refused per resource indicator: oidc-provider subtracts them from the accepted ones. */
+  rejected?: { resources?: Record<string, string> };
 }
 
 interface ClientPayload {
@@ -47,6 +50,23 @@ interface ClientPayload {
 export function capabilitiesIn(scope: string): string[] {
   const asked = new Set(scope.split(' '));
   return allCapabilityNames().filter((c) => asked.has(c));
+}
+
+/**
+ * What a person may let an app do (issue 24, finding 3): no more than the sign-in session they consent in
+ * carries (a `read,run` link gives no `author`), and of that only what their permission can use: writing
+ * needs Edit (CONTRACT.md, "Accounts, scopes, permissions, capabilities"), so a View person cannot hand out
+ * `author`. The consent page offers only these, and its answer grants only these.
+ */
+export function grantableCapabilities(person: Actor): string[] {
+  const author = capabilityName('author');
+  return capabilitiesIn(person.capabilities.join(' ')).filter((c) => c !== author || permissionAtLeast(person.permission, 'edit'));
+}
+
+/** The capabilities a grant records as given: accepted for any resource and not refused (refusal wins, as in oidc-provider). */
+function grantedBy(grant: GrantPayload): string[] {
+  const refused = new Set(capabilitiesIn(Object.values(grant.rejected?.resources ?? {}).join(' ')));
+  return capabilitiesIn(Object.values(grant.resources ?? {}).join(' ')).filter((c) => !refused.has(c));
 }
 
 export class OAuthService {
@@ -77,17 +97,27 @@ export class OAuthService {
   /**
    * The actor an access token acts as: its person's principal, with the granted capabilities only. The
    * permission and scope are the principal's, read now, so a token never does more than its person may.
+   * With the token's grant, the capabilities are also cut to what the grant records as given (the consent
+   * records every capability beyond the person's bound as refused): a token whose scope says more than its
+   * grant, however it came to, acts with the grant's (issue 24, finding 3). A grant that is gone acts as no one.
    */
-  async actorFor(principalId: string, scope: string): Promise<Actor | null> {
+  async actorFor(principalId: string, scope: string, grantId?: string): Promise<Actor | null> {
     const principal = await authRepo.findPrincipal(this.store.db, principalId);
     if (!principal) return null;
+    let capabilities = capabilitiesIn(scope);
+    if (grantId !== undefined) {
+      const row = await repo.findRecord(this.store.db, 'Grant', grantId);
+      if (!row || row.principal_id !== principalId) return null;
+      const granted = new Set(grantedBy(this.store.dialect.parseJson<GrantPayload>(row.payload)));
+      capabilities = capabilities.filter((c) => granted.has(c));
+    }
     return {
       accountId: principal.account_id,
       principalId: principal.id,
       kind: principal.kind,
       permission: principal.permission,
       scopeId: principal.scope_id,
-      capabilities: capabilitiesIn(scope),
+      capabilities,
     };
   }
 
@@ -104,12 +134,18 @@ export class OAuthService {
         client_id: grant.clientId,
         client_name: client.client_name ?? null,
         redirect_hosts: [...new Set((client.redirect_uris ?? []).map((uri) => new URL(uri).host))],
-        capabilities: capabilitiesIn(Object.values(grant.resources ?? {}).join(' ')),
+        capabilities: grantedBy(grant),
         created_at: new Date(grant.iat * 1000).toISOString(),
         expires_at: row.expires_at,
       });
     }
     return grants;
+  }
+
+  /** Registered clients alive and used by no grant yet: those within their first day (oauth-adapter.ts). */
+  async unusedClientCount(): Promise<number> {
+    const now = Date.now();
+    return repo.countClientsExpiringWithin(this.store.db, new Date(now).toISOString(), new Date(now + UNUSED_CLIENT_TTL_SECONDS * 1000).toISOString());
   }
 
   /** Drops records a day past their expiry (kept that long so that an expired token is reported as expired). */

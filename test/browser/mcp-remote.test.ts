@@ -91,7 +91,8 @@ describe.each(ENGINES)('mcp-remote through the browser flow on %s', (engine) => 
     // The person signs in with a sign-in link, then opens the URL mcp-remote printed and allows it.
     const context = await browser.newContext();
     const page = await context.newPage();
-    const link = await services.signin.createLink({ principalId: ownerId });
+    // A link carrying author: a grant never gives more than the sign-in it was given in (issue 24).
+    const link = await services.signin.createLink({ principalId: ownerId, capabilities: ['waymark.read', 'waymark.author', 'waymark.run'] });
     await page.goto(new URL(`/app/signin?token=${link.token}`, serve.url).href);
     await page.goto(url.href);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Allow MCP CLI Proxy to use Waymark as you\?$/);

@@ -9,7 +9,7 @@ import type Provider from 'oidc-provider';
 import { WaymarkError } from '../../errors.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
-import { capabilitiesIn } from '../../services/oauth.service.js';
+import { capabilitiesIn, grantableCapabilities } from '../../services/oauth.service.js';
 import { renderConsentPage, renderErrorPage, renderGrantsPage, renderSignInNeededPage } from './pages.js';
 
 /** Form bodies of the pages' POSTs, parsed only on those routes. */
@@ -18,6 +18,8 @@ const formBody = express.urlencoded({ extended: false, limit: '16kb' });
 /** The person signed in to the web app on a request, as its sign-in session says. */
 export interface PersonSessions {
   personOf(req: Request): Promise<{ actor: Actor; name: string } | null>;
+  /** The same, from the session cookie's value (where no Express request is at hand: inside oidc-provider). */
+  personOfSecret(secret: unknown): Promise<{ actor: Actor; name: string } | null>;
 }
 
 /** No script runs on these pages; forms post here, and the consent form's answer may go to the client. */
@@ -94,8 +96,17 @@ export function consentRouter(services: Services, provider: () => Promise<Provid
         return;
       }
       const requested = capabilitiesIn(String(details.params.scope ?? ''));
+      const grantable = new Set(grantableCapabilities(person.actor));
       res.status(200).type('html').send(
-        renderConsentPage({ uid: details.uid, clientName, clientId: String(details.params.client_id), redirectHost: new URL(redirectUri).host || redirectUri, personName: person.name, capabilities: requested }),
+        renderConsentPage({
+          uid: details.uid,
+          clientName,
+          clientId: String(details.params.client_id),
+          redirectHost: new URL(redirectUri).host || redirectUri,
+          personName: person.name,
+          capabilities: requested.filter((c) => grantable.has(c)),
+          unavailable: requested.filter((c) => !grantable.has(c)),
+        }),
       );
     }),
   );
@@ -113,8 +124,11 @@ export function consentRouter(services: Services, provider: () => Promise<Provid
       }
       const requested = capabilitiesIn(String(details.params.scope ?? ''));
       const chosen = new Set(asList((req.body as Record<string, unknown> | undefined)?.capability));
-      const granted = requested.filter((c) => chosen.has(c));
-      const refused = requested.filter((c) => !chosen.has(c));
+      // A forged answer ticking what the page did not offer grants nothing of it: beyond the person's bound,
+      // a capability is recorded on the grant as refused, which the grant's tokens can never carry.
+      const grantable = new Set(grantableCapabilities(person.actor));
+      const granted = requested.filter((c) => chosen.has(c) && grantable.has(c));
+      const refused = requested.filter((c) => !granted.includes(c));
       const accountId = person.actor.principalId;
       // A grant from an earlier consent of another person in this browser is not reused.
       const existing = details.grantId && details.session?.accountId === accountId ? await p.Grant.find(details.grantId) : undefined;

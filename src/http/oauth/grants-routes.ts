@@ -2,6 +2,10 @@
  * REST for a person's OAuth grants and tokens under /api/v1/oauth (issue 12): the apps they let act as them,
  * and revoking one (with every token issued under it); their own `waymark token` API keys, and revoking one.
  * Answers in the /api/v1 envelope; the caller sees only its own principal's grants and tokens.
+ *
+ * Only the person's own web session (its cookie, with the CSRF check of every /api/v1 write) manages them
+ * (issue 24, finding 4): a Bearer token, an app's access token or an API key, is a credential the person
+ * handed to software, and software must not list the person's other keys nor revoke another app's access.
  */
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -9,6 +13,7 @@ import { errorBody, WaymarkError } from '../../errors.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
 import { actorOf } from '../bearer.js';
+import { isSessionAuth } from '../session.js';
 import { methodNotAllowed } from '../rest.js';
 
 export function grantsRouter(services: Services, logger: Logger): Router {
@@ -17,6 +22,9 @@ export function grantsRouter(services: Services, logger: Logger): Router {
     try {
       const actor = actorOf(req.auth);
       if (!actor) throw new WaymarkError('UNAUTHENTICATED', 'No valid token: pass a Waymark token as Authorization: Bearer.');
+      if (!isSessionAuth(req.auth)) {
+        throw new WaymarkError('FORBIDDEN', 'API keys and connected apps are managed only from your own web session: open the connected-apps page (/oauth/grants) after signing in with a sign-in link; a Bearer token cannot do it.', { required_credential: 'session' });
+      }
       res.status(200).json({ success: true, data: await handler(actor, req) });
     } catch (error) {
       const body = errorBody(error);

@@ -44,7 +44,10 @@ export interface ConsentView {
   clientId: string;
   redirectHost: string;
   personName: string;
+  /** What the person may grant of what the client asks: offered, ticked. */
   capabilities: string[];
+  /** What the client asks beyond the person's bound (their sign-in, their permission): shown, never offered. */
+  unavailable: string[];
 }
 
 export function renderConsentPage(view: ConsentView): string {
@@ -54,6 +57,11 @@ export function renderConsentPage(view: ConsentView): string {
         `<label for="cap-${i}"><input type="checkbox" id="cap-${i}" name="capability" value="${escapeHtml(name)}" checked> ${escapeHtml(capabilityText(name))} (<code>${escapeHtml(name)}</code>)</label>`,
     )
     .join('\n');
+  const offered = boxes === '' ? '<p>Nothing: you may not give it any of what it asks.</p>' : boxes;
+  const unavailable = view.unavailable.length
+    ? `<p>Not available, so not granted (your sign-in or your permission does not allow it):</p>
+<ul>${view.unavailable.map((name) => `<li>${escapeHtml(capabilityText(name))} (<code>${escapeHtml(name)}</code>)</li>`).join('')}</ul>`
+    : '';
   return page(
     `Allow ${view.clientName}?`,
     `<h1>Allow ${escapeHtml(view.clientName)} to use ${escapeHtml(productName)} as you?</h1>
@@ -62,8 +70,9 @@ export function renderConsentPage(view: ConsentView): string {
 If you allow it, your answer goes back to <strong>${escapeHtml(view.redirectHost)}</strong>.</p>
 <form method="post" action="/oauth/interaction/${escapeHtml(view.uid)}/confirm">
 <fieldset><legend>What it may do (untick what it should not)</legend>
-${boxes}
+${offered}
 </fieldset>
+${unavailable}
 <p>It never gets more than your own permission lets you do. You can revoke it at any time on the <a href="/oauth/grants">connected apps</a> page.</p>
 <button type="submit">Allow</button>
 <button type="submit" formaction="/oauth/interaction/${escapeHtml(view.uid)}/abort">Deny</button>

@@ -8,14 +8,15 @@ import { SESSION_COOKIE } from '../session.js';
 import type { PersonSessions } from './consent.js';
 
 export function signedInPersons(services: Services): PersonSessions {
+  const personOfSecret = async (secret: unknown) => {
+    if (typeof secret !== 'string' || secret === '') return null;
+    const session = await services.signin.actorOf(secret);
+    if (!session) return null;
+    const { accountId, principalId, kind, permission, scopeId, capabilities, name } = session;
+    return { actor: { accountId, principalId, kind, permission, scopeId, capabilities }, name };
+  };
   return {
-    async personOf(req: Request) {
-      const secret: unknown = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
-      if (typeof secret !== 'string' || secret === '') return null;
-      const session = await services.signin.actorOf(secret);
-      if (!session) return null;
-      const { accountId, principalId, kind, permission, scopeId, capabilities, name } = session;
-      return { actor: { accountId, principalId, kind, permission, scopeId, capabilities }, name };
-    },
+    personOf: (req: Request) => personOfSecret((req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE]),
+    personOfSecret,
   };
 }

@@ -8,6 +8,10 @@
 import type { Configuration, KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 import { allCapabilityNames, brand } from '../../config.js';
 import type { Services } from '../../services/index.js';
+import { SESSION_COOKIE } from '../session.js';
+import { isLoopbackHost } from './addresses.js';
+import type { PersonSessions } from './consent.js';
+import { cimdSetting, GUARDED_FETCH_DEFAULTS, guardedFetch } from './guarded-fetch.js';
 import { accessTokenTtl, OAUTH_LIFETIMES } from './lifetimes.js';
 import { renderErrorPage } from './pages.js';
 
@@ -25,6 +29,8 @@ export interface ProviderOptions {
   issuer: URL;
   /** The one resource tokens are issued for: <public url>/mcp. */
   resource: URL;
+  /** Who is signed in to the web app: the provider's own session never outlives that sign-in. */
+  sessions: PersonSessions;
 }
 
 export async function createProvider(services: Services, options: ProviderOptions): Promise<Provider> {
@@ -35,6 +41,7 @@ export async function createProvider(services: Services, options: ProviderOption
   const capabilities = allCapabilityNames();
   const resource = options.resource.href;
   const accessTokenTTL = accessTokenTtl();
+  const cimd = cimdSetting();
 
   const configuration: Configuration = {
     adapter: (model: string) => services.oauth.adapter(model),
@@ -52,14 +59,17 @@ export async function createProvider(services: Services, options: ProviderOption
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      // No registration access token: registration management (RFC 7592) is off, so it could do nothing, and
+      // each would be one more record per anonymous registration that never expires.
+      registration: { enabled: true, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       // Not checked by the bearer check at /mcp, so not offered.
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      // WAYMARK_OAUTH_CIMD=off turns it off; its fetches go through guardedFetch (public addresses only).
+      clientIdMetadataDocument: { enabled: cimd !== 'off', ack: 'draft-02' },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
@@ -70,8 +80,40 @@ export async function createProvider(services: Services, options: ProviderOption
         },
       },
     },
+    // oidc-provider keeps its own session (its cookie) and answers an app approved earlier at once from it.
+    // That session stands only while the browser still holds a live web sign-in of the same person: after
+    // sign-out, `waymark session revoke` or the sign-in's expiry, the earlier grant is not found, so the
+    // request goes to the consent page, which asks the person to sign in (issue 24, finding 8).
+    loadExistingGrant: async (ctx) => {
+      const accountId = ctx.oidc.session?.accountId;
+      const client = ctx.oidc.client;
+      if (!accountId || !client) return undefined;
+      const person = await options.sessions.personOfSecret(ctx.cookies.get(SESSION_COOKIE, { signed: false }));
+      if (person?.actor.principalId !== accountId) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(client.clientId);
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     // A client that registered for refresh tokens gets one without asking for offline_access: MCP clients
     // stay connected by refreshing, and the grant (which the person can revoke) bounds them.
+    fetch: guardedFetch({ ...GUARDED_FETCH_DEFAULTS, allowLoopback: cimd === 'loopback' }),
+    // A metadata document is a few hundred bytes; the library fetches key sets and sector lists only for client
+    // authentication methods and subject types this server does not offer, bounded all the same.
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
+    // Registered redirect URIs (RFC 7591 and metadata documents alike): a code sent over plain http can be read on
+    // the way, so plain http only to this machine (RFC 8252 §7.3); native apps' private-use schemes (§7.1) stay
+    // allowed, as oidc-provider checks them (issue 24, finding 10).
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator: (_ctx, key, value) => {
+        if (key !== 'redirect_uris' || !Array.isArray(value)) return;
+        for (const uri of value) {
+          const url = typeof uri === 'string' ? URL.parse(uri) : null;
+          if (url?.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+            throw new errors.InvalidClientMetadata(`redirect_uris must use https unless the host is this machine (localhost, 127.0.0.1, [::1]): ${String(uri).slice(0, 200)}`);
+          }
+        }
+      },
+    },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     ttl: {

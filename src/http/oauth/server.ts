@@ -9,8 +9,10 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Services } from '../../services/index.js';
+import { isLoopbackAddress, isLoopbackHost } from './addresses.js';
 import { consentRouter, type PersonSessions } from './consent.js';
 import { createProvider, OAUTH_ROUTES } from './provider.js';
+import { registrationGate } from './registration-gate.js';
 
 export type { PersonSessions } from './consent.js';
 
@@ -26,16 +28,6 @@ export interface OAuthServer {
   router: Router;
   /** AuthInfo for an OAuth access token of this server, null when the token is not one. */
   verify(token: string): Promise<AuthInfo | null>;
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-function isLoopbackAddress(address: string | undefined): boolean {
-  return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
 }
 
 /** Whether sign-in may be offered at this public URL: https, or plain http on the person's own machine. */
@@ -64,6 +56,7 @@ interface StoredAccessToken {
   scope?: string;
   aud?: string | string[];
   clientId?: string;
+  grantId?: string;
   exp?: number;
   isExpired: boolean;
 }
@@ -80,7 +73,7 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
   // oidc-provider reads its keys from the store, so it starts on first use; one start per process.
   let started: Promise<Provider> | undefined;
   const provider = (): Promise<Provider> => {
-    started ??= createProvider(services, { issuer: options.base, resource: options.resource }).then((p) => {
+    started ??= createProvider(services, { issuer: options.base, resource: options.resource, sessions: options.sessions }).then((p) => {
       p.on('server_error', (_ctx, err) => logger.error({ err }, 'oauth server error'));
       const sweep = setInterval(() => void services.oauth.deleteExpired().catch((err: unknown) => logger.error({ err }, 'oauth sweep failed')), 3600_000);
       sweep.unref();
@@ -89,6 +82,7 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
     return started;
   };
 
+  const gate = registrationGate(services, { behindProxy: options.base.protocol === 'https:' });
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if (!isProviderPath(req.path)) return next();
     // Plain http is allowed only on this machine: a loopback public URL reached from elsewhere (a server
@@ -98,6 +92,7 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
       return;
     }
     try {
+      if (req.method === 'POST' && req.path === OAUTH_ROUTES.registration && !(await gate(req, res))) return;
       const p = await provider();
       // RFC 8414 metadata is the same document as oidc-provider's discovery (a superset).
       req.url = req.path === AS_METADATA ? OIDC_METADATA : req.originalUrl;
@@ -118,12 +113,13 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
       if (!OPAQUE_TOKEN.test(token)) return null;
       const p = await provider();
       const found = (await p.AccessToken.find(token, { ignoreExpiration: true })) as StoredAccessToken | undefined;
-      if (!found?.accountId) return null;
+      // Every token of the code flow belongs to a grant; the grant bounds what it may do (actorFor).
+      if (!found?.accountId || !found.grantId) return null;
       if (found.isExpired) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token has expired: refresh it or sign in again');
       const audiences = Array.isArray(found.aud) ? found.aud : [found.aud];
       if (!audiences.includes(resource)) throw new OAuthError(OAuthErrorCode.InvalidToken, `The access token was not issued for ${resource}`);
-      const actor = await services.oauth.actorFor(found.accountId, found.scope ?? '');
-      if (!actor) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The person this token acts for no longer exists');
+      const actor = await services.oauth.actorFor(found.accountId, found.scope ?? '', found.grantId);
+      if (!actor) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The person this token acts for, or the grant it was issued under, no longer exists');
       return { token, clientId: found.clientId ?? '', scopes: actor.capabilities, expiresAt: found.exp, resource: new URL(resource), extra: { actor } };
     },
   };

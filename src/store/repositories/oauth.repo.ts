@@ -47,6 +47,23 @@ export async function listByPrincipal(q: Q, model: string, principalId: string) 
   return q.selectFrom('oauth_records').selectAll().where('model', '=', model).where('principal_id', '=', principalId).orderBy('expires_at', 'desc').orderBy('id').execute();
 }
 
+/** Clients whose expiry falls in (from, to]: the registered clients no grant has used (oauth-adapter.ts). */
+export async function countClientsExpiringWithin(q: Q, from: string, to: string): Promise<number> {
+  const row = await q
+    .selectFrom('oauth_records')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('model', '=', 'Client')
+    .where('expires_at', '>', from)
+    .where('expires_at', '<=', to)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** A registered client lives at least until `until` (a grant of it was given); one that never expires stays so. */
+export async function extendClientLife(q: Q, clientId: string, until: string): Promise<void> {
+  await q.updateTable('oauth_records').set({ expires_at: until }).where('model', '=', 'Client').where('id', '=', clientId).where('expires_at', '<', until).execute();
+}
+
 export async function deleteExpired(q: Q, now: string): Promise<void> {
   await q.deleteFrom('oauth_records').where('expires_at', '<', now).execute();
 }
