@@ -97,8 +97,8 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
   // The web app (issue 11): its session is the cookie a sign-in link set; REST takes it or a Bearer token.
   const web = webSession(services, { secure: base.protocol === 'https:', resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl), logger });
-  app.use('/api/v1/oauth', ...web.authenticate(bearer), limits.rest, grantsRouter(services, logger));
-  app.use('/api/v1', ...web.authenticate(bearer), limits.rest, restRouter(services, logger, web));
+  app.use('/api/v1/oauth', limits.rest.early, ...web.authenticate(bearer), limits.rest.counted, grantsRouter(services, logger));
+  app.use('/api/v1', limits.rest.early, ...web.authenticate(bearer), limits.rest.counted, restRouter(services, logger, web));
   app.use('/app', web.signinRouter(), webAppRouter());
 
   app.use((req: Request, res: Response) => {

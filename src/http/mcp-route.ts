@@ -45,12 +45,13 @@ function calledTool(body: unknown): string | null | undefined {
 }
 
 /** Routes for `/mcp`, to mount at the root. */
-export function mcpRouter(services: Services, logger: Logger, bearer: RequestHandler, rateLimit: (readBody: RequestHandler) => RequestHandler): Router {
+export function mcpRouter(services: Services, logger: Logger, bearer: RequestHandler, rateLimit: (readBody: RequestHandler) => { early: RequestHandler; counted: RequestHandler }): Router {
   const router = Router();
   const clients = new ClientMemory();
+  const limits = rateLimit(mcpJsonBody);
   router
     .route('/mcp')
-    .post(bearer, rateLimit(mcpJsonBody), mcpJsonBody, async (req: Request, res: Response) => {
+    .post(limits.early, bearer, limits.counted, mcpJsonBody, async (req: Request, res: Response) => {
       if (Array.isArray(req.body)) {
         sendRpcError(res, 400, INVALID_REQUEST, BATCH_REFUSAL);
         return;

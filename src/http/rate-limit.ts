@@ -18,6 +18,8 @@ import { errorBody, WaymarkError } from '../errors.js';
 import { errorResult } from '../mcp/envelope.js';
 import type { Quotas } from '../quotas.js';
 import { actorOf } from './bearer.js';
+import { addressKey } from './client-address.js';
+import { isSessionAuth } from './session.js';
 
 interface Policy {
   /** The policy's name in the RateLimit fields and the refusal's details (`requests_per_<name>`). */
@@ -69,8 +71,9 @@ function setFields(res: Response, verdicts: Verdict[]): Verdict | undefined {
 
 function refusal(v: Verdict): WaymarkError {
   const wait = seconds(v.left.msBeforeNext);
-  const whose = v.policy.name === 'token' ? 'This token' : v.policy.name === 'account' ? 'This account' : 'This address';
-  return new WaymarkError('TOO_MANY_REQUESTS', `${whose} has made its ${v.policy.quota} requests of the last ${v.policy.windowSeconds} s; retry in ${wait} s.`, {
+  const whose = v.policy.name === 'token' ? 'This token' : v.policy.name === 'account' ? 'This account' : 'Your address';
+  const what = v.policy.name === 'registration' ? 'client registrations' : 'requests';
+  return new WaymarkError('TOO_MANY_REQUESTS', `${whose} has made its ${v.policy.quota} ${what} of the last ${v.policy.windowSeconds} s; retry in ${wait} s.${v.policy.name === 'registration' ? ' A client registers once and keeps its client_id.' : ''}`, {
     limit: `requests_per_${v.policy.name}`,
     max: v.policy.quota,
     window_seconds: v.policy.windowSeconds,
@@ -80,22 +83,65 @@ function refusal(v: Verdict): WaymarkError {
 
 /** The per-token key of a credential: a hash of the bearer token (never the token), or the person's web session. */
 export function credentialKey(auth: AuthInfo): string {
-  if (auth.token === 'session') return `session:${auth.clientId}`;
-  return `token:${createHash('sha256').update(auth.token).digest('base64url').slice(0, 22)}`;
+  return isSessionAuth(auth) ? `session:${auth.clientId}` : bearerKey(auth.token);
+}
+
+function bearerKey(secret: string): string {
+  return `token:${createHash('sha256').update(secret).digest('base64url').slice(0, 22)}`;
 }
 
 /** MCP bodies up to this size are read to answer a refused tool call in its envelope; larger ones are not read. */
 const ENVELOPE_BODY_BYTES = 64 * 1024;
 
 export interface RateLimits {
-  /** For /api/v1, after its authentication. */
-  rest: RequestHandler;
-  /** For /mcp, after the bearer check and before the body is read; `readBody` is the route's own body reader. */
-  mcp(readBody: RequestHandler): RequestHandler;
+  /**
+   * For /api/v1 and /mcp: first `early`, before the token is looked up (a bearer token already past its rate is
+   * refused from a hash of its header, without a query), then `counted`, after authentication, which counts the
+   * request against its token and its account.
+   */
+  rest: { early: RequestHandler; counted: RequestHandler };
+  /** `readBody` is the route's own body reader: a small refused tool call is read to answer it in its envelope. */
+  mcp(readBody: RequestHandler): { early: RequestHandler; counted: RequestHandler };
   /** For the routes that take no token, per network address (req.ip). */
   anonymous: RequestHandler;
   /** For dynamic client registration, per network address, per hour. */
   registration: RequestHandler;
+}
+
+type Refuse = (req: Request, res: Response, refused: Verdict) => void;
+
+/**
+ * A refusal is answered after this long. A client that ignores Retry-After and calls again as soon as it is
+ * answered (an agent in a loop) otherwise keeps the event loop every account shares busy with refusals: two such
+ * clients doubled another account's get_bit on PostgreSQL, whose few round trips each waited behind them. Held,
+ * the refusal costs a socket and a timer, no CPU, and such a client makes ten calls a second, not hundreds.
+ */
+const REFUSAL_DELAY_MS = 100;
+
+function refuseLater(refuse: Refuse, req: Request, res: Response, refused: Verdict): void {
+  setTimeout(() => {
+    if (!res.writableEnded && !res.destroyed) refuse(req, res, refused);
+  }, REFUSAL_DELAY_MS);
+}
+
+const refuseRest: Refuse = (_req, res, refused) => {
+  res.status(429).json({ success: false, error: errorBody(refusal(refused)) });
+};
+
+function refuseMcp(readBody: RequestHandler): Refuse {
+  return (req, res, refused) => {
+    const error = errorBody(refusal(refused));
+    const rpcRefusal = () => res.status(429).json({ jsonrpc: '2.0', error: { code: -32000, message: error.message, data: error.details }, id: null });
+    const declared = Number(req.headers['content-length']);
+    if (!(declared > 0 && declared <= ENVELOPE_BODY_BYTES)) return rpcRefusal();
+    readBody(req, res, () => {
+      const message = req.body as { method?: unknown; id?: unknown } | undefined;
+      const id = message && !Array.isArray(message) ? message.id : undefined;
+      if (message?.method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return rpcRefusal();
+      // What the model reads: the tool's envelope, with the code and the wait (HTTP 200, as every tool answer).
+      res.status(200).json({ jsonrpc: '2.0', id, result: errorResult(error) });
+    });
+  };
 }
 
 export function rateLimits(quotas: Quotas): RateLimits {
@@ -104,53 +150,47 @@ export function rateLimits(quotas: Quotas): RateLimits {
   const address = policy('address', quotas.anonymousPerAddress, quotas.windowSeconds);
   const registration = policy('registration', quotas.registrationsPerAddress, 3600);
 
-  /** The verdict of an authenticated request; the actor learns its credential key on the way (per-token thread quotas). */
-  const authenticated = async (req: Request, res: Response): Promise<Verdict | undefined> => {
-    const auth = (req as Request & { auth?: AuthInfo }).auth;
-    const actor = actorOf(auth);
-    if (!auth || !actor) return undefined;
-    actor.credential ??= credentialKey(auth);
-    return setFields(res, await consume([[token, actor.credential], [account, actor.accountId]]));
+  /** A bearer token already past its rate, from its header alone: the flood of a token at its limit costs no query. */
+  const early = (refuse: Refuse): RequestHandler => async (req, res, next) => {
+    try {
+      const header = req.headers.authorization;
+      if (!token || !header?.startsWith('Bearer ')) return next();
+      const used = await token.limiter.get(bearerKey(header.slice(7).trim()));
+      if (!used || used.consumedPoints < token.quota) return next();
+      refuseLater(refuse, req, res, setFields(res, [{ policy: token, left: new RateLimiterRes(0, used.msBeforeNext, used.consumedPoints), refused: true }]) as Verdict);
+    } catch (error) {
+      next(error);
+    }
+  };
+  /** Counts an authenticated request; the actor learns its credential key on the way (per-token thread quotas). */
+  const counted = (refuse: Refuse): RequestHandler => async (req, res, next) => {
+    try {
+      const auth = (req as Request & { auth?: AuthInfo }).auth;
+      const actor = actorOf(auth);
+      if (!auth || !actor) return next();
+      actor.credential ??= credentialKey(auth);
+      const refused = setFields(res, await consume([[token, actor.credential], [account, actor.accountId]]));
+      if (!refused) return next();
+      refuseLater(refuse, req, res, refused);
+    } catch (error) {
+      next(error);
+    }
   };
   const perAddress = (p: Policy | null): RequestHandler => async (req, res, next) => {
     try {
-      const refused = setFields(res, await consume([[p, req.ip ?? req.socket.remoteAddress ?? 'unknown']]));
+      const refused = setFields(res, await consume([[p, addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown')]]));
       if (!refused) return next();
-      res.status(429).json({ success: false, error: errorBody(refusal(refused)) });
+      // These doors are OAuth's and the sign-in link's: the refusal in OAuth's error shape (RFC 6749, 5.2).
+      const { message, details } = refusal(refused);
+      refuseLater(() => res.status(429).set('Cache-Control', 'no-store').json({ error: 'temporarily_unavailable', error_description: message, ...details }), req, res, refused);
     } catch (error) {
       next(error);
     }
   };
 
   return {
-    rest: async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const refused = await authenticated(req, res);
-        if (!refused) return next();
-        res.status(429).json({ success: false, error: errorBody(refusal(refused)) });
-      } catch (error) {
-        next(error);
-      }
-    },
-    mcp: (readBody) => async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const refused = await authenticated(req, res);
-        if (!refused) return next();
-        const error = errorBody(refusal(refused));
-        const declared = Number(req.headers['content-length']);
-        const rpcRefusal = () => res.status(429).json({ jsonrpc: '2.0', error: { code: -32000, message: error.message, data: error.details }, id: null });
-        if (!(declared > 0 && declared <= ENVELOPE_BODY_BYTES)) return rpcRefusal();
-        readBody(req, res, () => {
-          const message = req.body as { method?: unknown; id?: unknown } | undefined;
-          const id = message && !Array.isArray(message) ? message.id : undefined;
-          if (message?.method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return rpcRefusal();
-          // What the model reads: the tool's envelope, with the code and the wait (HTTP 200, as every tool answer).
-          res.status(200).json({ jsonrpc: '2.0', id, result: errorResult(error) });
-        });
-      } catch (error) {
-        next(error);
-      }
-    },
+    rest: { early: early(refuseRest), counted: counted(refuseRest) },
+    mcp: (readBody) => ({ early: early(refuseMcp(readBody)), counted: counted(refuseMcp(readBody)) }),
     anonymous: perAddress(address),
     registration: (req, res, next) => (req.method === 'POST' ? perAddress(registration)(req, res, next) : next()),
   };

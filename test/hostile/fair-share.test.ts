@@ -5,6 +5,8 @@
  * over MCP, the tool's envelope with TOO_MANY_REQUESTS and the wait; and one account at its limit leaves another
  * account's calls within 1.5× of their idle latency.
  */
+import { request } from 'node:http';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../engines.js';
 import { callTool, MCP_HEADERS, ok, rawRequest, startHostileServer, type HostileServer } from './harness.js';
@@ -17,6 +19,29 @@ const QUOTAS = {
   WAYMARK_QUOTA_ANONYMOUS_PER_ADDRESS: '12',
   WAYMARK_QUOTA_REGISTRATIONS_PER_ADDRESS: '3',
 };
+
+/** Clients calling list_bits back to back until told to stop; answers how many calls they made and how many were refused for the rate. */
+const FLOOD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { request, Agent } = require('node:http');
+const agent = new Agent({ keepAlive: true });
+let stop = false;
+let refusals = 0;
+let calls = 0;
+parentPort.once('message', () => { stop = true; });
+const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_bits', arguments: {} } });
+const call = () => new Promise((resolve, reject) => {
+  const req = request(workerData.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer ' + workerData.token, 'mcp-protocol-version': '2025-06-18' } }, (res) => {
+    let text = '';
+    res.on('data', (c) => (text += c));
+    res.on('end', () => resolve(text));
+  });
+  req.on('error', reject);
+  req.end(body);
+});
+const client = async () => { while (!stop) { calls++; if ((await call()).includes('TOO_MANY_REQUESTS')) refusals++; } };
+Promise.all(Array.from({ length: workerData.clients }, client)).then(() => parentPort.postMessage({ refusals, calls }));
+`;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
@@ -81,6 +106,22 @@ describe.each(ENGINES)('fair share on %s', (engine) => {
     expect(limited.status).toBe(429);
     expect(limited.headers['ratelimit']).toMatch(/^"address";r=0;t=\d+$/);
     expect(limited.headers['retry-after']).toBeDefined();
+    expect(JSON.parse(limited.text)).toMatchObject({ error: 'temporarily_unavailable', limit: 'requests_per_address' });
+    // Registrations from another address: three an hour here.
+    const metadata = JSON.stringify({ client_name: 'Counted', redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none' });
+    const register = () =>
+      new Promise<{ status: number; policy: string | undefined }>((resolve, reject) => {
+        const req = request(new URL('/oauth/register', server.base), { method: 'POST', localAddress: '127.0.0.9', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(metadata)) } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, policy: res.headers['ratelimit-policy'] as string | undefined }));
+        });
+        req.on('error', reject);
+        req.end(metadata);
+      });
+    const registered = [];
+    for (let i = 0; i < 4; i++) registered.push(await register());
+    expect(registered.map((r) => r.status)).toEqual([201, 201, 201, 429]);
+    expect(registered[3]?.policy).toBe('"registration";q=3;w=3600');
   });
 
   it('conversions: a token runs one and one waits, the rest are refused at once; another account converts meanwhile', async () => {
@@ -102,38 +143,41 @@ describe.each(ENGINES)('fair share on %s', (engine) => {
 
   it('one account at its limit leaves another account’s calls within 1.5× of their idle latency', async () => {
     const hot = await newAccount('hot');
-    const calm = await newAccount('calm');
+    const calmAccount = await server.services.auth.createAccount('calm');
+    const [calm, calmToo] = [await server.newToken({ accountId: calmAccount }), await server.newToken({ accountId: calmAccount })];
     const small = String((await ok(server, 'add_bit', { bit_title: 'Small', bit_body: 'A short step.' }, calm)).bit_id);
-    const timed = async () => {
+    const timed = async (token: string) => {
       const started = performance.now();
-      const answer = await callTool(server, 'get_bit', { bit_id: small }, calm);
+      const answer = await callTool(server, 'get_bit', { bit_id: small }, token);
       expect(answer.envelope?.success).toBe(true);
       return performance.now() - started;
     };
-    // The calm account stays far within its own quota (20 a minute): 9 calls idle, 9 under load.
+    // The calm account stays within its own quotas (20 a token, 30 the account, a minute): 13 calls idle with one
+    // token, then 13 under load with another.
     const idle: number[] = [];
-    for (let i = 0; i < 9; i++) idle.push(await timed());
-    // The hot account uses up its quota, then keeps calling as fast as two clients can: every call refused.
+    for (let i = 0; i < 13; i++) idle.push(await timed(calm));
+    // The hot account uses up its quota, then sixteen clients keep calling it as soon as answered: every call refused.
     for (let i = 0; i < 20; i++) expect((await callTool(server, 'list_bits', {}, hot)).envelope?.success).toBe(true);
-    let stop = false;
-    let refusals = 0;
-    const flood = async () => {
-      while (!stop) {
-        const answer = await callTool(server, 'list_bits', {}, hot);
-        if (answer.envelope?.error?.code === 'TOO_MANY_REQUESTS') refusals++;
-      }
-    };
-    const floods = [flood(), flood()];
+    // The flood runs on a thread of its own, so that the calm account's timings are the server's, not this
+    // thread's handling of the flood's answers.
+    const flood = new Worker(FLOOD, { eval: true, workerData: { url: server.mcpUrl.href, token: hot, clients: 16 } });
+    const floodDone = new Promise<{ refusals: number; calls: number }>((resolve, reject) => {
+      flood.once('message', resolve);
+      flood.once('error', reject);
+    });
     await new Promise((r) => setTimeout(r, 300));
     const loaded: number[] = [];
     try {
-      for (let i = 0; i < 9; i++) loaded.push(await timed());
+      for (let i = 0; i < 13; i++) loaded.push(await timed(calmToo));
     } finally {
-      stop = true;
-      await Promise.all(floods);
+      flood.postMessage('stop');
     }
+    const { refusals, calls } = await floodDone;
+    await flood.terminate();
     if (process.env.WAYMARK_PRINT_FAIR) console.log(engine, 'idle', median(idle).toFixed(2), 'loaded', median(loaded).toFixed(2), 'refusals', refusals);
-    expect(refusals).toBeGreaterThan(50);
+    // Every call of the flood was refused, each client's several times over.
+    expect(refusals).toBe(calls);
+    expect(refusals).toBeGreaterThan(32);
     expect(median(loaded)).toBeLessThan(1.5 * median(idle));
   });
 });

@@ -82,7 +82,7 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
     return started;
   };
 
-  const gate = registrationGate(services, { behindProxy: options.base.protocol === 'https:' });
+  const gate = registrationGate(services);
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if (!isProviderPath(req.path)) return next();
     // Plain http is allowed only on this machine: a loopback public URL reached from elsewhere (a server
