@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { errorBody, WaymarkError } from '../errors.js';
 import { errorResult } from '../mcp/envelope.js';
