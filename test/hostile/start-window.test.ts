@@ -9,10 +9,10 @@ import { once } from 'node:events';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createServices } from '../src/services/index.js';
-import { createTestStore, ENGINES, type TestStore } from './engines.js';
+import { createServices } from '../../src/services/index.js';
+import { createTestStore, ENGINES, type TestStore } from '../engines.js';
 
-const BIN = new URL('../bin/waymark.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/waymark.js', import.meta.url).pathname;
 
 /** A port free a moment ago: the server must be asked for a known port, or the gap could not be reached. */
 async function freePort(): Promise<number> {
