@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { brand, version } from '../config.js';
 import { errorBody } from '../errors.js';
 import { QUOTAS } from '../quotas.js';
+import { nextArrival } from '../services/arrivals.js';
 import type { Services } from '../services/index.js';
 import { bearerAuth } from './bearer.js';
 import { grantsRouter } from './oauth/grants-routes.js';
@@ -53,6 +54,11 @@ export function publicBase(options: HttpOptions): URL {
 export function createHttpApp(services: Services, logger: Logger, options: HttpOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Each request's place in the order of arrivals, taken before anything of it waits (arrivals.ts).
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.locals.arrival = nextArrival();
+    next();
+  });
   app.use(closeUnreadBodies);
   app.use((_req: Request, res: Response, next: NextFunction) => {
     // Answers are JSON: a browser must not sniff one into HTML or script.

@@ -162,13 +162,15 @@ export function rateLimits(quotas: Quotas): RateLimits {
       next(error);
     }
   };
-  /** Counts an authenticated request; the actor learns its credential key on the way (per-token thread quotas). */
+  /** Counts an authenticated request; the actor learns its credential key (per-token thread quotas) and its arrival on the way. */
   const counted = (refuse: Refuse): RequestHandler => async (req, res, next) => {
     try {
       const auth = (req as Request & { auth?: AuthInfo }).auth;
       const actor = actorOf(auth);
       if (!auth || !actor) return next();
       actor.credential ??= credentialKey(auth);
+      // The request's arrival, stamped at the door (app.ts), for the calls that care about order (trail-moves.ts).
+      if (typeof res.locals.arrival === 'number') actor.arrival = res.locals.arrival;
       const refused = setFields(res, await consume([[token, actor.credential], [account, actor.accountId]]));
       if (!refused) return next();
       refuseLater(refuse, req, res, refused);

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { errorBody, WaymarkError } from '../errors.js';
 import { assertAccess, type Actor } from '../services/actor.js';
+import { nextArrival } from '../services/arrivals.js';
 import type { Services } from '../services/index.js';
 import { clientFeatures, type ClientFeatures } from './apps/client-features.js';
 import { withStepForm } from './apps/step-result.js';
@@ -100,8 +101,11 @@ export function registerTool(
     },
     async (args: Record<string, unknown>, ctx: ServerContext) => {
       const started = performance.now();
+      // Over HTTP the request was stamped at the door already (app.ts); over stdio and in memory it arrives here.
+      const arrival = nextArrival();
       try {
-        const actor = await resolveActor(ctx);
+        const resolved = await resolveActor(ctx);
+        const actor = resolved && { ...resolved, arrival: resolved.arrival ?? arrival };
         if (!actor) throw new WaymarkError('UNAUTHENTICATED', 'No valid token: pass a Waymark token (Authorization: Bearer over HTTP, WAYMARK_TOKEN over stdio).');
         // The one place that enforces each tool's declared access, except where the service must first
         // find the records (ToolAccess.afterLookup).

@@ -73,7 +73,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(declarati
       if (!parsed.success) throw validationError(inputIssues(parsed.error, declaration.input, input));
       if (large) await yieldToEventLoop();
       // The conversion threads it uses count against its token's and account's share (fair-share.ts).
-      return asCaller({ accountId: ctx.actor.accountId, credential: credentialOf(ctx.actor) }, () => run(ctx, parsed.data));
+      return asCaller({ accountId: ctx.actor.accountId, credential: credentialOf(ctx.actor), arrival: ctx.actor.arrival }, () => run(ctx, parsed.data));
     },
   };
 }

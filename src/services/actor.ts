@@ -21,6 +21,8 @@ export interface Actor extends Visibility {
    * web session), for the per-token quotas (quotas.ts); absent, the principal stands for it.
    */
   credential?: string;
+  /** When the request arrived at its door, before it was authenticated (arrivals.ts). */
+  arrival?: number;
 }
 
 /** The key per-token quotas count a call under. */

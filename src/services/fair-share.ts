@@ -17,6 +17,8 @@ export interface Caller {
   accountId: string;
   /** The credential the call came with (a hash, never the secret), for per-token limits. */
   credential: string;
+  /** When the call arrived at its door (arrivals.ts). */
+  arrival?: number;
 }
 
 export type ThreadWork = 'conversions' | 'heavy_reads';

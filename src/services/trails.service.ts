@@ -21,8 +21,9 @@ import type { Db, Store, Tx } from '../store/store.js';
 import type { Actor } from './actor.js';
 import { nextModified, nowIso } from './clock.js';
 import { renderBodyOffThread } from './convert-pool.js';
-import { inTransaction } from './fair-share.js';
-import { TrailMoves, type Arrival } from './trail-moves.js';
+import { nextArrival } from './arrivals.js';
+import { currentCaller, inTransaction } from './fair-share.js';
+import { TrailMoves } from './trail-moves.js';
 import { trailContextIssues, type TrailContextSchema } from './trail-context-schema.js';
 import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './trail-step.js';
 import { answerView, availableConnections, historyEntry, latestAnswers, stepView } from './trail-view.js';
@@ -337,20 +338,15 @@ export class TrailsService {
    * as the call arrived (trail-moves.ts).
    */
   async advance(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }): Promise<TrailView> {
-    const arrival = this.moves.arrive(input.trail_id);
-    try {
-      return await this.advanceFrom(actor, input, arrival);
-    } finally {
-      arrival.leave();
-    }
+    return this.advanceFrom(actor, input, currentCaller()?.arrival ?? nextArrival());
   }
 
-  private async advanceFrom(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }, arrival: Arrival): Promise<TrailView> {
+  private async advanceFrom(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }, arrival: number): Promise<TrailView> {
     // The step the caller means to leave when it did not say: the one current as its call arrived (trail-moves.ts).
     const arrivedAt = input.expected_step_id === undefined ? (await repo.findTrail(this.store.db, input.trail_id, actor))?.current_step_id : undefined;
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot, answers } = await this.current(tx, actor, input.trail_id);
-      if (input.expected_step_id === undefined && (arrival.movedSince() || (arrivedAt != null && arrivedAt !== step.id))) {
+      if (input.expected_step_id === undefined && (this.moves.movedSince(trail.id, arrival) || (arrivedAt != null && arrivedAt !== step.id))) {
         throw validationError(
           [{ path: 'trail_id', message: 'the trail moved on while this call waited' }],
           `Trail ${trail.id} was advanced by another call while this one waited: it is now at step ${step.seq} "${snapshot.title}" (${step.id}), which this call never saw, so nothing was advanced. Read it with get_trail, and advance again (with expected_step_id) if you mean to leave that step too.`,
@@ -420,7 +416,7 @@ export class TrailsService {
       if (!(await repo.moveTrail(tx, trail.id, step.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now }))) {
         throw validationError([{ path: 'trail_id', message: 'the trail moved on while this call ran' }], `Trail ${trail.id} was advanced by another call meanwhile; nothing was advanced. Read it with get_trail.`);
       }
-      arrival.moved();
+      this.moves.moved(trail.id);
       return this.view(tx, trail, entered?.snapshot);
     });
   }
