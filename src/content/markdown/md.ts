@@ -66,14 +66,29 @@ export function blockStream(markdown: string, env: Record<string | symbol, unkno
 }
 
 /**
- * A block rule that never matches: it runs before every block and charges the tokens made so far, so a body
- * of a million one-line blocks stops at the limit rather than after tokenizing all of them. Before a
- * top-level block (level 0: every token made so far closes what it opens) it hands the waiting ones on.
+ * Charges the block tokens made so far every 64 of them, as each is made: a body of a million one-line blocks
+ * stops at the limit rather than after tokenizing all of them, and so does one block of a million rows (the
+ * table rule makes every row of its table in one call, before any rule runs again: 7.9 MB of `|a|` rows took
+ * 17 s and 970 MB before the budget saw them; issue 24, finding 10).
+ */
+function budgetedState(md: MarkdownIt): typeof StateBlock {
+  return class BudgetedState extends md.block.State {
+    override push(type: string, tag: string, nesting: Token['nesting']): Token {
+      const token = super.push(type, tag, nesting);
+      const slot = (this.env as Record<symbol, unknown>)[BUDGET] as BudgetSlot | undefined;
+      if (slot?.budget && this.tokens.length - slot.charged >= 64) slot.charged = chargeBlockTokens(slot.budget, this.tokens, slot.charged);
+      return token;
+    }
+  };
+}
+
+/**
+ * A block rule that never matches: before a top-level block (level 0: every token made so far closes what
+ * it opens) it hands the waiting ones on.
  */
 function budgetRule(state: StateBlock): boolean {
   const slot = (state.env as Record<symbol, unknown>)[BUDGET] as BudgetSlot | undefined;
   if (!slot) return false;
-  if (slot.budget && state.tokens.length - slot.charged >= 64) slot.charged = chargeBlockTokens(slot.budget, state.tokens, slot.charged);
   if (slot.take && state.level === 0 && state.tokens.length >= slot.takeAt) {
     if (slot.budget) chargeBlockTokens(slot.budget, state.tokens, slot.charged);
     slot.charged = 0;
@@ -138,6 +153,7 @@ export function createParser(maxNesting: number = LIMITS.bodyDepth * 2 + 8): Mar
     // for inline nesting (links in images in links) that the pre-scan does not count.
     maxNesting,
   });
+  md.block.State = budgetedState(md);
   md.block.ruler.before('table', 'budget', budgetRule);
   md.inline.ruler.before('text', 'budget', inlineBudgetRule);
   md.inline.ruler.before('text', 'unclosed_brackets', unclosedBracketsRule);
