@@ -4,7 +4,7 @@
  * (kysely alone is 280): one file per chunk takes `waymark stdio` from launch to its answer to `initialize`
  * in about 290 ms instead of 510 (bench/start.ts), which a desktop client pays on every launch.
  *
- * The worker threads' modules (the conversion task, the search reader) are entries of their own beside
+ * The worker threads' modules (the conversion task, the search reader, the WAL checkpointer) are entries of their own beside
  * main.js, where the pools look for them. Packages that load files of their own at run time (native
  * addons, worker scripts, pino's transports) or only for `serve` stay in node_modules.
  */
@@ -24,6 +24,7 @@ export async function bundleServer(): Promise<void> {
       main: join(SERVER, 'cli', 'main.js'),
       'convert-task': join(SERVER, 'services', 'convert-task.js'),
       'sqlite-read-task': join(SERVER, 'store', 'dialects', 'sqlite-read-task.js'),
+      'sqlite-checkpoint-task': join(SERVER, 'store', 'dialects', 'sqlite-checkpoint-task.js'),
     },
     outdir: BUNDLE_OUT,
     bundle: true,

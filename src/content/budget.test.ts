@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertTopLevelFloor, jsonSizeAtLeast, textLongerThan } from './budget.js';
 import { LIMITS } from './limits.js';
+import { markdownToBody } from './markdown/convert.js';
 import { slateToBody } from './slate-input.js';
 
 describe('jsonSizeAtLeast', () => {
@@ -57,5 +58,20 @@ describe('the top-level floor of a Slate body', () => {
   it('is a true floor: the least node takes 38 bytes with its comma once stored', () => {
     const body = slateToBody([{ type: 'p', children: [{ text: '' }] }, { type: 'hr' }]);
     for (const node of body.children) expect(JSON.stringify(node).length + 1).toBeGreaterThanOrEqual(38);
+  });
+});
+
+describe('the block budget of a markdown body', () => {
+  it('charges a table’s rows as they are made, not once the whole table is', () => {
+    // One block of 200,000 rows, about 18 MB stored: the table rule makes every row in one call.
+    const markdown = `| a |\n| - |\n${'| b |\n'.repeat(200_000)}`;
+    let details: Record<string, unknown> | undefined;
+    try {
+      markdownToBody(markdown);
+    } catch (error) {
+      details = (error as { code?: string; details?: Record<string, unknown> }).code === 'BODY_TOO_LARGE' ? (error as { details: Record<string, unknown> }).details : undefined;
+    }
+    // Refused within 64 tokens of the limit (a cell is the most a token adds), not after all of them.
+    expect(details?.at_least_bytes).toBeLessThanOrEqual(LIMITS.bodyBytes + 64 * 63);
   });
 });

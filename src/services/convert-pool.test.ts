@@ -50,3 +50,24 @@ describe('the conversion pool', () => {
     expect(prepared).toEqual(preparedInline);
   });
 });
+
+describe('the conversion time limit', () => {
+  afterAll(() => stopConvertPool());
+  const body = 'A paragraph of **ordinary** prose with a [link](https://example.com/x).\n\n'.repeat(4_000);
+  const convert = () => prepareBodyOffThread({ bit_body: body, content_format: 'markdown' }, undefined);
+
+  it('counts from when a thread takes the body up, not from its wait behind others', async () => {
+    // How long one conversion takes here (after the thread's start, which is no conversion's)...
+    startConvertPool({ threads: 1 });
+    await convert();
+    const started = performance.now();
+    await convert();
+    const alone = performance.now() - started;
+    await stopConvertPool();
+    // ...then a limit of four times that, and seven bodies at once on the one thread: the last waits six.
+    startConvertPool({ threads: 1, timeoutMs: Math.ceil(4 * alone) });
+    await convert();
+    const all = await Promise.allSettled(Array.from({ length: 7 }, convert));
+    expect(all.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
+  });
+});

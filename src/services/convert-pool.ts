@@ -8,6 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { assertTopLevelFloor, bodyToMarkdown, textLongerThan, type SlateBody } from '../content/index.js';
 import { LIMITS } from '../content/limits.js';
@@ -95,13 +96,25 @@ export async function prepareBodyOffThread(
     removeNodeIds,
   };
   let reply: ConvertReply;
+  // The time limit is the conversion's own: it starts when a thread takes the task up. Counted from here, a
+  // body that waited behind others (eight near-limit bodies at once on two threads) was refused as too
+  // costly after converting for a fraction of it (issue 24, finding 10).
+  const { port1: started, port2 } = new MessageChannel();
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  started.once('message', () => {
+    timer = setTimeout(() => abort.abort(), timeoutMs);
+  });
   try {
-    // The time limit starts once the conversion has its thread, not while it waits for its account's turn.
-    reply = await onThreads('conversions', () => piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) }));
+    // Its account's turn first (fair-share.ts); the thread's own time limit starts after that too.
+    reply = await onThreads('conversions', () => piscina.run({ ...task, started: port2 }, { signal: abort.signal, transferList: [port2] }));
   } catch (error) {
     if (isAbort(error)) throw tooCostly(`took longer than ${timeoutMs} ms to convert`, { max_ms: timeoutMs });
     if (isOutOfMemory(error)) throw tooCostly(`needs more than ${memoryMb} MB to convert`, { max_memory_mb: memoryMb });
     throw error;
+  } finally {
+    clearTimeout(timer);
+    started.close();
   }
   if (!reply.ok) throw new WaymarkError(reply.code, reply.message, reply.details);
   if (!('prepared' in reply)) throw new Error('the conversion worker answered a conversion with markdown');

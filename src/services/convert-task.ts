@@ -5,6 +5,7 @@
  * from its JSON text.
  */
 import { randomUUID } from 'node:crypto';
+import type { MessagePort } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -18,6 +19,8 @@ export interface ConvertTask {
   previousJson: string | null;
   /** update_bit's remove_node_ids. */
   removeNodeIds?: string[];
+  /** Told when a thread takes the task up: its time limit counts from there, not from its wait in the queue. */
+  started?: MessagePort;
 }
 
 /** A stored body to print as markdown, as its JSON text; with `read`, its elements and connections too (get_bit). */
@@ -60,6 +63,7 @@ export function runConvertTask(task: ConvertTask | RenderTask | EncodeTask): Con
     const body = JSON.parse(task.renderJson) as SlateBody;
     return task.read ? { ok: true, read: readBody(body) } : { ok: true, markdown: bodyToMarkdown(body) };
   }
+  task.started?.postMessage(null);
   try {
     const { json, ...prepared } = prepareBody(task.input, takePrevious(task), randomUUID, task.removeNodeIds, true);
     // The body goes back as its UTF-8 bytes, moved (not copied) to the event loop's thread, which stores

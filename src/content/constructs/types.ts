@@ -154,6 +154,7 @@ export interface OpenContainer {
 /** What a block token handler is handed: the tokens, the walk's state, and the open containers. */
 export interface BlockWalk {
   readonly ctx: ParseContext;
+  /** Whole top-level blocks, and the one after the block being walked whenever the body has one (markdown/parse.ts). */
   readonly tokens: Token[];
   /** The innermost open container. */
   top(): OpenContainer;

@@ -42,6 +42,8 @@ export class ParseContext {
     private readonly markdown: string,
     readonly resolver: ElementResolver,
     readonly previous: BodyIndex,
+    /** Where the block tokens are cut into runs (blockStream's default unless a test moves it). */
+    private readonly runTokens?: number,
   ) {
     budgetEnv(this.env, this.budget);
   }
@@ -51,7 +53,7 @@ export class ParseContext {
    * parsed (blockStream); their inline content is parsed by `inline` as it is reached.
    */
   blockTokens(take: (tokens: Token[]) => void): void {
-    blockStream(this.markdown, this.env, take);
+    blockStream(this.markdown, this.env, take, this.runTokens);
   }
 
   /** The inline children of an `inline` block token, parsed on first use. */

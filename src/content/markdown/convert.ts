@@ -22,6 +22,11 @@ export interface ConvertOptions {
   newId?: () => string;
   /** The caller checks the size on the JSON it writes (assertJsonSize) instead of this writing it once more. */
   sizeCheckedByCaller?: boolean;
+  /**
+   * How many block tokens wait before a run of them is walked (md.ts, blockStream). Only tests set it, to
+   * put a run boundary at every place of a body: the result must not depend on it.
+   */
+  blockRun?: number;
 }
 
 export interface ConvertResult {
@@ -37,7 +42,7 @@ export function markdownToBody(markdown: string, opts: ConvertOptions = {}): Con
   const entries = validateElementEntries(opts.elements);
   const previous = indexBody(opts.previous);
   const resolver = new ElementResolver(entries, previous, opts.newId ?? defaultNewId);
-  const ctx = new ParseContext(markdown, resolver, previous);
+  const ctx = new ParseContext(markdown, resolver, previous, opts.blockRun);
   const children: BlockNode[] = parseBlocks(ctx);
   for (const { node } of resolver.unplaced()) {
     children.push(standingAlone(node));

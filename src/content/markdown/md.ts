@@ -9,6 +9,9 @@ import { chargeBlockTokens, chargeInlineTokens, type OutputBudget } from '../bud
 import { LIMITS } from '../limits.js';
 import { applyConstructPlugins } from '../constructs/index.js';
 
+/** Top-level blocks are handed on once this many of their tokens are waiting (a paragraph is three). */
+const TAKE_AT = 256;
+
 /** Where a parse's env holds its OutputBudget (and how many block tokens were charged), and where its tokens go. */
 const BUDGET = Symbol('budget');
 interface BudgetSlot {
@@ -16,11 +19,13 @@ interface BudgetSlot {
   charged: number;
   /** Takes the tokens of whole top-level blocks as the parse goes (blockStream). */
   take: ((tokens: Token[]) => void) | undefined;
+  /** How many tokens wait before they are handed to `take`. */
+  takeAt: number;
 }
 
 /** Gives the parse that uses `env` an output budget, which its block tokens are charged to as they are made. */
 export function budgetEnv(env: Record<string | symbol, unknown>, budget: OutputBudget): void {
-  env[BUDGET] = { budget, charged: 0, take: undefined } satisfies BudgetSlot;
+  env[BUDGET] = { budget, charged: 0, take: undefined, takeAt: TAKE_AT } satisfies BudgetSlot;
 }
 
 /** Charges the tokens made since the last charge (the block rule below runs before each block, not after the last). */
@@ -29,9 +34,6 @@ export function chargeRemaining(env: Record<string | symbol, unknown>, tokens: r
   if (slot?.budget) slot.charged = chargeBlockTokens(slot.budget, tokens, slot.charged);
 }
 
-/** Top-level blocks are handed on once this many of their tokens are waiting (a paragraph is three). */
-const TAKE_AT = 256;
-
 /**
  * The block tokens of `markdown`, handed to `take` a run of whole top-level blocks at a time as markdown-it
  * makes them, each run let go of by the parse once handed on: a body's block tokens are never all alive at
@@ -39,17 +41,21 @@ const TAKE_AT = 256;
  * block on before the next ones are parsed changes nothing for the block parse (no rule looks back past its
  * own block); for inline content it would, where a link reference definition further down is used above it,
  * so a body that can hold one (the text `]:` occurs) has its definitions read first by a parse of its own.
+ * A run may end between any two top-level blocks (`takeAt` moves where: tests cut at every place); a
+ * construct that reads the block after its own finds it because the walker carries a run's last block
+ * over to the next (parse.ts).
  */
-export function blockStream(markdown: string, env: Record<string | symbol, unknown>, take: (tokens: Token[]) => void): void {
+export function blockStream(markdown: string, env: Record<string | symbol, unknown>, take: (tokens: Token[]) => void, takeAt: number = TAKE_AT): void {
   const md = parser();
   if (markdown.includes(']:')) {
     const first: Record<string | symbol, unknown> = {};
-    first[BUDGET] = { budget: undefined, charged: 0, take: () => undefined } satisfies BudgetSlot;
+    first[BUDGET] = { budget: undefined, charged: 0, take: () => undefined, takeAt } satisfies BudgetSlot;
     md.parse(markdown, first);
     if (first.references !== undefined) env.references = first.references;
   }
-  const slot = (env[BUDGET] ??= { budget: undefined, charged: 0, take: undefined }) as BudgetSlot;
+  const slot = (env[BUDGET] ??= { budget: undefined, charged: 0, take: undefined, takeAt }) as BudgetSlot;
   slot.take = take;
+  slot.takeAt = takeAt;
   try {
     const rest = md.parse(markdown, env);
     chargeRemaining(env, rest);
@@ -60,15 +66,30 @@ export function blockStream(markdown: string, env: Record<string | symbol, unkno
 }
 
 /**
- * A block rule that never matches: it runs before every block and charges the tokens made so far, so a body
- * of a million one-line blocks stops at the limit rather than after tokenizing all of them. Before a
- * top-level block (level 0: every token made so far closes what it opens) it hands the waiting ones on.
+ * Charges the block tokens made so far every 64 of them, as each is made: a body of a million one-line blocks
+ * stops at the limit rather than after tokenizing all of them, and so does one block of a million rows (the
+ * table rule makes every row of its table in one call, before any rule runs again: 7.9 MB of `|a|` rows took
+ * 17 s and 970 MB before the budget saw them; issue 24, finding 10).
+ */
+function budgetedState(md: MarkdownIt): typeof StateBlock {
+  return class BudgetedState extends md.block.State {
+    override push(type: string, tag: string, nesting: Token['nesting']): Token {
+      const token = super.push(type, tag, nesting);
+      const slot = (this.env as Record<symbol, unknown>)[BUDGET] as BudgetSlot | undefined;
+      if (slot?.budget && this.tokens.length - slot.charged >= 64) slot.charged = chargeBlockTokens(slot.budget, this.tokens, slot.charged);
+      return token;
+    }
+  };
+}
+
+/**
+ * A block rule that never matches: before a top-level block (level 0: every token made so far closes what
+ * it opens) it hands the waiting ones on.
  */
 function budgetRule(state: StateBlock): boolean {
   const slot = (state.env as Record<symbol, unknown>)[BUDGET] as BudgetSlot | undefined;
   if (!slot) return false;
-  if (slot.budget && state.tokens.length - slot.charged >= 64) slot.charged = chargeBlockTokens(slot.budget, state.tokens, slot.charged);
-  if (slot.take && state.level === 0 && state.tokens.length >= TAKE_AT) {
+  if (slot.take && state.level === 0 && state.tokens.length >= slot.takeAt) {
     if (slot.budget) chargeBlockTokens(slot.budget, state.tokens, slot.charged);
     slot.charged = 0;
     slot.take(state.tokens.splice(0));
@@ -132,6 +153,7 @@ export function createParser(maxNesting: number = LIMITS.bodyDepth * 2 + 8): Mar
     // for inline nesting (links in images in links) that the pre-scan does not count.
     maxNesting,
   });
+  md.block.State = budgetedState(md);
   md.block.ruler.before('table', 'budget', budgetRule);
   md.inline.ruler.before('text', 'budget', inlineBudgetRule);
   md.inline.ruler.before('text', 'unclosed_brackets', unclosedBracketsRule);

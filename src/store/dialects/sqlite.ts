@@ -1,11 +1,12 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder, type SqlBool, type SqliteDialectConfig } from 'kysely';
 import type { DB } from '../schema.js';
 import { jsonKey, type StoreDialect } from './dialect.js';
 import { LIMITS } from '../../content/limits.js';
 import { registerSqliteFunctions } from './sqlite-functions.js';
+import { inlineCheckpoints, threadCheckpoints, WRITER_CHECKPOINT_PAGES, type SqliteCheckpoints } from './sqlite-checkpoints.js';
 import { inlineReads, threadReads } from './sqlite-reads.js';
 import { sqliteSearch } from './sqlite-search.js';
 
@@ -27,6 +28,13 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
  * IMMEDIATE takes the write lock up front, so busy_timeout makes the second writer wait instead.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly checkpoints: SqliteCheckpoints,
+  ) {
+    super(config);
+  }
+
   override createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter();
   }
@@ -35,6 +43,11 @@ class ImmediateSqliteDialect extends SqliteDialect {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection: DatabaseConnection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    const commit = driver.commitTransaction.bind(driver);
+    driver.commitTransaction = async (connection: DatabaseConnection) => {
+      await commit(connection);
+      this.checkpoints.committed();
     };
     return driver;
   }
@@ -95,7 +108,10 @@ function prepareStoreFile(file: string): void {
 }
 
 export interface SqliteOptions {
-  /** Searches on reader threads (sqlite-reads.ts); serve and stdio ask for it. Not for an in-memory store. */
+  /**
+   * Searches on reader threads (sqlite-reads.ts), and WAL checkpoints on a thread of their own
+   * (sqlite-checkpoints.ts); serve and stdio ask for it. Not for an in-memory store.
+   */
   offThreadReads?: boolean;
   /** How long a search on a reader thread may run, in ms (default LIMITS.statementTimeoutMs). */
   statementTimeoutMs?: number;
@@ -110,11 +126,14 @@ export function sqliteDialect(file: string, options: SqliteOptions = {}): StoreD
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 10000');
   registerSqliteFunctions(database);
-  const reads = options.offThreadReads && file !== ':memory:' ? threadReads(file, options.statementTimeoutMs ?? LIMITS.statementTimeoutMs) : inlineReads();
+  const offThread = options.offThreadReads === true && file !== ':memory:';
+  const reads = offThread ? threadReads(file, options.statementTimeoutMs ?? LIMITS.statementTimeoutMs) : inlineReads();
+  const checkpoints = offThread ? threadCheckpoints(file) : inlineCheckpoints();
+  if (offThread) database.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
   return {
     engine: 'sqlite',
     jsonType: 'text',
-    createKysely: () => new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) }),
+    createKysely: () => new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }, checkpoints) }),
     // One file handle, no statement timeout: migrations run on the store's own Kysely.
     withMigrationKysely: (queries, work) => work(queries),
     json: (value) => JSON.stringify(value),
@@ -136,7 +155,9 @@ export function sqliteDialect(file: string, options: SqliteOptions = {}): StoreD
     jsonText: (column, key) => sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${jsonKey(key)}`})`,
     jsonTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${`$.${jsonKey(key)}`}) = 'true')`,
     search: sqliteSearch(reads),
-    close: () => reads.close(),
+    close: async () => {
+      await Promise.all([reads.close(), checkpoints.close()]);
+    },
     // The row of each node's `type` key names the node's own path: the node is read alone from there.
     connectionNodesOf: (bitId) =>
       sql<{ node: unknown }>`SELECT json_extract(b.body, t.path) AS node FROM bits b, json_tree(b.body) t WHERE b.id = ${bitId} AND t.key = 'type' AND t.atom = 'bit-connection'`,
