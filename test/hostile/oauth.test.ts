@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../src/services/index.js';
+import type { Services } from '../../src/services/index.js';
 import { createTestStore, ENGINES, type TestStore } from '../engines.js';
 import { REDIRECT_URI } from '../oauth-flow.js';
 import { authorizeUrl, connectApp, follow, pkce, registerClient, signedInJar } from '../oauth-consent.js';
-import { startServe, type Served } from '../serve.js';
+import { startServe, startServedStore, type Served, type ServedStore } from '../serve.js';
 
 const ALL = ['waymark.read', 'waymark.author', 'waymark.run'];
 
@@ -55,7 +55,7 @@ async function recordingListener(): Promise<{ port: number; connections(): numbe
 }
 
 describe.each(ENGINES)('OAuth hardening (issue 24) on %s', (engine) => {
-  let ts: TestStore;
+  let world: ServedStore;
   let services: Services;
   let serve: Served;
   let origin: string;
@@ -65,22 +65,15 @@ describe.each(ENGINES)('OAuth hardening (issue 24) on %s', (engine) => {
   let viewerId: string;
 
   beforeAll(async () => {
-    ts = await createTestStore(engine);
-    services = createServices(ts.store);
-    const first = await services.auth.init();
-    ownerToken = first.token?.token ?? '';
-    ownerId = first.token?.principalId ?? '';
-    accountId = first.accountId;
+    world = await startServedStore(engine);
+    ({ services, serve, origin } = world);
+    ownerToken = world.first.token?.token ?? '';
+    ownerId = world.first.token?.principalId ?? '';
+    accountId = world.first.accountId;
     viewerId = (await services.auth.createToken({ accountId, permission: 'view', capabilities: ['waymark.read'], kind: 'person', name: 'Vera' })).principalId;
-    serve = await startServe({ ...ts.env });
-    origin = new URL(serve.url).origin;
   }, 60_000);
 
-  afterAll(async () => {
-    serve?.child.kill('SIGTERM');
-    if (serve) await once(serve.child, 'exit');
-    await ts?.close();
-  });
+  afterAll(async () => world?.close());
 
   describe('finding 3: a grant is bounded by the person and their sign-in', () => {
     it('a read,run sign-in is not offered author; a forged answer ticking it grants no author, and the app cannot write', async () => {
@@ -229,6 +222,7 @@ function registerFrom(localAddress: string, origin: string, body: string, header
 const METADATA = JSON.stringify({ client_name: 'Flood', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
 
 describe.each(ENGINES)('finding 6: anonymous registration is bounded, on %s', (engine) => {
+  let world: ServedStore;
   let ts: TestStore;
   let services: Services;
   let serve: Served;
@@ -236,18 +230,12 @@ describe.each(ENGINES)('finding 6: anonymous registration is bounded, on %s', (e
   let ownerId: string;
 
   beforeAll(async () => {
-    ts = await createTestStore(engine);
-    services = createServices(ts.store);
-    ownerId = (await services.auth.init()).token?.principalId ?? '';
-    serve = await startServe({ ...ts.env });
-    origin = new URL(serve.url).origin;
+    world = await startServedStore(engine);
+    ({ ts, services, serve, origin } = world);
+    ownerId = world.first.token?.principalId ?? '';
   }, 60_000);
 
-  afterAll(async () => {
-    serve?.child.kill('SIGTERM');
-    if (serve) await once(serve.child, 'exit');
-    await ts?.close();
-  });
+  afterAll(async () => world?.close());
 
   const clientRow = (id: string) => ts.store.db.selectFrom('oauth_records').selectAll().where('model', '=', 'Client').where('id', '=', id).executeTakeFirstOrThrow();
 
