@@ -195,7 +195,8 @@ describe('inspection', () => {
 describe('checkStepAnswer', () => {
   it('checks the step type and the value against the element', () => {
     const body = sample();
-    expect(checkStepAnswer(body, { element_id: id(4), element_type: 'CheckListItem', value: true })).toEqual({ ok: true, element_id: id(4), value: true, warnings: [] });
+    expect(checkStepAnswer(body, { element_id: id(4), element_type: 'CheckListItem', value: true })).toEqual({ ok: true, element_id: id(4), element_type: 'CheckListItem', value: true, warnings: [] });
+    expect(checkStepAnswer(body, { element_id: id(4), value: false })).toEqual({ ok: true, element_id: id(4), element_type: 'CheckListItem', value: false, warnings: [] });
     expect(checkStepAnswer(body, { element_id: id(5), element_type: 'Dropdown', value: id(6) }).ok).toBe(true);
     expect(checkStepAnswer(body, { element_id: id(5), element_type: 'RadioButton', value: id(6) })).toMatchObject({ ok: false, issues: [{ path: 'element_type' }] });
     expect(checkStepAnswer(body, { element_id: id(3), element_type: 'CheckListItem', value: true }).ok).toBe(false);

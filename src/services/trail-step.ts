@@ -135,7 +135,8 @@ export function conditionHolds(when: ConnectionCondition | null, latest: Map<str
 
 export interface SubmittedAnswer {
   element_id: string;
-  element_type: string;
+  /** Optional (CONTRACT.md): the element's type is known; when given it must match. */
+  element_type?: string;
   value: unknown;
 }
 
@@ -171,7 +172,7 @@ export function checkAnswers(body: SlateBody, data: SubmittedAnswer[]): AnswerCh
     }
     const checked = checkStepAnswer(body, answer);
     if (checked.ok) {
-      result.accepted.push({ element_id: answer.element_id, element_type: answer.element_type, value: checked.value, warnings: checked.warnings });
+      result.accepted.push({ element_id: answer.element_id, element_type: checked.element_type, value: checked.value, warnings: checked.warnings });
       return;
     }
     for (const problem of checked.issues) {

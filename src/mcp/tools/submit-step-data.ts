@@ -22,7 +22,7 @@ export const submitStepDataTool = defineTool({
       .array(
         z.strictObject({
           element_id: nodeRef.min(1).describe('For CheckListItem, the item\'s own id.'),
-          element_type: z.string().min(1).describe('The step type name, e.g. TextArea.'),
+          element_type: z.string().min(1).optional().describe('Optional: the step type name, e.g. TextArea; when given it must match.'),
           value: z.strictObject({ value: answerInnerSchema.refine((v) => v !== undefined, { message: 'value.value is required' }) }),
         }),
       )

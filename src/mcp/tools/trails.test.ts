@@ -186,6 +186,18 @@ describe.each(ENGINES)('trails on %s', (engine) => {
     expect(second.last_modified_date_time_utc > first.last_modified_date_time_utc).toBe(true);
   });
 
+  it('submit_step_data takes element_type as optional (CONTRACT.md): omitted, the element\'s own type is recorded; given, it must match', async () => {
+    const trail = await start();
+    const untyped = await h.owner.client.ok<Trail>('submit_step_data', { trail_id: trail.trail_id, data: [{ element_id: node('notes'), value: { value: 'no type given' } }, { element_id: node('due'), value: { value: '2024-02-29' } }] });
+    expect(untyped.current_step!.answers.filter((a) => [node('notes'), node('due')].includes(a.element_id)).map((a) => [keyOf(a.element_id), a.element_type, a.value]).sort()).toEqual([
+      ['due', 'DatePicker', '2024-02-29'],
+      ['notes', 'TextArea', 'no type given'],
+    ]);
+    const wrong = await h.owner.client.fail('submit_step_data', { trail_id: trail.trail_id, data: [{ element_id: node('notes'), element_type: 'DatePicker', value: { value: 'x' } }] });
+    expect(wrong.code).toBe('ANSWER_INVALID');
+    expect(wrong.details?.issues).toEqual([expect.objectContaining({ path: 'data[0].element_type', message: `element ${node('notes')} is a TextArea` })]);
+  });
+
   it('advance_trail refuses while required elements are unanswered, and a required item must be checked', async () => {
     const trail = await start();
     const none = await h.owner.client.fail('advance_trail', { trail_id: trail.trail_id });
