@@ -29,11 +29,13 @@ export function decodeCursor(cursor: string): PageKey {
   throw validationError([{ path: 'cursor', message: 'not a cursor this server handed out; pass next_cursor from the previous page, or omit it' }]);
 }
 
-/** Rows strictly after `key` in the order (updated_at desc, id desc). */
-export function afterKey<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, key: PageKey): Expression<SqlBool> {
-  const updated = sql.ref<string>('updated_at');
-  const id = sql.ref<string>('id');
-  return eb.or([eb(updated, '<', key.updated_at), eb.and([eb(updated, '=', key.updated_at), eb(id, '<', key.id)])]);
+/**
+ * Rows strictly after `key` in the order (updated_at desc, id desc), as a row-value comparison: both engines
+ * (PostgreSQL, SQLite since 3.15) read it as a bound on the (account_id, updated_at, id) index and start the scan
+ * at the cursor. Written as `a < x OR (a = x AND b < y)` it was a filter, and a page at depth n read n rows (issue 31).
+ */
+export function afterKey<DB, TB extends keyof DB>(_eb: ExpressionBuilder<DB, TB>, key: PageKey): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.ref('updated_at')}, ${sql.ref('id')}) < (${key.updated_at}, ${key.id})`;
 }
 
 /** `%text%` for LIKE … ESCAPE '\', with the text's own wildcards taken literally. */
