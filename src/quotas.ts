@@ -62,11 +62,16 @@ export function quotasFromEnv(env: NodeJS.ProcessEnv = process.env): Quotas {
   return quotas;
 }
 
-/** This process's quotas. */
-export const QUOTAS: Quotas = quotasFromEnv();
+let current: Quotas | undefined;
+
+/** This process's quotas, read from its environment on first use (`serve` reads them at start, to refuse a bad value in words). */
+export function processQuotas(): Quotas {
+  current ??= quotasFromEnv();
+  return current;
+}
 
 /** describe_platform's view: snake_case names, 0 meaning no limit. */
-export function describeQuotas(quotas: Quotas = QUOTAS): Record<string, number> {
+export function describeQuotas(quotas: Quotas = processQuotas()): Record<string, number> {
   return {
     requests_per_token: quotas.requestsPerToken,
     requests_per_account: quotas.requestsPerAccount,

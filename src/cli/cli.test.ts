@@ -146,6 +146,10 @@ describe('the waymark command, exit codes', () => {
       expect([result.code, result.stdout], usage[i].join(' ')).toEqual([2, '']);
       expect(result.stderr, usage[i].join(' ')).toContain('Usage: waymark <command>');
     });
+    // A quota that is not a number is refused in words before anything starts (quotas.ts).
+    const badQuota = await waymark({ ...ts.env, WAYMARK_QUOTA_WINDOW_SECONDS: 'abc' }, 'serve', '--port', '0');
+    expect([badQuota.code, badQuota.stdout]).toEqual([2, '']);
+    expect(badQuota.stderr).toMatch(/^waymark: WAYMARK_QUOTA_WINDOW_SECONDS must be a whole number of at least 1 \(got abc\)/);
     const missing = '00000000-0000-4000-8000-000000000000';
     const failures: string[][] = [
       ['scope', 'create', '--account', missing, 'Team'],

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { allCapabilityNames, brand, capabilityName, CAPABILITY_KINDS, version } from '../config.js';
 import { WaymarkError } from '../errors.js';
 import { startGate } from '../http/start-gate.js';
+import { quotasFromEnv } from '../quotas.js';
 import { createLogger } from '../logger.js';
 import { PERMISSIONS, type Permission } from '../services/actor.js';
 import { parseDuration } from '../services/auth.service.js';
@@ -89,6 +90,11 @@ async function serve(argv: string[], io: CliIo): Promise<void> {
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${portText})`);
   const workers = workerCount(args, io);
+  try {
+    quotasFromEnv(io.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const store = openStore({ ...storeOptionsFromEnv(io.env), offThreadReads: true });
   const location = store.location;

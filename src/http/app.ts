@@ -4,7 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Logger } from 'pino';
 import { brand, version } from '../config.js';
 import { errorBody } from '../errors.js';
-import { QUOTAS } from '../quotas.js';
+import { processQuotas } from '../quotas.js';
 import { nextArrival } from '../services/arrivals.js';
 import type { Services } from '../services/index.js';
 import { bearerAuth } from './bearer.js';
@@ -82,7 +82,7 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   // The authorization server for remote MCP clients (issue 12), where it may run (https, or this machine).
   const oauth = createOAuthServer(services, logger, { base, resource: mcpUrl, sessions: signedInPersons(services) });
   const bearer = bearerAuth(services, mcpUrl, oauth.verify);
-  const limits = rateLimits(QUOTAS);
+  const limits = rateLimits(processQuotas());
   // Per-address limits read the client's address: behind a TLS proxy (an https public URL) the proxy's header says it.
   app.set('trust proxy', options.trustProxy ?? (base.protocol === 'https:' ? 'loopback' : false));
 

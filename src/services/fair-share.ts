@@ -10,7 +10,7 @@
  * carried by AsyncLocalStorage rather than through every service method's arguments, since only the pool reads it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { QUOTAS, type Quotas } from '../quotas.js';
+import { processQuotas, type Quotas } from '../quotas.js';
 import { AccountGate } from './account-gate.js';
 
 export interface Caller {
@@ -55,9 +55,10 @@ class FairShare {
   }
 }
 
-const share = new FairShare(QUOTAS);
+let share: FairShare | undefined;
 
 export function onThreads<T>(kind: ThreadWork, work: () => Promise<T>, caller?: Caller): Promise<T> {
+  share ??= new FairShare(processQuotas());
   return share.run(kind, work, caller);
 }
 
