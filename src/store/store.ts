@@ -36,12 +36,22 @@ export interface StoreOptions {
   statementTimeoutMs?: number;
   /** The embedded store runs its searches on reader threads (store/dialects/sqlite-reads.ts): what a server wants. */
   offThreadReads?: boolean;
+  /**
+   * PostgreSQL: connections of this process's pool (default 10). With N processes on one server the total is N
+   * times this; keep it within the server's max_connections.
+   */
+  poolSize?: number;
 }
 
 const MAX_ATTEMPTS = 8;
 
 export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreOptions {
-  return { databaseUrl: env.WAYMARK_DATABASE_URL || undefined, dataDir: env.WAYMARK_DATA_DIR || undefined };
+  const poolText = env.WAYMARK_PG_POOL_SIZE;
+  const poolSize = poolText ? Number(poolText) : undefined;
+  if (poolSize !== undefined && (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000)) {
+    throw new Error(`WAYMARK_PG_POOL_SIZE must be a whole number from 1 to 1000 (got ${poolText})`);
+  }
+  return { databaseUrl: env.WAYMARK_DATABASE_URL || undefined, dataDir: env.WAYMARK_DATA_DIR || undefined, poolSize };
 }
 
 export function openStore(options: StoreOptions = {}): Store {
@@ -49,7 +59,7 @@ export function openStore(options: StoreOptions = {}): Store {
   let location: string;
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    dialect = postgresDialect(url, { statementTimeoutMs: options.statementTimeoutMs });
+    dialect = postgresDialect(url, { statementTimeoutMs: options.statementTimeoutMs, poolSize: options.poolSize });
     location = redactUrl(url);
   } else if (url) {
     throw new Error(`WAYMARK_DATABASE_URL must be a postgres:// URL (got '${url.split(':')[0]}:…'); unset it for the embedded store`);

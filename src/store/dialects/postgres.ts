@@ -25,6 +25,8 @@ const QUERY_CANCELED = '57014';
 export interface PostgresOptions {
   /** statement_timeout of every query connection, in ms (default LIMITS.statementTimeoutMs). */
   statementTimeoutMs?: number;
+  /** Connections of this process's pool (default 10; WAYMARK_PG_POOL_SIZE). */
+  poolSize?: number;
 }
 
 /**
@@ -65,7 +67,7 @@ function mappingTimeouts(pool: pg.Pool, timeoutMs: number): PostgresPool {
 export function postgresDialect(url: string, options: PostgresOptions = {}): StoreDialect {
   const timeoutMs = options.statementTimeoutMs ?? LIMITS.statementTimeoutMs;
   const { Pool } = loadPg();
-  const pool = new Pool({ connectionString: url, max: 10, statement_timeout: timeoutMs });
+  const pool = new Pool({ connectionString: url, max: options.poolSize ?? 10, statement_timeout: timeoutMs });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return {

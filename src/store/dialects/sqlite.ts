@@ -117,6 +117,9 @@ export interface SqliteOptions {
   statementTimeoutMs?: number;
 }
 
+/** How often a long-lived connection refreshes the planner's statistics. */
+const OPTIMIZE_EVERY_MS = 3600_000;
+
 export function sqliteDialect(file: string, options: SqliteOptions = {}): StoreDialect {
   if (file !== ':memory:') prepareStoreFile(file);
   const database = new Database(file);
@@ -126,6 +129,15 @@ export function sqliteDialect(file: string, options: SqliteOptions = {}): StoreD
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 10000');
   registerSqliteFunctions(database);
+  // The planner's statistics kept fresh (issue 31: nothing ever ran ANALYZE), as SQLite advises for a long-lived
+  // connection: `optimize` analyzes only the tables whose contents moved enough, each from a bounded sample
+  // (analysis_limit), at open and then hourly when no transaction is open on this connection.
+  database.pragma('analysis_limit = 400');
+  database.pragma('optimize = 0x10002');
+  const optimizer = setInterval(() => {
+    if (!database.inTransaction && database.open) database.pragma('optimize');
+  }, OPTIMIZE_EVERY_MS);
+  optimizer.unref();
   const offThread = options.offThreadReads === true && file !== ':memory:';
   const reads = offThread ? threadReads(file, options.statementTimeoutMs ?? LIMITS.statementTimeoutMs) : inlineReads();
   const checkpoints = offThread ? threadCheckpoints(file) : inlineCheckpoints();
@@ -156,6 +168,7 @@ export function sqliteDialect(file: string, options: SqliteOptions = {}): StoreD
     jsonTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${`$.${jsonKey(key)}`}) = 'true')`,
     search: sqliteSearch(reads),
     close: async () => {
+      clearInterval(optimizer);
       await Promise.all([reads.close(), checkpoints.close()]);
     },
     // The row of each node's `type` key names the node's own path: the node is read alone from there.

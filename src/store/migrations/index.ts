@@ -11,6 +11,7 @@ import { trailBounds } from './008-trail-bounds.js';
 import { tokenRevocation } from './009-token-revocation.js';
 import { signinSessions } from './010-signin-sessions.js';
 import { oauthRecords } from './011-oauth.js';
+import { duplicateStepIndex } from './012-duplicate-step-index.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: StoreDialect): Record<string, Migration> {
@@ -26,5 +27,6 @@ export function migrations(dialect: StoreDialect): Record<string, Migration> {
     '009-token-revocation': tokenRevocation(),
     '010-signin-sessions': signinSessions(),
     '011-oauth': oauthRecords(dialect),
+    '012-duplicate-step-index': duplicateStepIndex(),
   };
 }
