@@ -55,7 +55,7 @@ async function attribution(): Promise<void> {
   const v8 = await import('node:v8');
   const vm = await import('node:vm');
   const { markdownToBody, bodyToMarkdown } = await import('../src/content/index.js');
-  const { summarisePrevious } = await import('../src/services/bit-body.js');
+  const { summarisePrevious } = await import('../src/services/bits/body.js');
   const { parser } = await import('../src/content/markdown/md.js');
   const full = parser();
   v8.setFlagsFromString('--expose-gc');

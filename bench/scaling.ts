@@ -22,7 +22,7 @@ import { sql, type Insertable } from 'kysely';
 import { bodyByteLength, type SlateBody } from '../src/content/index.js';
 import { LIMITS } from '../src/content/limits.js';
 import { searchTexts } from '../src/content/search-text.js';
-import { deriveAbstract } from '../src/services/reference-content.js';
+import { deriveAbstract } from '../src/services/references/content.js';
 import { insertReferences } from '../src/store/repositories/references.repo.js';
 import type { BitTable, ReferenceTable } from '../src/store/schema.js';
 import type { Store } from '../src/store/store.js';

@@ -22,7 +22,7 @@ export async function bundleServer(): Promise<void> {
   await build({
     entryPoints: {
       main: join(SERVER, 'cli', 'main.js'),
-      'convert-task': join(SERVER, 'services', 'convert-task.js'),
+      'convert-task': join(SERVER, 'services', 'convert', 'task.js'),
       'sqlite-read-task': join(SERVER, 'store', 'dialects', 'sqlite-read-task.js'),
       'sqlite-checkpoint-task': join(SERVER, 'store', 'dialects', 'sqlite-checkpoint-task.js'),
     },

@@ -4,10 +4,10 @@
  */
 import type { AnswerInput, StepError, StepPayload } from './step-form/payload.js';
 import type { SlateBody, BlockNode } from '../src/content/slate.js';
-import type { FlowView, FlowWithGraph } from '../src/services/flow-shapes.js';
-import type { Inbox } from '../src/services/inbox-shapes.js';
-import type { ReferenceSearchPage } from '../src/services/reference-shapes.js';
-import type { TrailMoved, TrailPeople, TrailProgress, TrailSubmitted, TrailView } from '../src/services/trail-shapes.js';
+import type { FlowView, FlowWithGraph } from '../src/services/flows/shapes.js';
+import type { Inbox } from '../src/services/trails/inbox-shapes.js';
+import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
+import type { TrailMoved, TrailPeople, TrailProgress, TrailSubmitted, TrailView } from '../src/services/trails/shapes.js';
 
 export class ApiError extends Error implements StepError {
   constructor(
@@ -77,11 +77,11 @@ export async function me(): Promise<Me> {
 
 export const signOut = () => call<{ signed_out: true }>('POST', '/signout', {});
 
-export type { InboxItem, Inbox as InboxPage } from '../src/services/inbox-shapes.js';
+export type { InboxItem, Inbox as InboxPage } from '../src/services/trails/inbox-shapes.js';
 
 export const inbox = (q: { flow_id?: string; status?: string; limit?: number; cursor?: string }) => call<Inbox>('GET', withQuery('/inbox', q));
 
-export type { HistoryEntry, TrailView } from '../src/services/trail-shapes.js';
+export type { HistoryEntry, TrailView } from '../src/services/trails/shapes.js';
 
 export const trail = (id: string) => call<TrailView>('GET', `/trails/${encodeURIComponent(id)}`);
 export const trailPeople = (id: string) => call<TrailPeople>('GET', `/trails/${encodeURIComponent(id)}/people`);
@@ -94,7 +94,7 @@ export const cancel = (trailId: string, reason?: string) => call<TrailProgress>(
 export const startTrail = (flowId: string, trailContext: Record<string, unknown>, trailTitle?: string) =>
   call<TrailView>('POST', '/trails', { flow_id: flowId, trail_context: trailContext, ...(trailTitle ? { trail_title: trailTitle } : {}) });
 
-export type { FlowView, FlowWithGraph, GraphBit } from '../src/services/flow-shapes.js';
+export type { FlowView, FlowWithGraph, GraphBit } from '../src/services/flows/shapes.js';
 
 export const flows = (q: { cursor?: string; is_active?: boolean } = {}) => call<{ flows: FlowView[]; next_cursor: string | null }>('GET', withQuery('/flows', { limit: 100, ...q }));
 export const flow = (id: string) => call<FlowWithGraph>('GET', withQuery(`/flows/${encodeURIComponent(id)}`, { include_graph: true, format: 'mermaid' }));
@@ -113,6 +113,6 @@ export interface BitView {
 
 export const bit = (id: string) => call<BitView>('GET', withQuery(`/bits/${encodeURIComponent(id)}`, { format: 'slate' }));
 
-export type { ReferenceHit } from '../src/services/reference-shapes.js';
+export type { ReferenceHit } from '../src/services/references/shapes.js';
 
 export const searchReferences = (query: string, cursor?: string) => call<ReferenceSearchPage>('GET', withQuery('/references/search', { query, cursor, limit: 20 }));

@@ -6,7 +6,7 @@ import { startGate } from '../http/start-gate.js';
 import { quotasFromEnv } from '../quotas.js';
 import { createLogger } from '../logger.js';
 import { PERMISSIONS, type Permission } from '../services/actor.js';
-import { parseDuration } from '../services/auth.service.js';
+import { parseDuration } from '../services/auth/auth.service.js';
 import { convertPoolOptionsFromEnv, createServices, startConvertPool, stopConvertPool, type Services } from '../services/index.js';
 import { openStore, storeOptionsFromEnv } from '../store/store.js';
 import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';

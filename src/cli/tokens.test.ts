@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waymark, waymarkEach } from '../../test/cli.js';
 import { createTestStore, ENGINES, type TestStore } from '../../test/engines.js';
-import { hashToken } from '../services/auth.service.js';
+import { hashToken } from '../services/auth/auth.service.js';
 import { createServices, type Services } from '../services/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -7,17 +7,17 @@ import { errorBody } from '../errors.js';
 import { processQuotas } from '../quotas.js';
 import { nextArrival } from '../services/arrivals.js';
 import type { Services } from '../services/index.js';
-import { bearerAuth } from './bearer.js';
+import { bearerAuth } from './session/bearer.js';
 import { grantsRouter } from './oauth/grants-routes.js';
 import { signedInPersons } from './oauth/person-session.js';
 import { createOAuthServer, oauthAllowed } from './oauth/server.js';
-import { closeUnreadBodies } from './body.js';
-import { mcpRouter, sendRpcError } from './mcp-route.js';
-import { openApiDocument } from './openapi.js';
-import { protectedResourceRouter } from './protected-resource.js';
+import { closeUnreadBodies } from './json/body.js';
+import { mcpRouter, sendRpcError } from './mcp/route.js';
+import { openApiDocument } from './rest/openapi.js';
+import { protectedResourceRouter } from './oauth/protected-resource.js';
 import { rateLimits } from './rate-limit.js';
-import { methodNotAllowed as restMethodNotAllowed, restRouter, sendHttpError } from './rest.js';
-import { webSession } from './session.js';
+import { methodNotAllowed as restMethodNotAllowed, restRouter, sendHttpError } from './rest/router.js';
+import { webSession } from './session/session.js';
 import { webAppRouter } from './web-app.js';
 
 export interface HttpOptions {
@@ -48,7 +48,7 @@ export function publicBase(options: HttpOptions): URL {
 
 /**
  * The HTTP app. No body parser for the whole app: each route that takes a body reads it after its bearer check,
- * within its own limit (body.ts). Every answer is JSON, refusals and faults included; Express's HTML pages (with
+ * within its own limit (http/json/body.ts). Every answer is JSON, refusals and faults included; Express's HTML pages (with
  * a stack trace and absolute paths) never reach a client.
  */
 export function createHttpApp(services: Services, logger: Logger, options: HttpOptions): Express {

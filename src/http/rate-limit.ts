@@ -17,9 +17,9 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { errorBody, WaymarkError } from '../errors.js';
 import { errorResult } from '../mcp/envelope.js';
 import type { Quotas } from '../quotas.js';
-import { actorOf } from './bearer.js';
+import { actorOf } from './session/bearer.js';
 import { addressKey } from './client-address.js';
-import { isSessionAuth } from './session.js';
+import { isSessionAuth } from './session/session.js';
 
 interface Policy {
   /** The policy's name in the RateLimit fields and the refusal's details (`requests_per_<name>`). */
@@ -169,7 +169,7 @@ export function rateLimits(quotas: Quotas): RateLimits {
       const actor = actorOf(auth);
       if (!auth || !actor) return next();
       actor.credential ??= credentialKey(auth);
-      // The request's arrival, stamped at the door (app.ts), for the calls that care about order (trail-moves.ts).
+      // The request's arrival, stamped at the door (app.ts), for the calls that care about order (trails/moves.ts).
       if (typeof res.locals.arrival === 'number') actor.arrival = res.locals.arrival;
       const refused = setFields(res, await consume([[token, actor.credential], [account, actor.accountId]]));
       if (!refused) return next();

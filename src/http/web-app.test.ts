@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { signedIn, startWebServer, type WebServer } from '../../test/web-client.js';
-import { REST_OPERATIONS } from './rest-operations.js';
+import { REST_OPERATIONS } from './rest/operations.js';
 
 describe('the web app at /app', () => {
   let h: Harness;

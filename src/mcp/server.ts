@@ -58,7 +58,7 @@ const listingTexts = new Map<ListedTool[], string>();
 /**
  * The result of tools/list as JSON text, for a client with `features`: the same listing the server's own
  * handler answers, serialized once per process and variant (40 KB that every stateless tools/list otherwise
- * serializes again: src/http/mcp-listing.ts).
+ * serializes again: http/mcp/listing.ts).
  */
 export function toolsListResultJson(features: ClientFeatures): string {
   const listed = listingFor(baseListing(servedTools()), features);

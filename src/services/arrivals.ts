@@ -1,7 +1,7 @@
 /**
  * One process-wide order of events that matter to concurrent calls: when a call arrived (stamped at its door, before
  * it is authenticated) and when a trail moved. An advance without expected_step_id refuses to leave a step that was
- * entered after it arrived (trail-moves.ts): it could not have meant that step.
+ * entered after it arrived (trails/moves.ts): it could not have meant that step.
  */
 let last = 0;
 

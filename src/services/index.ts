@@ -1,19 +1,19 @@
 import type { Store } from '../store/store.js';
-import { AuthService } from './auth.service.js';
-import { BitListService } from './bit-list.service.js';
-import { BitRestoreService } from './bit-restore.service.js';
-import { BitsService } from './bits.service.js';
-import { ConnectionsService } from './connections.service.js';
-import { FlowsService } from './flows.service.js';
-import { InboxService } from './inbox.service.js';
-import { OAuthService } from './oauth.service.js';
-import { ReferencesService } from './references.service.js';
-import { SigninService } from './signin.service.js';
-import { StepFormService } from './step-form.service.js';
-import { TrailPeopleService } from './trail-people.service.js';
-import { TrailsService } from './trails.service.js';
+import { AuthService } from './auth/auth.service.js';
+import { BitListService } from './bits/list.service.js';
+import { BitRestoreService } from './bits/restore.service.js';
+import { BitsService } from './bits/bits.service.js';
+import { ConnectionsService } from './bits/connections.service.js';
+import { FlowsService } from './flows/flows.service.js';
+import { InboxService } from './trails/inbox.service.js';
+import { OAuthService } from './auth/oauth.service.js';
+import { ReferencesService } from './references/references.service.js';
+import { SigninService } from './auth/signin.service.js';
+import { StepFormService } from './trails/step-form.service.js';
+import { TrailPeopleService } from './trails/people.service.js';
+import { TrailsService } from './trails/trails.service.js';
 
-export { startConvertPool, stopConvertPool, convertPoolOptionsFromEnv } from './convert-pool.js';
+export { startConvertPool, stopConvertPool, convertPoolOptionsFromEnv } from './convert/pool.js';
 
 /** Every service over one store: what the MCP tools, REST routes and CLI call. */
 export interface Services {

@@ -81,7 +81,7 @@ export interface ReferenceTable {
   title: string;
   abstract: string | null;
   content: Json;
-  /** The text search indexes: the content's text, bounded (services/reference-content.ts, searchTexts). */
+  /** The text search indexes: the content's text, bounded (references/content.ts, searchTexts). */
   search_text: string;
   /** The prefix of search_text that snippets are cut from (migration 007). */
   snippet_text: string;

@@ -17,7 +17,7 @@ import { buildWeb } from '../../scripts/build-web.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { STEP_APP_URI } from '../../src/mcp/apps/step-app.js';
 import { ENGINES } from '../engines.js';
-import type { TrailView } from '../../src/services/trail-shapes.js';
+import type { TrailView } from '../../src/services/trails/shapes.js';
 import { silentLogger } from '../harness.js';
 import { ok, startHostileServer, type HostileServer } from '../hostile/harness.js';
 import { seriousViolations } from './axe.js';

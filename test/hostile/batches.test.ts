@@ -5,7 +5,7 @@
  * message of one runs: the server does no more for a batch than for a malformed request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BATCH_REFUSAL } from '../../src/http/mcp-route.js';
+import { BATCH_REFUSAL } from '../../src/http/mcp/route.js';
 import { ENGINES } from '../engines.js';
 import { HEALTH_BOUND_MS, LONG, MCP_HEADERS, memoryBound, ok, rawRequest, startHostileServer, underAttack, type HostileServer } from './harness.js';
 

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/content/limits.js';
-import { encodeCursor, parseSearchQuery, searchFingerprint } from '../../src/services/reference-query.js';
+import { encodeCursor, parseSearchQuery, searchFingerprint } from '../../src/services/references/query.js';
 import { ENGINES } from '../engines.js';
-import type { ReferenceHit } from '../../src/services/reference-shapes.js';
+import type { ReferenceHit } from '../../src/services/references/shapes.js';
 import { HEALTH_BOUND_MS, LONG, callTool, ok, startHostileServer, underAttack, type HostileServer, type ToolAnswer } from './harness.js';
 
 type Hit = ReferenceHit;

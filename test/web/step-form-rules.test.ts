@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { markdownToBody } from '../../src/content/index.js';
 import { ELEMENTS, registerElement, type ElementType } from '../../src/content/elements/index.js';
-import { checkAnswers, stepElements } from '../../src/services/trail-step.js';
+import { checkAnswers, stepElements } from '../../src/services/trails/step.js';
 import type { StepElementPayload } from '../../web/step-form/payload.js';
 import { answersToSend, checkField, errorsFromRefusal, fieldsOf, initialValues, rulesFor, type Field } from '../../web/step-form/rules.js';
 import { ALL_ELEMENTS_ENTRIES, ALL_ELEMENTS_MARKDOWN } from './step-fixture.js';

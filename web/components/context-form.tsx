@@ -1,6 +1,6 @@
 /**
  * A form generated from a flow's trail_context_schema. The schema is of the profile the server accepts
- * (services/trail-context-schema.ts: flat primitive properties, the shapes MCP elicitation takes), so each
+ * (flows/trail-context-schema.ts: flat primitive properties, the shapes MCP elicitation takes), so each
  * property is one control: text (with its format), a choice, a number, a yes/no, or a multi-choice.
  * The rules under each field are the schema's own keywords; the server's ajv check stays the judge.
  */

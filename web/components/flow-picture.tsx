@@ -18,7 +18,7 @@ export interface PictureProps {
 
 /**
  * Node ids of get_flow's flowchart are positional: n0… over the reachable bits, then the unreachable ones
- * (services/flow-mermaid.ts), so a bit's node is found by the same order.
+ * (flows/mermaid.ts), so a bit's node is found by the same order.
  */
 export function nodeIds(bits: GraphBit[], unreachableIds: string[]): Map<string, string> {
   return new Map([...bits.map((b) => b.bit_id), ...unreachableIds].map((id, i) => [id, `n${i}`]));
@@ -43,7 +43,7 @@ type Mermaid = (typeof import('mermaid'))['default'];
 /**
  * Mermaid applies `%%{init: …}%%` directives and front matter found in the text over the config given here,
  * so a directive that slipped into the text could set `themeCSS` (CSS with url(): a beacon fetched by every
- * viewer, issue 24 finding 7), a theme, or HTML labels. The server writes none (services/flow-mermaid.ts);
+ * viewer, issue 24 finding 7), a theme, or HTML labels. The server writes none (flows/mermaid.ts);
  * here every top-level key of mermaid's config is declared `secure`, which mermaid never lets a directive set,
  * so the picture is drawn with this config alone whatever the text says.
  */

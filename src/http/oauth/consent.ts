@@ -9,7 +9,7 @@ import type Provider from 'oidc-provider';
 import { WaymarkError } from '../../errors.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
-import { capabilitiesIn, grantableCapabilities } from '../../services/oauth.service.js';
+import { capabilitiesIn, grantableCapabilities } from '../../services/auth/oauth.service.js';
 import { renderConsentPage, renderErrorPage, renderGrantsPage, renderSignInNeededPage } from './pages.js';
 
 /** Form bodies of the pages' POSTs, parsed only on those routes. */

@@ -12,9 +12,9 @@ import type { Logger } from 'pino';
 import { errorBody, WaymarkError } from '../../errors.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
-import { actorOf } from '../bearer.js';
-import { isSessionAuth } from '../session.js';
-import { methodNotAllowed } from '../rest.js';
+import { actorOf } from '../session/bearer.js';
+import { isSessionAuth } from '../session/session.js';
+import { methodNotAllowed } from '../rest/router.js';
 
 export function grantsRouter(services: Services, logger: Logger): Router {
   const router = Router();

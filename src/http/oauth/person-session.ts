@@ -4,7 +4,7 @@
  */
 import type { Request } from 'express';
 import type { Services } from '../../services/index.js';
-import { SESSION_COOKIE } from '../session.js';
+import { SESSION_COOKIE } from '../session/session.js';
 import type { PersonSessions } from './consent.js';
 
 export function signedInPersons(services: Services): PersonSessions {

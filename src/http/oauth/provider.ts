@@ -8,7 +8,7 @@
 import type { Configuration, KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 import { allCapabilityNames, brand } from '../../config.js';
 import type { Services } from '../../services/index.js';
-import { SESSION_COOKIE } from '../session.js';
+import { SESSION_COOKIE } from '../session/session.js';
 import { isLoopbackHost } from './addresses.js';
 import type { PersonSessions } from './consent.js';
 import { cimdSetting, GUARDED_FETCH_DEFAULTS, guardedFetch } from './guarded-fetch.js';

@@ -3,7 +3,7 @@
  * oidc-provider reads a registration body of up to 56 KB and keeps it whole as the client (that was the 53 KB a
  * client of the attack); a real client's metadata is a few hundred bytes. Before the library sees a request:
  * a per-address rate, a bound on the body (the same 5 KB the library allows a Client ID Metadata Document), and
- * a cap on the clients registered and not yet used by any grant (these expire after a day, oauth-adapter.ts).
+ * a cap on the clients registered and not yet used by any grant (these expire after a day, auth/oauth-adapter.ts).
  * Registrations per address are counted before this, with the other doors that take no token (rate-limit.ts,
  * WAYMARK_QUOTA_REGISTRATIONS_PER_ADDRESS).
  */

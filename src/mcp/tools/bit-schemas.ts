@@ -19,7 +19,7 @@ export const complexity = z.enum(COMPLEXITIES).describe('Default medium.');
 export const humanRequired = z.boolean().describe('A person must do the step (transfer_step).');
 const formatValue = z.enum(['slate', 'markdown']);
 export const contentFormat = formatValue.describe('Default markdown.');
-/** On update a text body does not default to markdown: services/bits.service.ts asks for the format. */
+/** On update a text body does not default to markdown: bits/bits.service.ts asks for the format. */
 export const contentFormatOfUpdate = formatValue.describe('Needed with a string bit_body.');
 
 /** The body as add_bit takes it, the syntax in brief (describe_platform has all of it). */
@@ -61,4 +61,4 @@ export const elements = z
 
 export const elementsEdited = z.array(elementShape).describe('As in add_bit; without bit_body they edit nodes in place.');
 
-export { bitWrittenShape as bitWritten, connectionWrittenShape as connectionWritten } from '../../services/bit-shapes.js';
+export { bitWrittenShape as bitWritten, connectionWrittenShape as connectionWritten } from '../../services/bits/shapes.js';

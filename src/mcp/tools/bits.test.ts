@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
-import type { BitWriteResult as Written } from '../../services/bit-shapes.js';
+import type { BitWriteResult as Written } from '../../services/bits/shapes.js';
 
 interface BitView {
   bit_body: string;

@@ -7,7 +7,7 @@ import { ENGINES } from '../../../test/engines.js';
 import { addTestBit, connectTestBits } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
 import { checkList, textArea } from '../../../test/trail-fixtures.js';
-import type { TrailView } from '../../services/trail-shapes.js';
+import type { TrailView } from '../../services/trails/shapes.js';
 
 type Trail = TrailView;
 

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
-import type { BitWriteResult as Written, ConnectionResult as Connected } from '../../services/bit-shapes.js';
+import type { BitWriteResult as Written, ConnectionResult as Connected } from '../../services/bits/shapes.js';
 import { assertGraphInvariant } from '../../../test/invariants.js';
 
 interface BitView {

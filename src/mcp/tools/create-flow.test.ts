@@ -3,8 +3,8 @@ import { ENGINES } from '../../../test/engines.js';
 import { archiveBit, makeBit, restoreBit } from '../../../test/bit-fixtures.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
 import { activeFlowsStartingAt } from '../../store/repositories/flows.repo.js';
-import { FlowsService } from '../../services/flows.service.js';
-import type { FlowView as FlowData } from '../../services/flow-shapes.js';
+import { FlowsService } from '../../services/flows/flows.service.js';
+import type { FlowView as FlowData } from '../../services/flows/shapes.js';
 
 
 describe.each(ENGINES)('create_flow, update_flow, review_flow on %s', (engine) => {

@@ -8,7 +8,7 @@ import { LIMITS } from '../../content/limits.js';
 import { manyCheckLists } from '../../content/test-support/check-lists.js';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
-import type { BitWriteResult as Written } from '../../services/bit-shapes.js';
+import type { BitWriteResult as Written } from '../../services/bits/shapes.js';
 
 interface BitView {
   bit_body: string;

@@ -31,7 +31,7 @@ export const priority = z.enum(PRIORITIES);
 
 const contextSchemaValue = z.record(z.string(), z.unknown()).nullable();
 
-/** The accepted profile (services/trail-context-schema.ts enforces it), told once in tools/list: create_flow. */
+/** The accepted profile (flows/trail-context-schema.ts enforces it), told once in tools/list: create_flow. */
 export const trailContextSchema = contextSchemaValue.describe(
   'JSON Schema 2020-12 of the trail_context start_trail must receive: {type: "object", properties: {<name>: {type: string (format date, date-time, email or uri; enum; or oneOf [{const, title}]), number, integer, boolean, or array of a string enum}}, required}; nothing nested, no $ref.',
 );
@@ -39,9 +39,9 @@ export const trailContextSchema = contextSchemaValue.describe(
 export const trailContextSchemaReplaced = contextSchemaValue.describe('As in create_flow; null removes it.');
 
 
-export { flowWrittenShape as flowWritten } from '../../services/flow-shapes.js';
+export { flowWrittenShape as flowWritten } from '../../services/flows/shapes.js';
 
-export { flowViewShape as flowView } from '../../services/flow-shapes.js';
+export { flowViewShape as flowView } from '../../services/flows/shapes.js';
 
 export const pageInput = {
   cursor: cursor.optional().describe('next_cursor of the previous page.'),

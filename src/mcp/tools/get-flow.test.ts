@@ -3,8 +3,8 @@ import { ENGINES } from '../../../test/engines.js';
 import { addTestBit, archiveTestBit, connectTestBits } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
 import { checkList, dropdown } from '../../../test/trail-fixtures.js';
-import type { FlowWithGraph as GraphData } from '../../services/flow-shapes.js';
-import { mermaidText } from '../../services/flow-mermaid.js';
+import type { FlowWithGraph as GraphData } from '../../services/flows/shapes.js';
+import { mermaidText } from '../../services/flows/mermaid.js';
 
 
 describe.each(ENGINES)('get_flow with the graph on %s', (engine) => {

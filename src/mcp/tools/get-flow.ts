@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flowWithGraphShape } from '../../services/flow-shapes.js';
+import { flowWithGraphShape } from '../../services/flows/shapes.js';
 import { defineTool } from '../tool.js';
 import { flowId } from './flow-schemas.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
-import { referenceViewShape } from '../../services/reference-shapes.js';
+import { referenceViewShape } from '../../services/references/shapes.js';
 import { referenceId } from './reference-schemas.js';
 
 export const getReferenceTool = defineTool({

@@ -3,7 +3,7 @@ import { defineTool } from '../tool.js';
 import { uuid } from './common-schemas.js';
 import { pageInput } from './flow-schemas.js';
 import { LIMITS } from '../../content/limits.js';
-import { bitSummaryShape } from '../../services/bit-shapes.js';
+import { bitSummaryShape } from '../../services/bits/shapes.js';
 
 export const listBitsTool = defineTool({
   name: 'list_bits',

@@ -40,4 +40,4 @@ export const displayLabel = z
   .max(LIMITS.displayLabel)
   .describe('Omitted or empty: the reference title.');
 
-export { linkRemovedShape as linkRemoved, linkWrittenShape as linkWritten, referenceWrittenShape as referenceWritten } from '../../services/reference-shapes.js';
+export { linkRemovedShape as linkRemoved, linkWrittenShape as linkWritten, referenceWrittenShape as referenceWritten } from '../../services/references/shapes.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
 import { makeBit, makeReference, para } from '../../../test/reference-fixtures.js';
-import type { ReferenceView as Reference } from '../../services/reference-shapes.js';
+import type { ReferenceView as Reference } from '../../services/references/shapes.js';
 
 describe.each(ENGINES)('create_reference, update_reference, get_reference on %s', (engine) => {
   let h: Harness;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
 import { makeReference, para } from '../../../test/reference-fixtures.js';
-import type { ReferenceSearchPage as Page } from '../../services/reference-shapes.js';
+import type { ReferenceSearchPage as Page } from '../../services/references/shapes.js';
 
 describe.each(ENGINES)('search_references on %s', (engine) => {
   let h: Harness;

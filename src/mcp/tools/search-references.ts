@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
-import { referenceSearchPageShape } from '../../services/reference-shapes.js';
+import { referenceSearchPageShape } from '../../services/references/shapes.js';
 import { defineTool } from '../tool.js';
 import { cursor, uuid } from './common-schemas.js';
 

@@ -9,7 +9,7 @@ import { startHarness, type Harness } from '../../../test/harness.js';
 import { p, textArea } from '../../../test/trail-fixtures.js';
 import { LIMITS } from '../../content/limits.js';
 import * as repo from '../../store/repositories/trails.repo.js';
-import type { TrailView } from '../../services/trail-shapes.js';
+import type { TrailView } from '../../services/trails/shapes.js';
 
 type Trail = TrailView;
 

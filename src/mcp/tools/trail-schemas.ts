@@ -1,8 +1,8 @@
-/** The trail fields as tool inputs, and the trail payload as tool output (services/trail-shapes.ts holds its shapes). */
+/** The trail fields as tool inputs, and the trail payload as tool output (trails/shapes.ts holds its shapes). */
 import { z } from 'zod';
 import { recordId } from './common-schemas.js';
 import { LIMITS } from '../../content/limits.js';
-import type { TrailMoved, TrailProgress, TrailView } from '../../services/trail-shapes.js';
+import type { TrailMoved, TrailProgress, TrailView } from '../../services/trails/shapes.js';
 
 export { TRAIL_STATUSES } from '../../store/enums.js';
 
@@ -20,7 +20,7 @@ export {
   trailProgressShape as trailProgress,
   trailSubmittedShape as trailSubmitted,
   trailPageShape as trailPage,
-} from '../../services/trail-shapes.js';
+} from '../../services/trails/shapes.js';
 
 export function movedOf(view: TrailView): TrailMoved {
   return { trail_id: view.trail_id, status: view.status, last_modified_date_time_utc: view.last_modified_date_time_utc, current_step: view.current_step };

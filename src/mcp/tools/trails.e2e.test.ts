@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
-import type { BitWriteResult } from '../../services/bit-shapes.js';
-import type { TrailView } from '../../services/trail-shapes.js';
+import type { BitWriteResult } from '../../services/bits/shapes.js';
+import type { TrailView } from '../../services/trails/shapes.js';
 import { allTools } from './index.js';
 
 type Added = BitWriteResult;

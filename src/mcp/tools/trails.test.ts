@@ -3,7 +3,7 @@ import { ENGINES } from '../../../test/engines.js';
 import { addTestBit, archiveTestBit, connectTestBits, type TestBitOptions } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
 import { checkList, datePicker, dropdown, iframe, linkBlock, linkInlineParagraph, p, radio, searchable, textArea, video } from '../../../test/trail-fixtures.js';
-import type { AnswerWarnings, TrailView } from '../../services/trail-shapes.js';
+import type { AnswerWarnings, TrailView } from '../../services/trails/shapes.js';
 
 type Trail = TrailView & { warnings?: AnswerWarnings };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LINK_ACCESS } from '../../services/references.service.js';
+import { LINK_ACCESS } from '../../services/references/references.service.js';
 import { defineTool, errorCode } from '../tool.js';
 import { bitId, lastModifiedIgnored, linkRemoved, referenceId } from './reference-schemas.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LINK_ACCESS } from '../../services/references.service.js';
+import { LINK_ACCESS } from '../../services/references/references.service.js';
 import { defineTool } from '../tool.js';
 import { bitId, displayLabel, lastModifiedIgnored, linkWritten, referenceId } from './reference-schemas.js';
 

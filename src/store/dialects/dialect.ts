@@ -105,7 +105,7 @@ export function lowerText(value: Expression<string | null>): RawBuilder<string> 
  * Full-text search over the References Library (migration 002). The engines index differently (SQLite:
  * an FTS5 table kept in sync by triggers; PostgreSQL: a generated tsvector column with a GIN index), so
  * each dialect owns its DDL and its one search query; the query terms arrive already tokenized
- * (src/services/reference-query.ts), so no user text ever reaches an engine's query syntax.
+ * (references/query.ts), so no user text ever reaches an engine's query syntax.
  */
 export interface SearchTerm {
   /** Lowercased words of letters and digits; more than one word is a phrase (the words adjacent, in order). */

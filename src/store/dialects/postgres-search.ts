@@ -9,7 +9,7 @@ import type { ReferenceSearchHit, ReferenceSearchQuery, SearchDialect, SearchTer
 import { MARK_END, MARK_START, snippetFromMarked } from './snippet.js';
 
 /**
- * 'english': stemming and stop words, as SQLite's porter tokenizer stems (src/services/reference-query.ts
+ * 'english': stemming and stop words, as SQLite's porter tokenizer stems (references/query.ts
  * drops the same stop words from queries on both engines). Title A, abstract B, body text D; ts_rank's
  * default weights give them 1.0, 0.4 and 0.1.
  */

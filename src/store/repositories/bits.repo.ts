@@ -25,7 +25,7 @@ export async function lockBit(q: Tx, dialect: StoreDialect, id: string, seen?: V
  * StoreDialect.forNoKeyUpdate). Writers of one bit queue on it, while inserts of connections that point at
  * it (their foreign-key check) pass: a connect S→T never waits for a writer of T, so connects and body
  * edits between the same bits, either way round, cannot deadlock. Only archive_bit takes the strong lock
- * on the bit it archives (clearIncoming in services/connection-rows.ts).
+ * on the bit it archives (clearIncoming in bits/connection-rows.ts).
  */
 export async function lockBitForWrite(q: Tx, dialect: StoreDialect, id: string, seen?: Visibility) {
   return dialect.forNoKeyUpdate(q.selectFrom('bits').selectAll().where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();

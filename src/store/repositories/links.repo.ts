@@ -43,7 +43,7 @@ export async function bitIdsLinking(q: Q, referenceId: string): Promise<string[]
 
 /**
  * A bit's reference links in position order, with the label to show: what get_bit returns as `references[]`
- * (services/reference-shapes.ts, referenceLinkShape, says what each field is).
+ * (references/shapes.ts, referenceLinkShape, says what each field is).
  */
 export async function listLinksForBit(q: Q, bitId: string) {
   const rows = await q

@@ -47,7 +47,7 @@ export async function listByPrincipal(q: Q, model: string, principalId: string) 
   return q.selectFrom('oauth_records').selectAll().where('model', '=', model).where('principal_id', '=', principalId).orderBy('expires_at', 'desc').orderBy('id').execute();
 }
 
-/** Clients whose expiry falls in (from, to]: the registered clients no grant has used (oauth-adapter.ts). */
+/** Clients whose expiry falls in (from, to]: the registered clients no grant has used (auth/oauth-adapter.ts). */
 export async function countClientsExpiringWithin(q: Q, from: string, to: string): Promise<number> {
   const row = await q
     .selectFrom('oauth_records')

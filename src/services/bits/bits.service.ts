@@ -1,0 +1,256 @@
+/**
+ * Bits: add_bit, get_bit, update_bit, archive_bit (authoring-interface.md, "Bit", "Body syntax",
+ * "add_bit", "update_bit", "archive_bit", "States and transitions"; CONTRACT.md, get_bit).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  applyElementEdits,
+  collectCitations,
+  removeConnections,
+  type ElementEntry,
+  type SlateBody,
+} from '../../content/index.js';
+import { WaymarkError } from '../../errors.js';
+import { bitBody, findBit, findBits, insertBit, lockBitForWrite, lockBitHeadForWrite, updateBit } from '../../store/repositories/bits.repo.js';
+import { activeFlowsStartingAt } from '../../store/repositories/flows.repo.js';
+import { listLinksForBit } from '../../store/repositories/links.repo.js';
+import type { BitTable } from '../../store/schema.js';
+import type { Store, Tx } from '../../store/store.js';
+import { assertCanWriteIn, type Actor } from '../actor.js';
+import type { BodyInput, PreparedBody } from './body.js';
+import { prepareBodyOffThread, readBodyOffThread } from '../convert/pool.js';
+import { inTransaction } from '../fair-share.js';
+import { bodyView, type BodyView } from '../convert/task.js';
+import { blankToNull, checkTitle, checkTitleIfGiven } from './text-fields.js';
+import { nextModified, nowIso } from '../clock.js';
+import { clearIncoming, queueArchive, syncConnectionList, syncConnectionRows } from './connection-rows.js';
+import type { ReferencesService } from '../references/references.service.js';
+import { resolveScope } from '../scopes.js';
+import type { BitWriteResult } from './shapes.js';
+
+type Complexity = BitTable['complexity'];
+
+export interface AddBitInput extends BodyInput {
+  bit_title: string;
+  bit_abstract?: string;
+  bit_description?: string;
+  bit_categories?: string[];
+  complexity?: Complexity;
+  human_required?: boolean;
+  scope_id?: string;
+}
+
+export interface UpdateBitInput extends Partial<BodyInput> {
+  bit_id: string;
+  bit_title?: string;
+  bit_abstract?: string;
+  bit_description?: string;
+  bit_categories?: string[];
+  complexity?: Complexity;
+  human_required?: boolean;
+  remove_node_ids?: string[];
+}
+
+export class BitsService {
+  constructor(
+    private readonly store: Store,
+    private readonly references: ReferencesService,
+  ) {}
+
+  private parseBody(raw: unknown): SlateBody {
+    return this.store.dialect.parseJson<SlateBody>(raw);
+  }
+
+  /** A new body prepared against the stored one, handed on as the store gave it (JSON text on SQLite: the worker parses it). */
+  private prepareAgainst(stored: unknown, input: BodyInput, removeNodeIds: string[] | undefined): Promise<PreparedBody> {
+    return prepareBodyOffThread(input, typeof stored === 'string' ? stored : this.parseBody(stored), removeNodeIds);
+  }
+
+  /** get_bit's view of a stored body in Slate: its nodes, elements and connection nodes. */
+  private slateView(stored: unknown): BodyView<SlateBody['children']> {
+    const body = this.parseBody(stored);
+    return bodyView(body, body.children);
+  }
+
+  /** The bit, visible to the actor, locked for the transaction; else BIT_NOT_FOUND. */
+  private async lockVisible(tx: Tx, actor: Actor, bitId: string) {
+    const bit = await lockBitForWrite(tx, this.store.dialect, bitId, actor);
+    if (!bit) throw notFound(bitId);
+    return bit;
+  }
+
+  async add(actor: Actor, input: AddBitInput): Promise<BitWriteResult> {
+    const title = checkTitle(input.bit_title, 'bit_title');
+    // The body converts before the transaction (a large one in the conversion worker), so that no lock is held
+    // while it does; the scope is checked first, as inside, so that its errors come before the body's.
+    assertCanWriteIn(actor, await resolveScope(this.store.db, actor, input.scope_id));
+    const prepared = await prepareBodyOffThread(input, undefined);
+    return this.store.transaction(async (tx) => {
+      const scopeId = await resolveScope(tx, actor, input.scope_id);
+      assertCanWriteIn(actor, scopeId);
+      const id = randomUUID();
+      const now = nowIso();
+      await this.references.assertCitable(tx, actor, prepared.addedCitations, scopeId);
+      const row = {
+        id,
+        account_id: actor.accountId,
+        scope_id: scopeId,
+        title,
+        abstract: blankToNull(input.bit_abstract ?? null),
+        description: blankToNull(input.bit_description ?? null),
+        categories: this.store.dialect.json(input.bit_categories ?? []),
+        complexity: input.complexity ?? 'medium',
+        human_required: input.human_required ? 1 : 0,
+        status: 'active' as const,
+        created_by: actor.principalId,
+        created_at: now,
+        updated_at: now,
+        body: '',
+      };
+      // The row goes in first so that connection rows can reference it; the body follows with their ids.
+      await insertBit(tx, { ...row, body: this.store.dialect.json({ children: [] }) });
+      await syncConnectionList(tx, this.store.dialect, actor, row, prepared.connections, new Set(prepared.fresh));
+      await updateBit(tx, id, { body: this.store.dialect.writtenJson(prepared.json) });
+      return { bit_id: id, last_modified_date_time_utc: now, minted_node_ids: prepared.minted, removed_node_ids: [] };
+    });
+  }
+
+  async update(actor: Actor, input: UpdateBitInput): Promise<BitWriteResult> {
+    const title = checkTitleIfGiven(input.bit_title, 'bit_title');
+    if (input.remove_node_ids !== undefined && input.bit_body === undefined) {
+      throw new WaymarkError('VALIDATION_ERROR', 'remove_node_ids needs bit_body: it names nodes that the new body leaves out.', { issues: [{ path: 'remove_node_ids', message: 'needs bit_body' }] });
+    }
+    if (input.bit_body !== undefined && input.content_format === undefined && !Array.isArray(input.bit_body)) {
+      throw new WaymarkError('VALIDATION_ERROR', 'bit_body needs content_format on update: "markdown" for the text get_bit returns, or "slate" for a node array.', {
+        issues: [{ path: 'content_format', message: 'required with bit_body' }],
+      });
+    }
+    // CONTRACT.md, VALIDATION_ERROR: `elements` with `content_format: slate`, with or without a body.
+    if (input.content_format === 'slate' && input.elements !== undefined && input.elements.length > 0) {
+      throw new WaymarkError('VALIDATION_ERROR', 'elements are not accepted with content_format "slate": the Slate nodes carry their props and items.', {
+        issues: [{ path: 'elements', message: 'not with content_format slate' }],
+      });
+    }
+    const bodyInput: BodyInput | undefined =
+      input.bit_body === undefined ? undefined : { bit_body: input.bit_body, content_format: input.content_format, elements: input.elements };
+    // The body converts before the transaction, against the stored body as read now (a large one in the
+    // conversion worker), so that no lock is held while it does; it converts again inside in the rare case
+    // that the bit changed in between. It comes back as JSON text with what the checks need beside it, so a
+    // large body's nodes are never built on this thread (prepareBody).
+    let early: { updatedAt: string; prepared: PreparedBody } | undefined;
+    if (bodyInput !== undefined) {
+      const seen = await findBit(this.store.db, input.bit_id, actor);
+      if (seen) {
+        checkWritable(actor, seen);
+        early = { updatedAt: seen.updated_at, prepared: await this.prepareAgainst(seen.body, bodyInput, input.remove_node_ids) };
+      }
+    }
+    return this.store.transaction(async (tx) => {
+      // The row is locked without its body, which is read again only where it is needed: a body converted
+      // above against the stored one as it still is needs none (on SQLite an 8 MB body read is 8 MB of text).
+      const bit = await lockBitHeadForWrite(tx, this.store.dialect, input.bit_id, actor);
+      if (!bit) throw notFound(input.bit_id);
+      checkWritable(actor, bit);
+      const changes: Parameters<typeof updateBit>[2] = { updated_at: nextModified(bit.updated_at) };
+      let minted: Record<string, string> = {};
+      let removed: string[] = [];
+      if (bodyInput !== undefined) {
+        const prepared = early?.updatedAt === bit.updated_at ? early.prepared : await inTransaction(async () => this.prepareAgainst(await bitBody(tx, bit.id), bodyInput, input.remove_node_ids));
+        minted = prepared.minted;
+        removed = prepared.removed;
+        // Only citations this write adds are checked: one the body already held stays when its reference
+        // was archived since (archiving does not wait for citations), so writing back get_bit's body works.
+        await this.references.assertCitable(tx, actor, prepared.addedCitations, bit.scope_id);
+        await syncConnectionList(tx, this.store.dialect, actor, bit, prepared.connections, new Set(prepared.fresh));
+        changes.body = this.store.dialect.writtenJson(prepared.json);
+      } else if (input.elements !== undefined && input.elements.length > 0) {
+        const previous = this.parseBody(await bitBody(tx, bit.id));
+        const edited = applyElementEdits(previous, input.elements as ElementEntry[], { newId: randomUUID });
+        minted = edited.minted;
+        const cited = new Set(collectCitations(previous));
+        await this.references.assertCitable(tx, actor, collectCitations(edited.body).filter((id) => !cited.has(id)), bit.scope_id);
+        await syncConnectionRows(tx, this.store.dialect, actor, bit, edited.body);
+        changes.body = this.store.dialect.json(edited.body);
+      }
+      if (title !== undefined) changes.title = title;
+      if (input.bit_abstract !== undefined) changes.abstract = blankToNull(input.bit_abstract);
+      if (input.bit_description !== undefined) changes.description = blankToNull(input.bit_description);
+      if (input.bit_categories !== undefined) changes.categories = this.store.dialect.json(input.bit_categories);
+      if (input.complexity !== undefined) changes.complexity = input.complexity;
+      if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;
+      await updateBit(tx, bit.id, changes);
+      return { bit_id: bit.id, last_modified_date_time_utc: changes.updated_at as string, minted_node_ids: minted, removed_node_ids: removed };
+    });
+  }
+
+  async get(actor: Actor, input: { bit_id: string; format?: 'markdown' | 'slate' }) {
+    const bit = await findBit(this.store.db, input.bit_id, actor);
+    if (!bit) throw notFound(input.bit_id);
+    const format = input.format ?? 'markdown';
+    // As markdown, a large body stored as text is read on a conversion thread alone (readBodyOffThread).
+    const read = format === 'markdown' ? await readBodyOffThread(typeof bit.body === 'string' ? bit.body : this.parseBody(bit.body)) : this.slateView(bit.body);
+    const connectionNodes = read.connections;
+    const targets = new Map((await findBits(this.store.db, [...new Set(connectionNodes.map((c) => c.target_bit_id))])).map((b) => [b.id, b]));
+    const links = await listLinksForBit(this.store.db, bit.id);
+    return {
+      bit_id: bit.id,
+      bit_title: bit.title,
+      bit_abstract: bit.abstract,
+      bit_description: bit.description,
+      content_format: format,
+      bit_body: read.body,
+      bit_categories: this.store.dialect.parseJson<string[]>(bit.categories),
+      complexity: bit.complexity,
+      human_required: bit.human_required === 1,
+      scope_id: bit.scope_id,
+      status: bit.status,
+      elements: read.elements,
+      connections: connectionNodes.map((c, i) => ({
+        connection_id: c.id as string,
+        target_bit_id: c.target_bit_id,
+        target_bit_title: targets.get(c.target_bit_id)?.title ?? null,
+        sort_order: i,
+        label: c.label,
+        params: c.params,
+      })),
+      references: links,
+      created_by: bit.created_by,
+      created_date_time_utc: bit.created_at,
+      last_modified_date_time_utc: bit.updated_at,
+    };
+  }
+
+  async archive(actor: Actor, input: { bit_id: string }) {
+    return this.store.transaction(async (tx) => {
+      await queueArchive(tx, this.store.dialect, actor.accountId);
+      const bit = await this.lockVisible(tx, actor, input.bit_id);
+      assertCanWriteIn(actor, bit.scope_id);
+      if (bit.status === 'archived') return { bit_id: bit.id, last_modified_date_time_utc: bit.updated_at, was_already_archived: true };
+      const flowIds = await activeFlowsStartingAt(tx, bit.id);
+      if (flowIds.length > 0) {
+        throw new WaymarkError('BIT_IS_ACTIVE_FLOW_START', `Bit ${bit.id} is the start bit of active flows ${flowIds.join(', ')}: deactivate them (update_flow is_active false) or repoint their start_bit_id first.`, {
+          flow_ids: flowIds,
+        });
+      }
+      // The cascade: every incoming connection leaves its source's body and rows, every outgoing one ours.
+      await clearIncoming(tx, this.store.dialect, actor, bit.id);
+      const body = this.parseBody(bit.body);
+      removeConnections(body, () => true);
+      await syncConnectionRows(tx, this.store.dialect, actor, bit, body);
+      const updated = nextModified(bit.updated_at);
+      await updateBit(tx, bit.id, { status: 'archived', body: this.store.dialect.json(body), updated_at: updated });
+      return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
+    });
+  }
+}
+
+/** update_bit's checks on the bit itself, read as the actor may see it: writable by the actor, active. */
+function checkWritable(actor: Actor, bit: { id: string; scope_id: string | null; status: string }): void {
+  assertCanWriteIn(actor, bit.scope_id);
+  if (bit.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${bit.id} is archived; restore it (POST /api/v1/bits/${bit.id}/restore) before editing.`, { bit_id: bit.id });
+}
+
+export function notFound(bitId: string): WaymarkError {
+  return new WaymarkError('BIT_NOT_FOUND', `No bit ${bitId} is visible to this token: check the id (list_bits lists the bits you can see).`, { bit_id: bitId });
+}
+

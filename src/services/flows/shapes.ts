@@ -1,0 +1,68 @@
+/**
+ * What the flow services answer, as zod schemas: each shape is written once, here, and is both the services'
+ * type (z.infer) and the output schema the flow tools declare (mcp/tools/flow-schemas.ts, get-flow.ts) and
+ * the web app reads (authoring-interface.md, "Flow").
+ */
+import { z } from 'zod';
+import { BIT_STATUSES, PRIORITIES, REVIEW_STATUSES } from '../../store/enums.js';
+
+export const flowWrittenShape = z.object({ flow_id: z.string(), last_modified_date_time_utc: z.string() });
+export type FlowWritten = z.infer<typeof flowWrittenShape>;
+
+export const flowViewShape = z.object({
+  flow_id: z.string(),
+  flow_title: z.string(),
+  flow_description: z.string().nullable(),
+  flow_categories: z.array(z.string()),
+  priority: z.enum(PRIORITIES),
+  scope_id: z.string().nullable(),
+  start_bit_id: z.string(),
+  trail_context_schema: z.record(z.string(), z.unknown()).nullable(),
+  is_active: z.boolean(),
+  review_status: z.enum(REVIEW_STATUSES),
+  created_by: z.string(),
+  created_date_time_utc: z.string(),
+  last_modified_date_time_utc: z.string(),
+});
+export type FlowView = z.infer<typeof flowViewShape>;
+
+/** The `when` of a connection: options of a dropdown or radio-button, or a check-list item's state. */
+export const conditionShape = z.union([
+  z.object({ element_id: z.string(), option_ids: z.array(z.string()) }),
+  z.object({ element_id: z.string(), checked: z.boolean() }),
+]);
+
+export const graphConnectionShape = z.object({
+  connection_id: z.string(),
+  target_bit_id: z.string(),
+  target_bit_title: z.string().nullable(),
+  sort_order: z.number().int(),
+  label: z.string().nullable(),
+  /** The preview flags of the connection's body node (`preview: false`, …), as stored. */
+  params: z.record(z.string(), z.boolean()),
+  /** Its `when`: available only when this option is chosen or this check-list item is (un)checked; null = always. */
+  condition: conditionShape.nullable(),
+});
+export type GraphConnection = z.infer<typeof graphConnectionShape>;
+
+export const graphBitShape = z.object({
+  bit_id: z.string(),
+  bit_title: z.string(),
+  status: z.enum(BIT_STATUSES),
+  human_required: z.boolean(),
+  /** Steps from the start bit along the shortest path (0 for the start bit); null when unreachable. */
+  depth: z.number().int().nullable(),
+  connections: z.array(graphConnectionShape),
+});
+export type GraphBit = z.infer<typeof graphBitShape>;
+
+export const flowGraphViewShape = z.object({
+  bits: z.array(graphBitShape),
+  unreachable_bit_ids: z.array(z.string()),
+  mermaid: z.string().optional(),
+});
+export type FlowGraphView = z.infer<typeof flowGraphViewShape>;
+
+/** get_flow's answer: the flow, and its graph when asked for. */
+export const flowWithGraphShape = flowViewShape.extend({ graph: flowGraphViewShape.optional() });
+export type FlowWithGraph = z.infer<typeof flowWithGraphShape>;

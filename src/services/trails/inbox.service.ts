@@ -1,0 +1,67 @@
+/**
+ * The inbox (issue 11): the steps waiting for the caller. A trail is there while running or waiting, when the
+ * caller started it, when its step was handed to a person (transfer_step names no one: any person who can see
+ * the trail may take it) or when its current step is human_required and the caller is a person. Newest change
+ * first, paged like list_trails, with counts under the same flow and status filters.
+ */
+import { WaymarkError } from '../../errors.js';
+import { findFlow } from '../../store/repositories/flows.repo.js';
+import * as repo from '../../store/repositories/inbox.repo.js';
+import type { Store } from '../../store/store.js';
+import type { Actor } from '../actor.js';
+import { LIMITS } from '../../content/limits.js';
+import type { OpenTrailStatus } from '../../store/enums.js';
+import type { Inbox, InboxItem } from './inbox-shapes.js';
+
+export { INBOX_REASONS, type InboxReason } from '../../store/repositories/inbox.repo.js';
+export type { Inbox, InboxItem } from './inbox-shapes.js';
+
+export interface InboxInput {
+  flow_id?: string;
+  status?: OpenTrailStatus;
+  reason?: repo.InboxReason;
+  limit?: number;
+  cursor?: string;
+}
+
+export class InboxService {
+  constructor(private readonly store: Store) {}
+
+  async list(actor: Actor, input: InboxInput): Promise<Inbox> {
+    const db = this.store.db;
+    const dialect = this.store.dialect;
+    if (input.flow_id) {
+      const flow = await findFlow(db, input.flow_id, actor);
+      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`, { flow_id: input.flow_id });
+    }
+    const who: repo.InboxWho = { accountId: actor.accountId, scopeId: actor.scopeId, principalId: actor.principalId, isPerson: actor.kind === 'person' };
+    const filter = { flowId: input.flow_id, status: input.status };
+    const page = await repo.inboxPage(db, dialect, who, { ...filter, reason: input.reason }, { limit: input.limit ?? LIMITS.inboxPageSize, cursor: input.cursor });
+    const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
+    const steps = new Map((await repo.currentSteps(db, dialect, stepIds)).map((s) => [s.id, s]));
+    const transfers = await repo.latestTransfers(db, stepIds);
+    const flows = await repo.flowTitles(db, [...new Set(page.rows.map((t) => t.flow_id))]);
+    const items = page.rows.map((t): InboxItem => {
+      const step = t.current_step_id ? steps.get(t.current_step_id) : undefined;
+      const transfer = t.current_step_id ? transfers.get(t.current_step_id) : undefined;
+      return {
+        trail_id: t.id,
+        trail_title: t.title,
+        flow_id: t.flow_id,
+        flow_title: flows.get(t.flow_id) ?? '',
+        status: t.status as InboxItem['status'],
+        step_id: step?.id ?? null,
+        bit_id: step?.bit_id ?? null,
+        bit_title: step?.bit_title ?? null,
+        human_required: Number(step?.human_required ?? 0) === 1,
+        reasons: t.reasons,
+        transfer: transfer ? { reason: transfer.reason ?? '', transferred_by: transfer.principal_id, transferred_date_time_utc: transfer.at } : null,
+        started_by: t.started_by,
+        started_date_time_utc: t.created_at,
+        entered_date_time_utc: step?.entered_at ?? null,
+        last_modified_date_time_utc: t.updated_at,
+      };
+    });
+    return { items, counts: await repo.inboxCounts(db, dialect, who, filter), next_cursor: page.next_cursor };
+  }
+}

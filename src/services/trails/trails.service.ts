@@ -1,0 +1,456 @@
+/**
+ * Trails: runs of a flow (CONTRACT.md, "Tools beyond the interface document": start_trail, get_trail,
+ * list_trails, submit_step_data, advance_trail, transfer_step, cancel_trail). Each write locks the trail's row, so two
+ * callers moving the same trail take turns; every step keeps the bit as it was entered.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { issuesError, validationError, WaymarkError } from '../../errors.js';
+import { answeredByItems, choiceList, textLongerThan } from '../../content/index.js';
+import { LIMITS } from '../../content/limits.js';
+import { assertAnswerSizes, assertContextSize } from './bounds.js';
+import { findBit, findBitHeads } from '../../store/repositories/bits.repo.js';
+import { connectionsFrom } from '../../store/repositories/connections.repo.js';
+import { findFlow } from '../../store/repositories/flows.repo.js';
+import { accountWide } from '../../store/visibility.js';
+import { listLinksForBit } from '../../store/repositories/links.repo.js';
+import * as repo from '../../store/repositories/trails.repo.js';
+import type { TrailStatus } from '../../store/enums.js';
+import type { TrailTable } from '../../store/schema.js';
+import type { Db, Store, Tx } from '../../store/store.js';
+import type { Actor } from '../actor.js';
+import { nextModified, nowIso } from '../clock.js';
+import { renderBodyOffThread } from '../convert/pool.js';
+import { nextArrival } from '../arrivals.js';
+import { currentCaller, inTransaction } from '../fair-share.js';
+import { TrailMoves } from './moves.js';
+import { trailContextIssues, type TrailContextSchema } from '../flows/trail-context-schema.js';
+import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './step.js';
+import { answerView, availableConnections, historyEntry, latestAnswers, stepView } from './view.js';
+import type { AnswerView, AnswerWarnings, TrailPage, TrailView } from './shapes.js';
+
+/**
+ * Whether stored JSON (a bit's body, a step's snapshot) is large enough that reading, parsing, writing it out and
+ * hashing and storing it take turns of the event loop of their own: an advance over a 7 MB bit did all of it in one
+ * turn of 100–170 ms (SQLite answers in the same turn; issue 16).
+ */
+function large(raw: unknown): boolean {
+  return textLongerThan(raw, LIMITS.inlineConvertChars);
+}
+
+/** Answers in one submit_step_data call: a step holds at most 200 elements and items (LIMITS.entriesAndItemsPerCall). */
+
+
+export interface StartTrailInput {
+  flow_id: string;
+  trail_context?: Record<string, unknown>;
+  trail_title?: string;
+}
+
+export interface ListTrailsInput {
+  flow_id?: string;
+  status?: TrailStatus;
+  principal_id?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+type Q = Db | Tx;
+
+/** Whether the actor may answer and advance this step: an agent never acts on a human_required step nor on one handed to a person. */
+export function mayActOn(actor: Pick<Actor, 'kind'>, step: { human_required: boolean; waiting_for_person: boolean }): boolean {
+  return actor.kind === 'person' || (!step.human_required && !step.waiting_for_person);
+}
+
+export class TrailsService {
+  /** The moves of each trail under way in this process (trails/moves.ts). */
+  private readonly moves = new TrailMoves();
+
+  constructor(private readonly store: Store) {}
+
+  private parse<T>(raw: unknown): T {
+    return this.store.dialect.parseJson<T>(raw);
+  }
+
+  /** The trail as read for the caller (visibleTo); another account's or an invisible scope's trail is TRAIL_NOT_FOUND. */
+  private visibleTrail(row: TrailTable | undefined, trailId: string): TrailTable {
+    if (!row) throw new WaymarkError('TRAIL_NOT_FOUND', `No trail ${trailId} is visible to this token: list_trails shows the trails you can use.`, { trail_id: trailId });
+    return row;
+  }
+
+  private assertRunning(trail: TrailTable): void {
+    if (trail.status === 'completed' || trail.status === 'cancelled') {
+      throw new WaymarkError('TRAIL_NOT_RUNNING', `Trail ${trail.id} is ${trail.status}; nothing more can be answered or advanced on it. Start a new trail with start_trail.`, {
+        status: trail.status,
+      });
+    }
+  }
+
+  /** Agents may not act on a human_required step, nor on one handed to a person; people may. */
+  private assertMayAct(actor: Actor, trail: TrailTable, snapshot: BitSnapshot): void {
+    const waiting = trail.status === 'waiting_for_person';
+    if (!mayActOn(actor, { human_required: snapshot.human_required, waiting_for_person: waiting })) {
+      // A step already handed over must not send the agent to transfer_step again: it waits for the person.
+      const message = waiting
+        ? `Step "${snapshot.title}" was handed to a person and is waiting for them: an agent must not answer or advance it, and it needs no second transfer_step. Tell the user it waits for a person; get_trail shows when they have moved it on.`
+        : `Step "${snapshot.title}" is human_required: an agent must not answer or advance it. Call transfer_step with the trail_id and a reason to hand it to a person; a person's token can then answer and advance it.`;
+      throw new WaymarkError('HUMAN_REQUIRED', message, { trail_id: trail.id, step_id: trail.current_step_id, bit_id: snapshot.bit_id, waiting_for_person: waiting });
+    }
+  }
+
+  /** Enters a bit as the trail's next step: the bit as it is now, with its links and connections, is kept. */
+  private async enterStep(tx: Tx, trail: { id: string; account_id: string }, bitId: string, seq: number, at: string): Promise<{ id: string; snapshot: BitSnapshot }> {
+    const bit = await findBit(tx, bitId, accountWide(trail.account_id));
+    if (!bit || bit.status !== 'active') {
+      throw new WaymarkError('BIT_ARCHIVED', `Bit ${bitId} is no longer active, so the trail cannot enter it; ask an author to repoint the flow or restore the bit.`, { bit_id: bitId });
+    }
+    const big = large(bit.body);
+    if (big) await yieldToEventLoop();
+    const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await connectionsFrom(tx, trail.account_id, [bitId]));
+    const id = randomUUID();
+    if (big) await yieldToEventLoop();
+    // A bit entered again unchanged (a loop in the flow) shares the snapshot its first entry stored (migration 008).
+    const json = this.store.dialect.json(snapshot);
+    if (big) await yieldToEventLoop();
+    const hash = createHash('sha256').update(json).digest('hex');
+    const holder = await repo.stepHoldingSnapshot(tx, trail.id, hash);
+    await repo.insertStep(tx, {
+      id,
+      trail_id: trail.id,
+      seq,
+      bit_id: bitId,
+      bit_title: snapshot.title,
+      bit_snapshot: holder ? this.store.dialect.json(null) : json,
+      snapshot_hash: hash,
+      snapshot_step_id: holder ?? null,
+      entered_at: at,
+    });
+    return { id, snapshot };
+  }
+
+  /** The trail with its current step payload and history, read in one go. */
+  /** `entered`: the current step's snapshot when the caller has just taken it, so it is not read back. */
+  private async view(q: Q, trail: TrailTable, entered?: BitSnapshot): Promise<TrailView> {
+    const steps = await repo.stepsOf(q, trail.id);
+    const answers = await repo.answersOf(q, trail.id);
+    const eventsByStep = new Map<string | null, repo.TrailEvent[]>();
+    for (const event of await repo.trailEventsOf(q, trail.id)) eventsByStep.set(event.step_id, [...(eventsByStep.get(event.step_id) ?? []), event]);
+    const byStep = new Map<string, AnswerView[]>();
+    for (const row of answers) {
+      const list = byStep.get(row.step_id) ?? [];
+      list.push(answerView(row, (raw) => this.parse(raw)));
+      byStep.set(row.step_id, list);
+    }
+    const history = [];
+    let current = null;
+    for (const step of steps) {
+      const stepAnswers = byStep.get(step.id) ?? [];
+      const stepEvents = eventsByStep.get(step.id) ?? [];
+      // Only the current step's snapshot is read: the history names each bit by the title kept on its step.
+      const snapshot = step.id === trail.current_step_id ? (entered ?? (await this.readSnapshot(q, step))) : null;
+      history.push(historyEntry(step, step.bit_title ?? snapshot?.title ?? '', stepAnswers, stepEvents));
+      if (snapshot) {
+        const targets = await findBitHeads(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
+        const live = new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
+        if (large(snapshot.body.children)) await yieldToEventLoop();
+        const render = () => renderBodyOffThread(snapshot.body);
+        const markdown = await (q === this.store.db ? render() : inTransaction(render));
+        current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents, markdown);
+      }
+    }
+    return {
+      trail_id: trail.id,
+      flow_id: trail.flow_id,
+      trail_title: trail.title,
+      status: trail.status,
+      trail_context: this.parse<Record<string, unknown>>(trail.context),
+      started_by: trail.started_by,
+      started_date_time_utc: trail.created_at,
+      last_modified_date_time_utc: trail.updated_at,
+      current_step: current,
+      history,
+    };
+  }
+
+  /** A step's snapshot, read and parsed in turns of their own when it is large. */
+  private async readSnapshot(q: Q, step: repo.StepRow): Promise<BitSnapshot> {
+    const raw = await repo.stepSnapshot(q, step);
+    if (!large(raw)) return this.parse<BitSnapshot>(raw);
+    await yieldToEventLoop();
+    const snapshot = this.parse<BitSnapshot>(raw);
+    await yieldToEventLoop();
+    return snapshot;
+  }
+
+  /** The trail locked, visible, running, and its current step with the snapshot and answers. */
+  private async current(tx: Tx, actor: Actor, trailId: string) {
+    const trail = this.visibleTrail(await repo.lockTrail(tx, this.store.dialect, trailId, actor), trailId);
+    this.assertRunning(trail);
+    const step = trail.current_step_id ? await repo.findStep(tx, trail.current_step_id) : undefined;
+    if (!step) throw new Error(`trail ${trail.id} is ${trail.status} without a current step`);
+    const snapshot = await this.readSnapshot(tx, step);
+    const answers = (await repo.answersOfStep(tx, step.id)).map((row) => answerView(row, (raw) => this.parse(raw)));
+    return { trail, step, snapshot, answers };
+  }
+
+  async start(actor: Actor, input: StartTrailInput): Promise<TrailView> {
+    assertContextSize(input.trail_context);
+    return this.store.transaction(async (tx) => {
+      const flow = await findFlow(tx, input.flow_id, actor);
+      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can run.`, { flow_id: input.flow_id });
+      if (flow.is_active !== 1) {
+        throw new WaymarkError('FLOW_INACTIVE', `Flow ${flow.id} is inactive, so no trail can start on it; an author re-activates it with update_flow (is_active: true).`, { flow_id: flow.id });
+      }
+      const context = input.trail_context ?? {};
+      if (flow.trail_context_schema !== null) {
+        const issues = trailContextIssues(this.parse<TrailContextSchema>(flow.trail_context_schema), context);
+        if (issues.length > 0) {
+          throw issuesError('TRAIL_CONTEXT_INVALID', issues, { lead: "trail_context does not fit the flow's trail_context_schema (get_flow shows it): ", show: (i) => `${i.path} ${i.message}` });
+        }
+      }
+      const now = nowIso();
+      const trail: TrailTable = {
+        id: randomUUID(),
+        account_id: flow.account_id,
+        scope_id: flow.scope_id,
+        flow_id: flow.id,
+        title: input.trail_title ?? null,
+        context: this.store.dialect.json(context),
+        status: 'running',
+        current_step_id: null,
+        started_by: actor.principalId,
+        created_at: now,
+        updated_at: now,
+      };
+      await repo.insertTrail(tx, trail);
+      const entered = await this.enterStep(tx, trail, flow.start_bit_id, 1, now);
+      trail.current_step_id = entered.id;
+      await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id });
+      return this.view(tx, trail, entered.snapshot);
+    });
+  }
+
+  async get(actor: Actor, input: { trail_id: string }): Promise<TrailView> {
+    const db = this.store.db;
+    return this.view(db, this.visibleTrail(await repo.findTrail(db, input.trail_id, actor), input.trail_id));
+  }
+
+  async list(actor: Actor, input: ListTrailsInput): Promise<TrailPage> {
+    const db = this.store.db;
+    if (input.flow_id) {
+      const flow = await findFlow(db, input.flow_id, actor);
+      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`, { flow_id: input.flow_id });
+    }
+    const page = await repo.listTrails(
+      db,
+      { accountId: actor.accountId, scopeId: actor.scopeId },
+      { flowId: input.flow_id, status: input.status, principalId: input.principal_id },
+      { limit: input.limit ?? LIMITS.defaultPageSize, cursor: input.cursor },
+    );
+    const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
+    const steps = new Map((await repo.stepBits(db, stepIds)).map((s) => [s.id, { bit_id: s.bit_id, title: s.title }]));
+    return {
+      trails: page.rows.map((t) => {
+        const step = t.current_step_id ? steps.get(t.current_step_id) : undefined;
+        return {
+          trail_id: t.id,
+          flow_id: t.flow_id,
+          trail_title: t.title,
+          status: t.status,
+          current_bit_id: step?.bit_id ?? null,
+          current_bit_title: step?.title ?? null,
+          started_by: t.started_by,
+          started_date_time_utc: t.created_at,
+          last_modified_date_time_utc: t.updated_at,
+        };
+      }),
+      next_cursor: page.next_cursor,
+    };
+  }
+
+  async submit(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<TrailView & { warnings: AnswerWarnings }> {
+    assertAnswerSizes(input.data);
+    return this.store.transaction(async (tx) => {
+      const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
+      this.assertMayAct(actor, trail, snapshot);
+      const check = checkAnswers(snapshot.body, input.data);
+      if (check.unknown.length > 0) {
+        const known = stepElements(snapshot.body).flatMap((e) => (answeredByItems(e.type) ? (e.items ?? []).map((i) => i.id) : e.element_type ? [e.element_id] : []));
+        throw new WaymarkError('ELEMENT_NOT_FOUND', `The current step "${snapshot.title}" holds no element ${check.unknown.join(', ')}; its answerable ids are: ${known.join(', ') || 'none'} (get_trail lists them with their element_type).`, {
+          element_id: check.unknown[0],
+          element_ids: check.unknown,
+          answerable_element_ids: known,
+        });
+      }
+      if (check.issues.length > 0) {
+        throw new WaymarkError('ANSWER_INVALID', `Nothing was recorded; fix every answer: ${check.issues.map((i) => `${i.path} (${i.element_id}): ${i.message}`).join('; ')}`, { issues: check.issues });
+      }
+      const now = nowIso();
+      const rows = check.accepted.map((a) => {
+        // Stored as submitted, `{value: <inner>}`: always an object, because the pg dialect's parseJson
+        // would parse a top-level JSON string (already decoded by pg) a second time.
+        const value = this.store.dialect.json({ value: a.value });
+        return {
+          trail_id: trail.id,
+          step_id: step.id,
+          element_id: a.element_id,
+          element_type: a.element_type,
+          value,
+          value_bytes: Buffer.byteLength(value),
+          warnings: a.warnings.length > 0 ? this.store.dialect.json(a.warnings) : null,
+          answered_by: actor.principalId,
+          answered_at: now,
+        };
+      });
+      await this.assertRoomForAnswers(tx, trail.id, step.id, rows.reduce((sum, r) => sum + r.value_bytes, 0));
+      await repo.insertAnswers(tx, rows);
+      trail.updated_at = nextModified(trail.updated_at);
+      await repo.updateTrail(tx, trail.id, { updated_at: trail.updated_at });
+      const warnings = check.accepted.filter((a) => a.warnings.length > 0).map((a) => ({ element_id: a.element_id, warnings: a.warnings }));
+      return { ...(await this.view(tx, trail)), warnings };
+    });
+  }
+
+  /**
+   * Every answer given is kept (the history shows replaced ones too) and answered by get_trail, so a step's
+   * answers and a trail's are bounded in bytes (LIMITS.answersPerStepBytes, answersPerTrailBytes).
+   */
+  private async assertRoomForAnswers(tx: Tx, trailId: string, stepId: string, adding: number): Promise<void> {
+    const stored = await repo.answerBytes(tx, trailId, stepId);
+    const over =
+      stored.step + adding > LIMITS.answersPerStepBytes
+        ? { limit: 'answersPerStepBytes', max: LIMITS.answersPerStepBytes, what: 'this step' }
+        : stored.trail + adding > LIMITS.answersPerTrailBytes
+          ? { limit: 'answersPerTrailBytes', max: LIMITS.answersPerTrailBytes, what: 'this trail' }
+          : null;
+    if (over) {
+      throw validationError(
+        [{ path: 'data', message: `the answers of ${over.what} would exceed ${over.max} bytes` }],
+        `Nothing was recorded: the answers kept for ${over.what} would exceed ${over.max} bytes (every answer given is kept, replaced ones too). Submit only what changed, and keep values short.`,
+        { limit: over.limit, max: over.max },
+      );
+    }
+  }
+
+  /**
+   * `expected_step_id` (our extension, issue 16): the step the caller means to leave. A retried or doubled call
+   * whose step was already left is refused instead of leaving the next step too. Without it, the step current
+   * as the call arrived (trails/moves.ts).
+   */
+  async advance(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }): Promise<TrailView> {
+    return this.advanceFrom(actor, input, currentCaller()?.arrival ?? nextArrival());
+  }
+
+  private async advanceFrom(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }, arrival: number): Promise<TrailView> {
+    // The step the caller means to leave when it did not say: the one current as its call arrived (trails/moves.ts).
+    const arrivedAt = input.expected_step_id === undefined ? (await repo.findTrail(this.store.db, input.trail_id, actor))?.current_step_id : undefined;
+    return this.store.transaction(async (tx) => {
+      const { trail, step, snapshot, answers } = await this.current(tx, actor, input.trail_id);
+      if (input.expected_step_id === undefined && (this.moves.movedSince(trail.id, arrival) || (arrivedAt != null && arrivedAt !== step.id))) {
+        throw validationError(
+          [{ path: 'trail_id', message: 'the trail moved on while this call waited' }],
+          `Trail ${trail.id} was advanced by another call while this one waited: it is now at step ${step.seq} "${snapshot.title}" (${step.id}), which this call never saw, so nothing was advanced. Read it with get_trail, and advance again (with expected_step_id) if you mean to leave that step too.`,
+          { current_step: { step_id: step.id, seq: step.seq, bit_id: step.bit_id, bit_title: snapshot.title } },
+        );
+      }
+      if (input.expected_step_id !== undefined && input.expected_step_id !== step.id) {
+        throw validationError(
+          [{ path: 'expected_step_id', message: 'is not the current step' }],
+          `Trail ${trail.id} is no longer at step ${input.expected_step_id.slice(0, 64)}: it is at step ${step.seq} "${snapshot.title}" (${step.id}), so nothing was advanced. Read it with get_trail before advancing again.`,
+          { current_step: { step_id: step.id, seq: step.seq, bit_id: step.bit_id, bit_title: snapshot.title } },
+        );
+      }
+      this.assertMayAct(actor, trail, snapshot);
+      const latest = latestAnswers(answers);
+      const missing = missingRequired(stepElements(snapshot.body), latest);
+      if (missing.length > 0) {
+        throw new WaymarkError(
+          'REQUIRED_ANSWERS_MISSING',
+          `Step "${snapshot.title}" has required elements without an answer (a required check-list item must be checked): ${choiceList(missing.map((m) => ({ id: m.element_id, label: m.label })))}. Answer them with submit_step_data, then advance.`,
+          { element_ids: missing.map((m) => m.element_id), elements: missing },
+        );
+      }
+      const targets = await findBitHeads(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
+      const live = new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
+      const available = availableConnections(snapshot, latest, live);
+      const choices = available.map((c) => ({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: c.target_bit_title, label: c.label }));
+      let follow = available.length === 1 ? available[0] : undefined;
+      if (input.connection_id !== undefined) {
+        follow = available.find((c) => c.connection_id === input.connection_id);
+        if (!follow) {
+          const known = snapshot.connections.some((c) => c.connection_id === input.connection_id);
+          throw validationError(
+            [{ path: 'connection_id', message: known ? 'this connection is not available now: its condition does not hold for the answers given, or its target is archived' : 'not a connection of the current step' }],
+            `connection_id ${input.connection_id} cannot be followed now; available: ${choices.map((c) => `${c.connection_id} (${c.label ?? c.target_bit_title})`).join(', ') || 'none (advance without connection_id to complete the trail)'}.`,
+          );
+        }
+      } else if (available.length > 1) {
+        const error = validationError(
+          [{ path: 'connection_id', message: 'several connections are available: pass one of them' }],
+          `Several connections are available from "${snapshot.title}"; call advance_trail again with connection_id, one of: ${choices.map((c) => `${c.connection_id} → ${c.target_bit_title}${c.label ? ` (${c.label})` : ''}`).join('; ')}.`,
+        );
+        throw new WaymarkError(error.code, error.message, { ...error.details, available_connections: choices });
+      }
+      if (follow && step.seq >= LIMITS.stepsPerTrail) {
+        throw validationError(
+          [{ path: 'trail_id', message: `the trail has entered ${LIMITS.stepsPerTrail} steps, the most one trail may` }],
+          `Trail ${trail.id} has entered ${LIMITS.stepsPerTrail} steps, the most one trail may; cancel it (cancel_trail) and start a new one to go on.`,
+          { limit: 'stepsPerTrail', max: LIMITS.stepsPerTrail },
+        );
+      }
+      const now = nextModified(trail.updated_at);
+      await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: follow?.connection_id ?? null });
+      let entered: { id: string; snapshot: BitSnapshot } | undefined;
+      if (follow) {
+        entered = await this.enterStep(tx, trail, follow.target_bit_id, step.seq + 1, now);
+        trail.current_step_id = entered.id;
+        trail.status = 'running';
+      } else {
+        // No connection is available: the trail has reached its end.
+        trail.current_step_id = null;
+        trail.status = 'completed';
+      }
+      trail.updated_at = now;
+      // Only from the step this call read: the row lock already orders advances, and the condition makes sure
+      // on every engine that no advance ever leaves a step another one has left.
+      if (!(await repo.moveTrail(tx, trail.id, step.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now }))) {
+        throw validationError([{ path: 'trail_id', message: 'the trail moved on while this call ran' }], `Trail ${trail.id} was advanced by another call meanwhile; nothing was advanced. Read it with get_trail.`);
+      }
+      this.moves.moved(trail.id);
+      return this.view(tx, trail, entered?.snapshot);
+    });
+  }
+
+  /** Every transfer is kept as an event (trail_events): the history, the step's transfer_reason and list_trails read them. */
+  async transfer(actor: Actor, input: { trail_id: string; reason: string }): Promise<TrailView> {
+    return this.store.transaction(async (tx) => {
+      const { trail, step } = await this.current(tx, actor, input.trail_id);
+      const now = nextModified(trail.updated_at);
+      await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'transfer', reason: input.reason, principal_id: actor.principalId, at: now });
+      trail.status = 'waiting_for_person';
+      trail.updated_at = now;
+      await repo.updateTrail(tx, trail.id, { status: trail.status, updated_at: now });
+      return this.view(tx, trail);
+    });
+  }
+
+  /**
+   * Ends a running or waiting trail for good (CONTRACT.md lists the status `cancelled`): the current step is
+   * left by the caller with no connection, and who, when and why is kept in that step's history. Any token
+   * that may run the trail may cancel it, a human_required step included: cancelling answers nothing.
+   * A completed or already cancelled trail is TRAIL_NOT_RUNNING, so a repeated call changes nothing.
+   */
+  async cancel(actor: Actor, input: { trail_id: string; reason?: string }): Promise<TrailView> {
+    return this.store.transaction(async (tx) => {
+      const { trail, step } = await this.current(tx, actor, input.trail_id);
+      const now = nextModified(trail.updated_at);
+      await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'cancel', reason: input.reason ?? null, principal_id: actor.principalId, at: now });
+      await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: null });
+      trail.current_step_id = null;
+      trail.status = 'cancelled';
+      trail.updated_at = now;
+      await repo.updateTrail(tx, trail.id, { current_step_id: null, status: trail.status, updated_at: now });
+      return this.view(tx, trail);
+    });
+  }
+}

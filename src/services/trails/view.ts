@@ -1,0 +1,100 @@
+/**
+ * What every trail tool answers, built from the store's rows: the trail, its current step (the step payload of
+ * CONTRACT.md, "Tools beyond the interface document": the bit's title, body as markdown, elements with config,
+ * complexity, human_required, linked references, the answers so far and the connections available now) and its
+ * history. The shapes are services/trail-shapes.ts's.
+ */
+import type { Selectable } from 'kysely';
+import type { TrailAnswerTable, TrailTable } from '../../store/schema.js';
+import type { StepRow, TrailEvent } from '../../store/repositories/trails.repo.js';
+import { conditionHolds, missingRequired, stepElements, type BitSnapshot, type LatestAnswer } from './step.js';
+import type { AnswerView, AvailableConnection, HistoryEntry, StepView, TransferView } from './shapes.js';
+
+type Parse = <T>(raw: unknown) => T;
+
+export function answerView(row: Selectable<TrailAnswerTable>, parse: Parse): AnswerView {
+  return {
+    element_id: row.element_id,
+    element_type: row.element_type,
+    value: parse<{ value: unknown }>(row.value).value,
+    warnings: row.warnings === null ? [] : parse<string[]>(row.warnings),
+    answered_by: row.answered_by,
+    answered_date_time_utc: row.answered_at,
+  };
+}
+
+/** The latest answer per element: the one that counts (answers are kept oldest first). */
+export function latestAnswers(answers: AnswerView[]): Map<string, AnswerView & LatestAnswer> {
+  const latest = new Map<string, AnswerView>();
+  for (const answer of answers) {
+    latest.delete(answer.element_id);
+    latest.set(answer.element_id, answer);
+  }
+  return latest;
+}
+
+/** Connections of the snapshot whose `when` holds and whose target is still an active bit. */
+export function availableConnections(snapshot: BitSnapshot, latest: Map<string, LatestAnswer>, liveTargets: Map<string, { title: string; status: string }>): AvailableConnection[] {
+  const out: AvailableConnection[] = [];
+  for (const c of snapshot.connections) {
+    const target = liveTargets.get(c.target_bit_id);
+    if (!target || target.status !== 'active' || !conditionHolds(c.when, latest)) continue;
+    out.push({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: target.title, label: c.label, condition: c.when });
+  }
+  return out;
+}
+
+export interface StepState {
+  step: StepRow;
+  snapshot: BitSnapshot;
+  answers: AnswerView[];
+}
+
+/** `bodyMarkdown`: the snapshot's body as get_bit prints it (renderBodyOffThread, which may print it on a conversion thread). */
+export function stepView(state: StepState, status: TrailTable['status'], liveTargets: Map<string, { title: string; status: string }>, events: TrailEvent[], bodyMarkdown: string): StepView {
+  const { step, snapshot } = state;
+  const transfers = transfersOf(events);
+  const elements = stepElements(snapshot.body);
+  const latest = latestAnswers(state.answers);
+  return {
+    step_id: step.id,
+    seq: step.seq,
+    bit_id: snapshot.bit_id,
+    bit_title: snapshot.title,
+    bit_abstract: snapshot.abstract,
+    bit_body: bodyMarkdown,
+    content_format: 'markdown',
+    complexity: snapshot.complexity,
+    human_required: snapshot.human_required,
+    elements,
+    references: snapshot.references,
+    answers: [...latest.values()],
+    required_missing: missingRequired(elements, latest).map((m) => m.element_id),
+    connections_available: availableConnections(snapshot, latest, liveTargets),
+    waiting_for_person: status === 'waiting_for_person',
+    transfer_reason: transfers.at(-1)?.reason ?? null,
+    entered_date_time_utc: step.entered_at,
+  };
+}
+
+function transfersOf(events: TrailEvent[]): TransferView[] {
+  return events.filter((e) => e.kind === 'transfer').map((e) => ({ reason: e.reason ?? '', transferred_by: e.principal_id, transferred_date_time_utc: e.at }));
+}
+
+/** A step's history: `events` are the step's own (transfers, a cancellation), oldest first. */
+export function historyEntry(step: StepRow, bitTitle: string, answers: AnswerView[], events: TrailEvent[]): HistoryEntry {
+  const cancel = events.find((e) => e.kind === 'cancel');
+  return {
+    step_id: step.id,
+    seq: step.seq,
+    bit_id: step.bit_id,
+    bit_title: bitTitle,
+    entered_date_time_utc: step.entered_at,
+    left_date_time_utc: step.left_at,
+    left_by: step.left_by,
+    left_by_connection_id: step.left_by_connection_id,
+    transfers: transfersOf(events),
+    cancellation: cancel ? { reason: cancel.reason, cancelled_by: cancel.principal_id, cancelled_date_time_utc: cancel.at } : null,
+    answers,
+  };
+}
