@@ -4,7 +4,7 @@
  * before a client may act as them, so it names the client, where the answer goes and what is asked.
  */
 import { productName, type CapabilityKind, CAPABILITY_KINDS, capabilityName } from '../../config.js';
-import type { OwnTokenView } from '../../services/auth/auth.service.js';
+import type { OwnTokenView } from '../../services/auth/shapes.js';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -6,6 +6,7 @@ import * as repo from '../../store/repositories/auth.repo.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { Actor, Permission, PrincipalKind } from '../actor.js';
 import { nowIso } from '../clock.js';
+import type { OwnTokenView } from './shapes.js';
 
 /**
  * Tokens carry 256 random bits, so a single SHA-256 is enough to store them: there is nothing to
@@ -48,13 +49,6 @@ export interface TokenInfo {
 }
 
 /** A person's own token as their connected-apps page and GET /api/v1/oauth/tokens show it (never the secret). */
-export interface OwnTokenView {
-  token_id: string;
-  capabilities: string[];
-  created_at: string;
-  expires_at: string | null;
-}
-
 export interface IssuedToken {
   token: string;
   principalId: string;

@@ -13,6 +13,7 @@ import type { Store } from '../../store/store.js';
 import { permissionAtLeast, type Actor } from '../actor.js';
 import { nowIso } from '../clock.js';
 import { StoreAdapter, UNUSED_CLIENT_TTL_SECONDS } from './oauth-adapter.js';
+import type { GrantView } from './shapes.js';
 
 export interface OAuthSecrets {
   /** The private signing keys (RFC 7517), as oidc-provider's `jwks` option takes them. */
@@ -22,16 +23,6 @@ export interface OAuthSecrets {
 }
 
 /** One grant as the person who gave it sees it. */
-export interface GrantView {
-  grant_id: string;
-  client_id: string;
-  client_name: string | null;
-  redirect_hosts: string[];
-  capabilities: string[];
-  created_at: string;
-  expires_at: string | null;
-}
-
 interface GrantPayload {
   clientId: string;
   iat: number;

@@ -1,0 +1,48 @@
+/**
+ * What the auth aggregate's operations answer: who is signed in (`me`), a person's connected apps (OAuth grants)
+ * and own API keys. The REST door and OpenAPI derive from these, and the web app imports their `z.infer` types.
+ */
+import { z } from 'zod';
+import { PERMISSIONS, PRINCIPAL_KINDS } from '../../store/enums.js';
+
+export const meShape = z.object({
+  principal_id: z.string(),
+  name: z.string().nullable(),
+  kind: z.enum(PRINCIPAL_KINDS),
+  permission: z.enum(PERMISSIONS),
+  scope_id: z.string().nullable(),
+  account_id: z.string(),
+  account_name: z.string().nullable(),
+  capabilities: z.array(z.string()),
+  auth: z.enum(['session', 'bearer']).describe('How the caller is signed in: its web session (cookie) or a Bearer token.'),
+  csrf_token: z.string().nullable().describe('The CSRF token a session\'s state-changing requests carry as x-csrf-token; null with a Bearer token.'),
+  session_expires_date_time_utc: z.string().nullable(),
+});
+export type Me = z.infer<typeof meShape>;
+
+export const signedOutShape = z.object({ signed_out: z.boolean() });
+
+export const grantViewShape = z.object({
+  grant_id: z.string(),
+  client_id: z.string(),
+  client_name: z.string().nullable(),
+  redirect_hosts: z.array(z.string()),
+  capabilities: z.array(z.string()),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+});
+export type GrantView = z.infer<typeof grantViewShape>;
+
+export const grantListShape = z.object({ grants: z.array(grantViewShape) });
+export const grantRevokedShape = z.object({ grant_id: z.string(), revoked: z.literal(true) });
+
+export const ownTokenShape = z.object({
+  token_id: z.string(),
+  capabilities: z.array(z.string()),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+});
+export type OwnTokenView = z.infer<typeof ownTokenShape>;
+
+export const ownTokenListShape = z.object({ tokens: z.array(ownTokenShape) });
+export const tokenRevokedShape = z.object({ token_id: z.string(), revoked_at: z.string() });
