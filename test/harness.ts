@@ -7,7 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { pino } from 'pino';
 import { capabilityName, type CapabilityKind } from '../src/config.js';
 import { createMcpServer } from '../src/mcp/server.js';
-import { allTools } from '../src/mcp/tools/index.js';
+import { allTools } from '../src/operations/tools.js';
 import type { Permission, PrincipalKind } from '../src/services/actor.js';
 import { createServices, type Services } from '../src/services/index.js';
 import { createTestStore, type Engine, type TestStore } from './engines.js';

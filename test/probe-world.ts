@@ -5,7 +5,7 @@
  * derived from that schema, and a dump of every table to prove that a refused call wrote nothing.
  */
 import { z } from 'zod';
-import type { Tool } from '../src/mcp/tool.js';
+import type { Tool } from '../src/operations/operation.js';
 import type { Store } from '../src/store/store.js';
 import type { ToolClient } from './harness.js';
 

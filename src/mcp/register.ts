@@ -9,7 +9,7 @@ import { clientFeatures, type ClientFeatures } from './apps/client-features.js';
 import { withStepForm } from './apps/step-result.js';
 import { envelopeSchema, errorResult, successResult } from './envelope.js';
 import { outputJsonSchema, portableJsonSchema } from './json-schema.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../operations/operation.js';
 
 export type ActorResolver = (ctx: ServerContext) => Promise<Actor | null>;
 

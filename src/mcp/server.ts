@@ -6,9 +6,9 @@ import { clientFeatures, type ClientFeatures } from './apps/client-features.js';
 import { listingFor } from './apps/listing.js';
 import { registerStepApp } from './apps/step-app.js';
 import { registerTool, toolListing, type ActorResolver } from './register.js';
-import type { Tool as ToolDefinition } from './tool.js';
-import { allTools } from './tools/index.js';
-import { noopTool } from './tools/noop.js';
+import type { Tool as ToolDefinition } from '../operations/operation.js';
+import { allTools } from '../operations/tools.js';
+import { noopTool } from '../operations/platform/noop.js';
 
 /**
  * One factory for both transports: stdio and Streamable HTTP differ only in how the actor is resolved, and

@@ -4,7 +4,7 @@
  * account's parallel add_bit of large bodies, or reads of large bits, held them all and every other account's
  * large call waited behind its queue.
  *
- * A tool call runs as its caller (`asCaller`, set once by the tool pipeline, tool.ts); the conversion pool asks
+ * A tool call runs as its caller (`asCaller`, set once by the operation pipeline, operations/operation.ts); the conversion pool asks
  * `onThreads` before it sends a task to a thread, so a conversion (a body converted on a write) or a heavy read (a
  * large body printed, read or encoded on a read) takes a slot of its token and of its account first. The caller is
  * carried by AsyncLocalStorage rather than through every service method's arguments, since only the pool reads it.

@@ -7,20 +7,20 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { validationError } from '../../errors.js';
-import type { Tool } from '../../mcp/tool.js';
-import { advanceTrailTool } from '../../mcp/tools/advance-trail.js';
-import { cancelTrailTool } from '../../mcp/tools/cancel-trail.js';
-import { getBitTool } from '../../mcp/tools/get-bit.js';
-import { getFlowTool } from '../../mcp/tools/get-flow.js';
-import { getReferenceTool } from '../../mcp/tools/get-reference.js';
-import { getTrailTool } from '../../mcp/tools/get-trail.js';
-import { listFlowsTool } from '../../mcp/tools/list-flows.js';
-import { listTrailsTool } from '../../mcp/tools/list-trails.js';
-import { searchReferencesTool } from '../../mcp/tools/search-references.js';
-import { startTrailTool } from '../../mcp/tools/start-trail.js';
-import { submitStepDataTool } from '../../mcp/tools/submit-step-data.js';
-import { transferStepTool } from '../../mcp/tools/transfer-step.js';
-import { inboxOperation, stepOperation, trailPeopleOperation } from './app-operations.js';
+import type { Tool } from '../../operations/operation.js';
+import { advanceTrailTool } from '../../operations/trails/advance-trail.js';
+import { cancelTrailTool } from '../../operations/trails/cancel-trail.js';
+import { getBitTool } from '../../operations/bits/get-bit.js';
+import { getFlowTool } from '../../operations/flows/get-flow.js';
+import { getReferenceTool } from '../../operations/references/get-reference.js';
+import { getTrailTool } from '../../operations/trails/get-trail.js';
+import { listFlowsTool } from '../../operations/flows/list-flows.js';
+import { listTrailsTool } from '../../operations/trails/list-trails.js';
+import { searchReferencesTool } from '../../operations/references/search-references.js';
+import { startTrailTool } from '../../operations/trails/start-trail.js';
+import { submitStepDataTool } from '../../operations/trails/submit-step-data.js';
+import { transferStepTool } from '../../operations/trails/transfer-step.js';
+import { inboxOperation, stepOperation, trailPeopleOperation } from '../../operations/trails/app-operations.js';
 
 export interface RestOperation {
   method: 'get' | 'post';

@@ -5,7 +5,7 @@
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
-import { movedOf } from '../tools/trail-schemas.js';
+import { movedOf } from '../../operations/trails/trail-schemas.js';
 import type { ClientFeatures } from './client-features.js';
 import { STEP_PAYLOAD_META_KEY, STEP_TOOLS } from './step-app.js';
 import { answerByElicitation, ELICITING_TOOLS, type ElicitableStep } from './step-elicitation.js';

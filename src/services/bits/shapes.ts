@@ -1,6 +1,6 @@
 /**
  * What the bit and connection services answer, as zod schemas: each shape is written once, here, and is both
- * the services' type (z.infer) and the output schema the bit tools declare (mcp/tools/bit-schemas.ts,
+ * the services' type (z.infer) and the output schema the bit tools declare (operations/bits/bit-schemas.ts,
  * list-bits.ts; authoring-interface.md, "Bit").
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * What the flow services answer, as zod schemas: each shape is written once, here, and is both the services'
- * type (z.infer) and the output schema the flow tools declare (mcp/tools/flow-schemas.ts, get-flow.ts) and
+ * type (z.infer) and the output schema the flow tools declare (operations/flows/flow-schemas.ts, get-flow.ts) and
  * the web app reads (authoring-interface.md, "Flow").
  */
 import { z } from 'zod';

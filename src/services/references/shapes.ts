@@ -1,6 +1,6 @@
 /**
  * What the references service answers, as zod schemas: each shape is written once, here, and is both the
- * service's type (z.infer) and the output schema the reference tools declare (mcp/tools/reference-schemas.ts,
+ * service's type (z.infer) and the output schema the reference tools declare (operations/references/reference-schemas.ts,
  * get-reference.ts, search-references.ts; authoring-interface.md, "Reference" and "Bit-level reference link").
  */
 import { z } from 'zod';

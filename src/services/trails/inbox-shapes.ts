@@ -1,6 +1,6 @@
 /**
  * What the inbox service answers, as zod schemas: each shape is written once, here, and is both the service's
- * type (z.infer) and the output schema the inbox operation declares (http/rest/app-operations.ts), which the web
+ * type (z.infer) and the output schema the inbox operation declares (operations/trails/app-operations.ts), which the web
  * app reads (web/api.ts).
  */
 import { z } from 'zod';

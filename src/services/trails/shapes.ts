@@ -1,6 +1,6 @@
 /**
  * What the trail services answer, as zod schemas: each shape is written once, here, and is both the services'
- * type (z.infer) and the output schema the trail tools declare (mcp/tools/trail-schemas.ts, list-trails.ts), the
+ * type (z.infer) and the output schema the trail tools declare (operations/trails/trail-schemas.ts, list-trails.ts), the
  * step operation and the web app read (CONTRACT.md, "Tools beyond the interface document": the step payload).
  */
 import { z } from 'zod';

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { RUN_ACCESS } from '../../services/actor.js';
+import { defineTool, errorCode } from '../operation.js';
+import { recordId } from '../common-schemas.js';
+import { movedOf, trailId, trailMoved } from './trail-schemas.js';
+
+export const advanceTrailTool = defineTool({
+  name: 'advance_trail',
+  title: 'Leave the current step',
+  description: [
+    'Leaves the current step once its required elements are answered, by connection_id or else the only available connection',
+    '(several: refused, listed in details.available_connections; none: the trail completes).',
+    `Only a person's token may advance a human_required or handed-over step (${errorCode('HUMAN_REQUIRED')}: use transfer_step). Answers the new current step (null once completed).`,
+  ].join(' '),
+  flags: { W: true, D: false, I: false },
+  access: RUN_ACCESS,
+  input: z.strictObject({
+    trail_id: trailId,
+    connection_id: recordId('One of current_step.connections_available.').optional(),
+    expected_step_id: recordId('current_step.step_id; a retried call then advances nothing.').optional(),
+  }),
+  output: trailMoved,
+  run: async ({ actor, services }, input) => movedOf(await services.trails.advance(actor, input)),
+});

@@ -1,0 +1,58 @@
+/**
+ * The operations the web app needs beyond the MCP tools (issue 11): the inbox and the step payload. Declared
+ * like tools (defineTool: zod input and output, access, one service call) so the REST adapter serves them, and
+ * OpenAPI describes them, exactly as it does the tools; they are not offered over MCP.
+ */
+import { z } from 'zod';
+import { LIMITS } from '../../content/limits.js';
+import { OPEN_TRAIL_STATUSES } from '../../store/enums.js';
+import { defineTool } from '../operation.js';
+import { trailId } from './trail-schemas.js';
+import { inboxShape } from '../../services/trails/inbox-shapes.js';
+import { stepPayloadShape, trailPeopleShape } from '../../services/trails/shapes.js';
+import { INBOX_REASONS } from '../../services/trails/inbox.service.js';
+
+
+export const inboxOperation = defineTool({
+  name: 'inbox',
+  title: 'My inbox',
+  description: [
+    'The steps waiting for me, newest change first: running or waiting trails I started (reason started_by_me), steps handed to a person (transferred, with the reason),',
+    'and human_required steps of my account\'s running trails (human_required). People see all three; an agent sees its own trails whose step it may act on.',
+    'counts: how many trails under the flow and status filters, in all and per reason. Errors: FLOW_NOT_FOUND, VALIDATION_ERROR (a bad cursor).',
+  ].join(' '),
+  flags: { W: false, D: false, I: true },
+  access: { capability: 'run', permission: 'view' },
+  input: z.strictObject({
+    flow_id: z.string().min(1).optional().describe('Only trails of this flow.'),
+    status: z.enum(OPEN_TRAIL_STATUSES).optional(),
+    reason: z.enum(INBOX_REASONS).optional().describe('Only items there for this reason.'),
+    limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default ${LIMITS.inboxPageSize}.`),
+    cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
+  }),
+  output: inboxShape,
+  run: ({ actor, services }, input) => services.inbox.list(actor, input),
+});
+
+export const stepOperation = defineTool({
+  name: 'step',
+  title: 'The step form\'s payload',
+  description:
+    'The current step of a trail as the step form consumes it: body as Slate nodes (as get_bit format slate), elements with config, required and answer_rule (the rule submit_step_data enforces), the answers that count, required_missing, connections_available with target titles, references; may: what the caller can do now. step is null once the trail is completed or cancelled. Errors: TRAIL_NOT_FOUND.',
+  flags: { W: false, D: false, I: true },
+  access: { capability: 'run', permission: 'view' },
+  input: z.strictObject({ trail_id: trailId }),
+  output: stepPayloadShape,
+  run: ({ actor, services }, input) => services.stepForm.payload(actor, input),
+});
+
+export const trailPeopleOperation = defineTool({
+  name: 'trail_people',
+  title: 'Who took part in a trail',
+  description: 'The principals a trail\'s history names (started_by, answered_by, left_by, transferred_by, cancelled_by), with their names and kinds, so the history can say who did what. Errors: TRAIL_NOT_FOUND.',
+  flags: { W: false, D: false, I: true },
+  access: { capability: 'run', permission: 'view' },
+  input: z.strictObject({ trail_id: trailId }),
+  output: trailPeopleShape,
+  run: ({ actor, services }, input) => services.trailPeople.list(actor, input),
+});

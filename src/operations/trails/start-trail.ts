@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { RUN_ACCESS } from '../../services/actor.js';
+import { LIMITS } from '../../content/limits.js';
+import { defineTool } from '../operation.js';
+import { recordId } from '../common-schemas.js';
+import { STEP_PAYLOAD_TEXT, trailView } from './trail-schemas.js';
+
+export const startTrailTool = defineTool({
+  name: 'start_trail',
+  title: 'Start a trail',
+  description: `Starts a run (trail) of an active flow; trail_context must fit the flow's trail_context_schema. ${STEP_PAYLOAD_TEXT}`,
+  flags: { W: true, D: false, I: false },
+  access: RUN_ACCESS,
+  input: z.strictObject({
+    flow_id: recordId(),
+    trail_context: z.record(z.string(), z.unknown()).optional().describe('Default {}.'),
+    trail_title: z.string().max(LIMITS.title).optional().describe('A name for this run.'),
+  }),
+  output: trailView,
+  run: ({ actor, services }, input) => services.trails.start(actor, input),
+});
