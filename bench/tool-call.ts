@@ -1,8 +1,8 @@
 /**
  * Tool-call overhead: `get_bit` of a 2 KB body and `add_bit` of a small body, over Streamable HTTP
  * (`waymark serve`) and over stdio (`waymark stdio`), against the `noop` tool of the same server (present
- * only with WAYMARK_BENCH_NOOP=1): the noop's throughput is what the transport, the token check, the SDK and
- * the envelope allow, so the ratio is what the tool itself costs. 1 and 8 concurrent clients; the tools are
+ * only in the server that bench/servers/waymark-with-noop.ts starts): the noop's throughput is what the
+ * transport, the token check, dispatch, the SDK and the envelope allow, so the ratio is what the tool itself costs. 1 and 8 concurrent clients; the tools are
  * measured in interleaved rounds, so each sees the same machine state.
  *
  * HTTP: 1 or 8 SDK clients, each its own connection, one server process. stdio: one server process per
@@ -24,7 +24,8 @@ import { startListening, stopChild } from './processes.js';
 import { initOwner, openBenchStore, seedBodyDependencies, sizedBody, slateInput } from './bodies.js';
 import { isEntry, median, quantile, round, runAsScript, writeResult, type BenchOptions, type BenchResult } from './result.js';
 
-const BIN = fileURLToPath(new URL('../bin/waymark.js', import.meta.url));
+/** Waymark with the no-op tool beside its own (servers/waymark-with-noop.ts), from its sources. */
+const SERVER = ['--import', 'tsx', fileURLToPath(new URL('./servers/waymark-with-noop.ts', import.meta.url))];
 const BAR = 0.7;
 const SMALL_BODY = 'Check the **pressure gauge** before you start, then write the reading in the log.';
 
@@ -60,7 +61,7 @@ function processCpuMs(pid: number): number {
 function childEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  return { ...env, WAYMARK_LOG_LEVEL: 'silent', WAYMARK_BENCH_NOOP: '1', ...extra };
+  return { ...env, WAYMARK_LOG_LEVEL: 'silent', ...extra };
 }
 
 async function call(client: Client, target: Target): Promise<void> {
@@ -171,7 +172,7 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
     ];
     const rows: Array<Record<string, string | number>> = [];
 
-    const serve = await startListening([BIN, 'serve', '--port', '0'], childEnv(bs.env));
+    const serve = await startListening([...SERVER, 'serve', '--port', '0'], childEnv(bs.env));
     children.push(serve.child);
     for (const concurrency of [1, 8]) {
       const workers = await httpClients(serve.url, owner.token, concurrency);
@@ -180,7 +181,7 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
       console.log(`[tool-call] http × ${concurrency} done`);
     }
 
-    const stdioTransport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'stdio'], env: childEnv({ ...bs.env, WAYMARK_TOKEN: owner.token }), stderr: 'inherit' });
+    const stdioTransport = new StdioClientTransport({ command: process.execPath, args: [...SERVER, 'stdio'], env: childEnv({ ...bs.env, WAYMARK_TOKEN: owner.token }), stderr: 'inherit' });
     const stdioClient = new Client({ name: 'bench-stdio', version: '1.0.0' });
     await stdioClient.connect(stdioTransport);
     clients.push(stdioClient);

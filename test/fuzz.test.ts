@@ -21,8 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ELEMENT_TYPES } from '../src/content/elements/index.js';
 import { ERROR_CODES, type ErrorCode } from '../src/errors.js';
-import { allTools } from '../src/operations/tools.js';
-import type { Tool } from '../src/operations/operation.js';
+import { allTools } from '../src/operations/registry.js';
+import type { Operation } from '../src/operations/operation.js';
 import { ENGINES } from './engines.js';
 import { startHarness, type Envelope, type Harness } from './harness.js';
 import { buildWorld, isIdField, isOptional, unwrap, type World } from './probe-world.js';
@@ -169,7 +169,7 @@ function objectFor(shape: Record<string, z.ZodType>, ids: Ids, depth: number): f
   return fc.tuple(fields, extra).map(([f, e]) => (e ? { ...e, ...f } : f));
 }
 
-function nearValid(tool: Tool, ids: Ids): fc.Arbitrary<Record<string, unknown>> {
+function nearValid(tool: Operation, ids: Ids): fc.Arbitrary<Record<string, unknown>> {
   return objectFor(tool.input.shape as Record<string, z.ZodType>, ids, 0);
 }
 

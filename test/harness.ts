@@ -7,10 +7,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { pino } from 'pino';
 import { capabilityName, type CapabilityKind } from '../src/config.js';
 import { createMcpServer } from '../src/mcp/server.js';
-import { allTools } from '../src/operations/tools.js';
+import { allTools } from '../src/operations/registry.js';
 import type { Permission, PrincipalKind } from '../src/services/actor.js';
 import { createServices, type Services } from '../src/services/index.js';
 import { createTestStore, type Engine, type TestStore } from './engines.js';
+import type { Registry } from '../src/operations/registry.js';
 
 export interface Envelope<T = Record<string, unknown>> {
   success: boolean;
@@ -37,6 +38,8 @@ const OUTPUTS = new Map(allTools().map((tool) => [tool.name, tool.output]));
 export interface ClientSetup {
   capabilities?: ClientCapabilities;
   setup?(client: Client): void;
+  /** What the server serves, when not Waymark's own operations. */
+  registry?: Registry;
 }
 
 export async function connectClient(services: Services, token: string | undefined, options: ClientSetup = {}): Promise<ToolClient> {
@@ -50,6 +53,9 @@ export async function connectClient(services: Services, token: string | undefine
       return rest;
     },
     silentLogger,
+    undefined,
+    undefined,
+    options.registry,
   );
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);

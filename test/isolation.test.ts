@@ -17,8 +17,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityName, type CapabilityKind } from '../src/config.js';
 import type { ErrorCode } from '../src/errors.js';
-import { allTools } from '../src/operations/tools.js';
-import type { Tool } from '../src/operations/operation.js';
+import { allTools } from '../src/operations/registry.js';
+import type { Operation } from '../src/operations/operation.js';
 import { PERMISSIONS } from '../src/services/actor.js';
 import { ENGINES } from './engines.js';
 import { startHarness, type Envelope, type Harness, type Principal } from './harness.js';
@@ -60,7 +60,7 @@ const PLACEHOLDER_WORLD: World = {
 };
 
 /** The tool's capability that a token must lack, and the capabilities such a token has. */
-function withoutCapability(tool: Tool): CapabilityKind[] {
+function withoutCapability(tool: Operation): CapabilityKind[] {
   const needed = tool.access.capability;
   if (needed === 'any') return CAPABILITIES;
   // `read` is also satisfied by `author` (CONTRACT.md), so a read tool's token lacks both.
@@ -99,7 +99,7 @@ describe.each(ENGINES)('isolation probe on %s', (engine) => {
   afterAll(async () => h.close());
 
   /** Calls and proves that the call wrote nothing. */
-  async function callWritingNothing(caller: Principal, tool: Tool, args: Record<string, unknown>): Promise<Envelope> {
+  async function callWritingNothing(caller: Principal, tool: Operation, args: Record<string, unknown>): Promise<Envelope> {
     const before = await dumpStore(h.store.store);
     const envelope = await caller.client.call(tool.name, args);
     const after = await dumpStore(h.store.store);

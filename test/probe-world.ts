@@ -5,7 +5,7 @@
  * derived from that schema, and a dump of every table to prove that a refused call wrote nothing.
  */
 import { z } from 'zod';
-import type { Tool } from '../src/operations/operation.js';
+import type { Operation } from '../src/operations/operation.js';
 import type { Store } from '../src/store/store.js';
 import type { ToolClient } from './harness.js';
 
@@ -133,7 +133,7 @@ export function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | null {
  * Paths to every id field of a tool's input: top-level fields (`['bit_id']`), and fields of objects inside
  * arrays (`['data', 0, 'element_id']`, `['elements', 0, 'id']`).
  */
-export function idPaths(tool: Tool): Array<Array<string | number>> {
+export function idPaths(tool: Operation): Array<Array<string | number>> {
   const paths: Array<Array<string | number>> = [];
   const walk = (schema: z.ZodType, prefix: Array<string | number>, depth: number) => {
     const shape = shapeOf(schema);
@@ -189,7 +189,7 @@ export function overrides(tool: string, world: World): Record<string, unknown> {
  * The base input for probing one id field, when that field only counts beside others: remove_node_ids
  * with a body, parent_element_id on an entry that edits a check-list item.
  */
-export function fieldBase(tool: Tool, path: Array<string | number>, world: World): Record<string, unknown> {
+export function fieldBase(tool: Operation, path: Array<string | number>, world: World): Record<string, unknown> {
   const base = baseInput(tool, world);
   const field = String(path[path.length - 1]);
   if (tool.name === 'update_bit' && path.includes('items')) {
@@ -207,7 +207,7 @@ export function fieldBase(tool: Tool, path: Array<string | number>, world: World
  * top-level id field filled with the world's record (optional ones too, unless null), nested ids as the
  * overrides place them.
  */
-export function baseInput(tool: Tool, world: World): Record<string, unknown> {
+export function baseInput(tool: Operation, world: World): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   const shape = tool.input.shape as Record<string, z.ZodType>;
   for (const [name, field] of Object.entries(shape)) {

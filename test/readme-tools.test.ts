@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { allTools } from '../src/operations/tools.js';
+import { allTools } from '../src/operations/registry.js';
 
 function capability(tool: ReturnType<typeof allTools>[number]): string {
   const { capability: kind } = tool.access;

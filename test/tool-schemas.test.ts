@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import type { Tool as ListedTool } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/errors.js';
-import { allTools } from '../src/operations/tools.js';
+import { allTools } from '../src/operations/registry.js';
 import { startHarness, type Harness } from './harness.js';
 
 const SNAPSHOTS = new URL('./__toolsnaps__/', import.meta.url);

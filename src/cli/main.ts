@@ -11,6 +11,7 @@ import { convertPoolOptionsFromEnv, createServices, startConvertPool, stopConver
 import { openStore, storeOptionsFromEnv } from '../store/store.js';
 import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
 import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
+import type { Operation } from '../operations/operation.js';
 
 /**
  * Where a command writes and what environment it reads: the process's own when `bin/waymark.js` runs it, or
@@ -20,6 +21,8 @@ export interface CliIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   env: NodeJS.ProcessEnv;
+  /** Operations served beside Waymark's own by `serve` and `stdio` (the tool-call bench's no-op tool). */
+  extraOperations?: readonly Operation[];
 }
 
 const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env };
@@ -139,7 +142,8 @@ async function serve(argv: string[], io: CliIo): Promise<void> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   // Loaded here, not at the top: `waymark stdio` and the short commands never pay for Express.
   const { createHttpApp } = await import('../http/app.js');
-  gate.open(createHttpApp(services, logger, await httpOptions(actualPort)));
+  const registry = io.extraOperations ? (await import('../operations/registry.js')).createRegistry(io.extraOperations) : undefined;
+  gate.open(createHttpApp(services, logger, { ...(await httpOptions(actualPort)), registry }));
   if (isClusterWorker()) reportListening(actualPort);
   else await announce(actualPort, first);
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
@@ -174,7 +178,8 @@ async function stdio(argv: string[], io: CliIo): Promise<void> {
   startConvertPool(convertPoolOptionsFromEnv(io.env));
   try {
     const { runStdio } = await import('../mcp/stdio.js');
-    await runStdio(createServices(store), logger, io.env.WAYMARK_TOKEN || undefined);
+    const registry = io.extraOperations ? (await import('../operations/registry.js')).createRegistry(io.extraOperations) : undefined;
+    await runStdio(createServices(store), logger, io.env.WAYMARK_TOKEN || undefined, registry);
   } finally {
     await Promise.all([store.close(), stopConvertPool()]);
   }

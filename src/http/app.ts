@@ -8,7 +8,7 @@ import { processQuotas } from '../quotas.js';
 import { nextArrival } from '../services/arrivals.js';
 import type { Services } from '../services/index.js';
 import { bearerAuth } from './session/bearer.js';
-import { grantsRouter } from './oauth/grants-routes.js';
+import { REGISTRY, type Registry } from '../operations/registry.js';
 import { signedInPersons } from './oauth/person-session.js';
 import { createOAuthServer, oauthAllowed } from './oauth/server.js';
 import { closeUnreadBodies } from './json/body.js';
@@ -30,6 +30,8 @@ export interface HttpOptions {
    * or addresses such as `loopback`); default `loopback` behind an https public URL, else none.
    */
   trustProxy?: boolean | number | string;
+  /** The operations served (default: Waymark's own; the tool-call bench adds its no-op tool). */
+  registry?: Registry;
 }
 
 /** WAYMARK_TRUST_PROXY as Express's `trust proxy` takes it. */
@@ -94,17 +96,17 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   app.use(['/oauth', '/app/signin'], limits.anonymous);
   app.use('/oauth/register', limits.registration);
   app.use(oauth.router);
-  app.use(mcpRouter(services, logger, bearer, limits.mcp));
+  const registry = options.registry ?? REGISTRY;
+  app.use(mcpRouter(services, logger, bearer, limits.mcp, registry));
 
   // The API's description is public, like the protected-resource metadata; the routes need a token.
   app.get('/api/v1/openapi.json', (_req: Request, res: Response) => {
-    res.json(openApiDocument());
+    res.json(openApiDocument(registry));
   });
   app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
   // The web app (issue 11): its session is the cookie a sign-in link set; REST takes it or a Bearer token.
   const web = webSession(services, { secure: base.protocol === 'https:', resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl), logger });
-  app.use('/api/v1/oauth', limits.rest.early, ...web.authenticate(bearer), limits.rest.counted, grantsRouter(services, logger));
-  app.use('/api/v1', limits.rest.early, ...web.authenticate(bearer), limits.rest.counted, restRouter(services, logger, web));
+  app.use('/api/v1', limits.rest.early, ...web.authenticate(bearer), limits.rest.counted, restRouter(services, logger, web, registry));
   app.use('/app', web.signinRouter(), webAppRouter());
 
   app.use((req: Request, res: Response) => {

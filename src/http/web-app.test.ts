@@ -10,7 +10,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { signedIn, startWebServer, type WebServer } from '../../test/web-client.js';
-import { REST_OPERATIONS } from './rest/operations.js';
+import type { RestRoute } from '../operations/operation.js';
+import { REGISTRY } from '../operations/registry.js';
 
 describe('the web app at /app', () => {
   let h: Harness;
@@ -60,9 +61,10 @@ describe('the web app at /app', () => {
 
   it('describes every app route in /api/v1/openapi.json, and the real answers fit the described schemas', async () => {
     const doc = (await (await fetch(`${web.origin}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
-    for (const operation of REST_OPERATIONS) {
-      const path = operation.path.replace(/:([a-z_]+)/g, '{$1}');
-      expect(doc.paths[path]?.[operation.method]?.operationId).toBe(operation.operationId);
+    for (const operation of REGISTRY.rest) {
+      const route = operation.rest as RestRoute;
+      const path = route.path.replace(/:([a-z_]+)/g, '{$1}');
+      expect(doc.paths[path]?.[route.method]?.operationId).toBe(route.operationId);
     }
     expect(doc.paths['/me'].get.operationId).toBe('me');
     const person = await h.principal({ kind: 'person', capabilities: ['read', 'run'] });

@@ -1,15 +1,14 @@
 import type { McpServer, ServerContext, StandardSchemaWithJSON, Tool as ListedTool } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { errorBody, WaymarkError } from '../errors.js';
-import { assertAccess, type Actor } from '../services/actor.js';
-import { nextArrival } from '../services/arrivals.js';
+import type { Actor } from '../services/actor.js';
+import { dispatch } from '../operations/dispatch.js';
 import type { Services } from '../services/index.js';
 import { clientFeatures, type ClientFeatures } from './apps/client-features.js';
 import { withStepForm } from './apps/step-result.js';
 import { envelopeSchema, errorResult, successResult } from './envelope.js';
 import { outputJsonSchema, portableJsonSchema } from './json-schema.js';
-import type { Tool } from '../operations/operation.js';
+import type { Operation } from '../operations/operation.js';
 
 export type ActorResolver = (ctx: ServerContext) => Promise<Actor | null>;
 
@@ -47,9 +46,9 @@ function advertiseOnly(schema: z.ZodType): StandardSchemaWithJSON<Record<string,
   } as StandardSchemaWithJSON<Record<string, unknown>>;
 }
 
-const schemasByTool = new WeakMap<Tool, { input: StandardSchemaWithJSON<Record<string, unknown>>; output: StandardSchemaWithJSON<Record<string, unknown>> }>();
+const schemasByTool = new WeakMap<Operation, { input: StandardSchemaWithJSON<Record<string, unknown>>; output: StandardSchemaWithJSON<Record<string, unknown>> }>();
 
-function schemasOf(tool: Tool) {
+function schemasOf(tool: Operation) {
   let schemas = schemasByTool.get(tool);
   if (!schemas) {
     schemas = { input: advertiseOnly(tool.input), output: advertiseOnly(envelopeSchema(tool.output)) };
@@ -59,7 +58,7 @@ function schemasOf(tool: Tool) {
 }
 
 /** The hints; the title is the tool's own `title` (which clients prefer to annotations.title), not sent twice. */
-function annotationsOf(tool: Tool) {
+function annotationsOf(tool: Operation) {
   return { readOnlyHint: !tool.flags.W, destructiveHint: tool.flags.D, idempotentHint: tool.flags.I, openWorldHint: false };
 }
 
@@ -70,7 +69,7 @@ const TARGET = { target: 'draft-2020-12' } as const;
  * A tool's tools/list entry, as the SDK would build it from the registration below (the snapshot test reads
  * it through the SDK client): built once per process and served as it is, instead of per request.
  */
-export function toolListing(tool: Tool): ListedTool {
+export function toolListing(tool: Operation): ListedTool {
   const schemas = schemasOf(tool);
   return {
     name: tool.name,
@@ -84,7 +83,7 @@ export function toolListing(tool: Tool): ListedTool {
 
 export function registerTool(
   server: McpServer,
-  tool: Tool,
+  tool: Operation,
   services: Services,
   resolveActor: ActorResolver,
   logger: Logger,
@@ -100,28 +99,15 @@ export function registerTool(
       annotations: annotationsOf(tool),
     },
     async (args: Record<string, unknown>, ctx: ServerContext) => {
-      const started = performance.now();
-      // Over HTTP the request was stamped at the door already (app.ts); over stdio and in memory it arrives here.
-      const arrival = nextArrival();
-      try {
-        const resolved = await resolveActor(ctx);
-        const actor = resolved && { ...resolved, arrival: resolved.arrival ?? arrival };
-        if (!actor) throw new WaymarkError('UNAUTHENTICATED', 'No valid token: pass a Waymark token (Authorization: Bearer over HTTP, WAYMARK_TOKEN over stdio).');
-        // The one place that enforces each tool's declared access, except where the service must first
-        // find the records (ToolAccess.afterLookup).
-        if (!tool.access.afterLookup) assertAccess(actor, tool.access);
-        const client = featuresOf(ctx);
-        const answered = await tool.execute({ actor, services, client }, args);
-        const shown = await withStepForm(tool.name, answered, { actor, services, features: client, elicit: (params) => ctx.mcpReq.elicitInput(params) });
-        logger.debug({ tool: tool.name, ms: Math.round(performance.now() - started) }, 'tool call');
-        return successResult(shown.data, shown.meta);
-      } catch (error) {
-        const body = errorBody(error);
-        const line = { tool: tool.name, errorId: body.errorId, code: body.code, status: body.status };
-        if (body.code === 'INTERNAL_ERROR') logger.error({ ...line, err: error }, 'tool call failed');
-        else logger.info(line, 'tool call refused');
-        return errorResult(body);
-      }
+      const outcome = await dispatch(tool, {
+        door: 'mcp',
+        caller: () => resolveActor(ctx),
+        services,
+        logger,
+        client: featuresOf(ctx),
+        present: (operation, data, call) => withStepForm(operation, data, { ...call, elicit: (params) => ctx.mcpReq.elicitInput(params) }),
+      }, args);
+      return outcome.ok ? successResult(outcome.data, outcome.meta) : errorResult(outcome.error);
     },
   );
 }

@@ -3,28 +3,33 @@ import type { Logger } from 'pino';
 import { brand, version } from '../config.js';
 import type { Services } from '../services/index.js';
 import { clientFeatures, type ClientFeatures } from './apps/client-features.js';
-import { listingFor } from './apps/listing.js';
+import { declareListing, listingFor } from './apps/listing.js';
 import { registerStepApp } from './apps/step-app.js';
 import { registerTool, toolListing, type ActorResolver } from './register.js';
-import type { Tool as ToolDefinition } from '../operations/operation.js';
-import { allTools } from '../operations/tools.js';
-import { noopTool } from '../operations/platform/noop.js';
+import { REGISTRY, type Registry } from '../operations/registry.js';
 
 /**
  * One factory for both transports: stdio and Streamable HTTP differ only in how the actor is resolved, and
  * in what stateless HTTP remembers of the client's initialize (`remembered`, see apps/client-features.ts).
- */
-/**
+ *
  * `onlyTool`, for a stateless HTTP request's own server: the tool its one tools/call names (a name that is no
  * tool registers them all, for the SDK's own answer), or null when it calls none (tools/list is served from
  * the listing below; initialize needs only the capability). Undefined (stdio, tests): every tool.
+ * `registry`: what this server serves (the tool-call bench passes one with its no-op tool).
  */
-export function createMcpServer(services: Services, resolveActor: ActorResolver, logger: Logger, remembered?: ClientCapabilities, onlyTool?: string | null): McpServer {
+export function createMcpServer(
+  services: Services,
+  resolveActor: ActorResolver,
+  logger: Logger,
+  remembered?: ClientCapabilities,
+  onlyTool?: string | null,
+  registry: Registry = REGISTRY,
+): McpServer {
   const server = new McpServer(
     { name: brand, version },
     { instructions: `Call describe_platform first: it lists what your token may do, the body syntax, limits and error codes.` },
   );
-  const tools = servedTools();
+  const tools = registry.tools;
   const featuresOf = (ctx: ServerContext) => clientFeatures(server, ctx, remembered);
   // Registering all 27 tools was a tenth of a small stateless call's CPU: a request gets the handlers it uses.
   const called = onlyTool === null ? [] : tools.filter((tool) => tool.name === onlyTool);
@@ -33,23 +38,17 @@ export function createMcpServer(services: Services, resolveActor: ActorResolver,
   server.server.registerCapabilities({ tools: { listChanged: true } });
   registerStepApp(server);
   // A client with MCP Apps or form elicitation sees the trail tools' step form (apps/listing.ts).
-  const base = baseListing(tools);
+  const base = baseListing(registry);
   server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(base, featuresOf(ctx)) }));
   return server;
 }
 
-/** The tools this process serves. The tool-call benchmark's baseline (noop) is never registered unless asked for. */
-function servedTools(): ToolDefinition[] {
-  return process.env.WAYMARK_BENCH_NOOP === '1' ? [...allTools(), noopTool] : allTools();
-}
+/** The tools/list entries per registry, built once per process. */
+const listings = new WeakMap<Registry, ListedTool[]>();
 
-/** The tools/list entries per set of tools (the noop bench tool makes a second set), built once per process. */
-const listings = new Map<string, ListedTool[]>();
-
-function baseListing(tools: ToolDefinition[]): ListedTool[] {
-  const key = tools.map((t) => t.name).join(',');
-  let listed = listings.get(key);
-  if (!listed) listings.set(key, (listed = tools.map(toolListing)));
+function baseListing(registry: Registry): ListedTool[] {
+  let listed = listings.get(registry);
+  if (!listed) listings.set(registry, (listed = declareListing(registry.tools.map(toolListing), registry.tools)));
   return listed;
 }
 
@@ -58,10 +57,10 @@ const listingTexts = new Map<ListedTool[], string>();
 /**
  * The result of tools/list as JSON text, for a client with `features`: the same listing the server's own
  * handler answers, serialized once per process and variant (40 KB that every stateless tools/list otherwise
- * serializes again: http/mcp/listing.ts).
+ * serializes again: src/http/mcp/listing.ts).
  */
-export function toolsListResultJson(features: ClientFeatures): string {
-  const listed = listingFor(baseListing(servedTools()), features);
+export function toolsListResultJson(features: ClientFeatures, registry: Registry = REGISTRY): string {
+  const listed = listingFor(baseListing(registry), features);
   let text = listingTexts.get(listed);
   if (text === undefined) listingTexts.set(listed, (text = JSON.stringify({ tools: listed })));
   return text;

@@ -8,8 +8,10 @@ import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../../test/harness.js';
 import { startWebServer, type WebServer } from '../../../test/web-client.js';
-import { STEP_TOOLS } from '../../mcp/apps/step-app.js';
 import { ClientMemory } from './clients.js';
+
+/** The trail tools that put a person in front of a step (their declarations' stepForm). */
+const STEP_TOOLS: ReadonlySet<string> = new Set(['start_trail', 'get_trail', 'advance_trail', 'transfer_step']);
 
 const APPS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } } };
 

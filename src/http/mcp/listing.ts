@@ -13,6 +13,7 @@ import { isJsonContentType, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextpro
 import type { Request, Response } from 'express';
 import { featuresOfCapabilities } from '../../mcp/apps/client-features.js';
 import { toolsListResultJson } from '../../mcp/server.js';
+import type { Registry } from '../../operations/registry.js';
 
 /** The request's id when it is a plain tools/list this module answers, else undefined. */
 export function plainToolsListId(req: Request): string | number | undefined {
@@ -37,10 +38,10 @@ export function plainToolsListId(req: Request): string | number | undefined {
  * cannot carry a server request back, so form elicitation is never offered here). False when the request
  * is not one: the caller hands it to the SDK.
  */
-export function answerToolsList(req: Request, res: Response, remembered: ClientCapabilities | undefined): boolean {
+export function answerToolsList(req: Request, res: Response, remembered: ClientCapabilities | undefined, registry?: Registry): boolean {
   const id = plainToolsListId(req);
   if (id === undefined) return false;
-  const result = toolsListResultJson(featuresOfCapabilities(remembered, false));
+  const result = toolsListResultJson(featuresOfCapabilities(remembered, false), registry);
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json');
   res.end(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);

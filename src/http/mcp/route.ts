@@ -8,6 +8,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { Logger } from 'pino';
 import { LIMITS } from '../../content/limits.js';
 import { createMcpServer } from '../../mcp/server.js';
+import { REGISTRY, type Registry } from '../../operations/registry.js';
 import type { Services } from '../../services/index.js';
 import { actorOf } from '../session/bearer.js';
 import { jsonBody } from '../json/body.js';
@@ -45,7 +46,13 @@ function calledTool(body: unknown): string | null | undefined {
 }
 
 /** Routes for `/mcp`, to mount at the root. */
-export function mcpRouter(services: Services, logger: Logger, bearer: RequestHandler, rateLimit: (readBody: RequestHandler) => { early: RequestHandler; counted: RequestHandler }): Router {
+export function mcpRouter(
+  services: Services,
+  logger: Logger,
+  bearer: RequestHandler,
+  rateLimit: (readBody: RequestHandler) => { early: RequestHandler; counted: RequestHandler },
+  registry: Registry = REGISTRY,
+): Router {
   const router = Router();
   const clients = new ClientMemory();
   const limits = rateLimit(mcpJsonBody);
@@ -58,8 +65,8 @@ export function mcpRouter(services: Services, logger: Logger, bearer: RequestHan
       }
       const key = ClientMemory.keyOf((req as Request & { auth?: AuthInfo }).auth);
       clients.observe(key, req.body);
-      if (answerToolsList(req, res, clients.recall(key))) return;
-      const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger, clients.recall(key), calledTool(req.body));
+      if (answerToolsList(req, res, clients.recall(key), registry)) return;
+      const server = createMcpServer(services, async (ctx) => actorOf(ctx.http?.authInfo), logger, clients.recall(key), calledTool(req.body), registry);
       // One JSON answer, not an event stream: no Waymark call sends notifications or requests on the way (a
       // stateless server could not take their answers back), and one write costs far less than SSE framing.
       const transport = new McpRequestTransport(logger);

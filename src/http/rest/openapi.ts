@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { brand, version } from '../../config.js';
 import { ERROR_CODES } from '../../errors.js';
-import { REST_OPERATIONS, type RestOperation } from './operations.js';
+import type { Operation, RestRoute } from '../../operations/operation.js';
+import { REGISTRY, type Registry } from '../../operations/registry.js';
 import { SESSION_COOKIE } from '../session/session.js';
 
 const errorEnvelope = {
@@ -39,16 +40,16 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 
 const success = (data: JsonSchema) => ({ type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } });
 
-/** One path item per REST_OPERATIONS row: parameters, body and answer from the tool's own zod schemas. */
-function operationItem(operation: RestOperation): [string, string, Record<string, unknown>] {
-  const { tool } = operation;
+/** One path item per operation with a route: parameters, body and answer from the operation's own zod shapes. */
+function operationItem(tool: Operation): [string, string, Record<string, unknown>] {
+  const operation = tool.rest as RestRoute;
   const pathParams = [...operation.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
   const input = jsonSchema(tool.input, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
   const required = new Set(input.required ?? []);
   const parameters: Array<Record<string, unknown>> = pathParams.map((name) => ({ name, in: 'path', required: true, schema: input.properties?.[name] ?? { type: 'string' } }));
   let requestBody: Record<string, unknown> | undefined;
   const rest = Object.entries(input.properties ?? {}).filter(([name]) => !pathParams.includes(name));
-  if (operation.method === 'get') {
+  if (operation.method !== 'post') {
     for (const [name, schema] of rest) {
       const { description, ...valueSchema } = schema;
       parameters.push({ name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema: valueSchema, ...(schema.type === 'array' ? { style: 'form', explode: true } : {}) });
@@ -60,13 +61,18 @@ function operationItem(operation: RestOperation): [string, string, Record<string
   const item = {
     operationId: operation.operationId,
     summary: tool.title,
-    description: `${tool.description}${tool.name === operation.operationId ? '' : ` (The MCP tool ${tool.name} does the same.)`}`,
+    description: `${tool.description}${tool.mcp === false ? '' : ` (The MCP tool ${tool.name} does the same.)`}`,
+    ...(tool.sessionOnly ? { security: [{ session: [] }] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: {
       '200': { description: 'Done.', content: { 'application/json': { schema: success(jsonSchema(tool.output, 'output')) } } },
       '401': { description: 'No token or session, or an ended one.' },
-      '403': errorResponse('FORBIDDEN: a capability or permission is missing (details name it), or the CSRF header of a session request is missing or wrong (details.reason "csrf").'),
+      '403': errorResponse(
+        tool.sessionOnly
+          ? 'FORBIDDEN: only the person\'s own web session may call this, never a Bearer token (details.required_credential "session"), or the CSRF header is missing or wrong (details.reason "csrf").'
+          : 'FORBIDDEN: a capability or permission is missing (details name it), or the CSRF header of a session request is missing or wrong (details.reason "csrf").',
+      ),
       '404': errorResponse('The record does not exist or is not the caller\'s to see.'),
       '409': errorResponse('A conflict with the record\'s state (TRAIL_NOT_RUNNING, HUMAN_REQUIRED, …).'),
       '422': errorResponse('VALIDATION_ERROR and the other input errors of the catalogue, with details.'),
@@ -76,22 +82,22 @@ function operationItem(operation: RestOperation): [string, string, Record<string
   return [operation.path.replace(/:([a-z_]+)/g, '{$1}'), operation.method, item];
 }
 
-function operationPaths(): Record<string, Record<string, unknown>> {
+function operationPaths(registry: Registry): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const operation of REST_OPERATIONS) {
+  for (const operation of registry.rest) {
     const [path, method, item] = operationItem(operation);
     paths[path] = { ...paths[path], [method]: item };
   }
   return paths;
 }
 
-export function openApiDocument(): Record<string, unknown> {
+export function openApiDocument(registry: Registry = REGISTRY): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
       title: `${brand} REST interface`,
       version,
-      description: 'REST routes beside the MCP tools, over the same services: a Bearer token, or the web app\'s session cookie (POST requests then carry X-CSRF-Token).',
+      description: 'REST routes beside the MCP tools, over the same services: a Bearer token, or the web app\'s session cookie (its POST and DELETE requests then carry X-CSRF-Token).',
     },
     servers: [{ url: '/api/v1' }],
     security: [{ bearer: [] }, { session: [] }],
@@ -102,92 +108,15 @@ export function openApiDocument(): Record<string, unknown> {
           type: 'apiKey',
           in: 'cookie',
           name: SESSION_COOKIE,
-          description: `The web app's session, set by a sign-in link (\`${brand} signin-link create\`). A POST made with it carries the header X-CSRF-Token (GET /me gives it).`,
+          description: `The web app's session, set by a sign-in link (\`${brand} signin-link create\`). A POST or DELETE made with it carries the header X-CSRF-Token (GET /me gives it).`,
         },
       },
       schemas: {
         ErrorEnvelope: errorEnvelope,
-        RestoredBit: {
-          type: 'object',
-          required: ['success', 'data'],
-          properties: {
-            success: { const: true },
-            data: {
-              type: 'object',
-              required: ['bit_id', 'status', 'last_modified_date_time_utc', 'was_already_active'],
-              properties: {
-                bit_id: { type: 'string', format: 'uuid' },
-                status: { const: 'active' },
-                last_modified_date_time_utc: { type: 'string', format: 'date-time' },
-                was_already_active: { type: 'boolean', description: 'true when the bit was active already: nothing changed.' },
-              },
-            },
-          },
-        },
       },
     },
     paths: {
-      ...operationPaths(),
-      '/me': {
-        get: {
-          operationId: 'me',
-          summary: 'Who is signed in',
-          description: 'The caller\'s principal, account and capabilities; with a session, the CSRF token its POST requests carry (header X-CSRF-Token) and when the session ends at the latest.',
-          responses: {
-            '200': {
-              description: 'The caller.',
-              content: {
-                'application/json': {
-                  schema: success({
-                    type: 'object',
-                    properties: {
-                      principal_id: { type: 'string' },
-                      name: { type: ['string', 'null'] },
-                      kind: { enum: ['agent', 'person'] },
-                      permission: { enum: ['view', 'edit', 'admin'] },
-                      scope_id: { type: ['string', 'null'] },
-                      account_id: { type: 'string' },
-                      account_name: { type: ['string', 'null'] },
-                      capabilities: { type: 'array', items: { type: 'string' } },
-                      auth: { enum: ['session', 'bearer'] },
-                      csrf_token: { type: ['string', 'null'] },
-                      session_expires_date_time_utc: { type: ['string', 'null'] },
-                    },
-                  }),
-                },
-              },
-            },
-            '401': { description: 'No token or session, or an ended one.' },
-          },
-        },
-      },
-      '/signout': {
-        post: {
-          operationId: 'signOut',
-          summary: 'End the web app session',
-          description: 'Ends the session of the cookie and clears it (X-CSRF-Token required). With a Bearer token there is no session: signed_out is false.',
-          responses: {
-            '200': { description: 'Signed out.', content: { 'application/json': { schema: success({ type: 'object', properties: { signed_out: { type: 'boolean' } } }) } } },
-            '401': { description: 'No token or session, or an ended one.' },
-            '403': errorResponse('FORBIDDEN: the CSRF header is missing or wrong (details.reason "csrf").'),
-          },
-        },
-      },
-      '/bits/{bit_id}/restore': {
-        post: {
-          operationId: 'restoreBit',
-          summary: 'Restore an archived bit',
-          description: `Sets an archived bit active again and advances its last_modified_date_time_utc. The connections the archive cleared are not restored. Needs the capability ${brand}.author and permission Edit. Restoring an active bit changes nothing.`,
-          parameters: [{ name: 'bit_id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: {
-            '200': { description: 'The bit is active.', content: { 'application/json': { schema: { $ref: '#/components/schemas/RestoredBit' } } } },
-            '401': { description: 'No token, or a wrong or expired one (WWW-Authenticate names the resource metadata).' },
-            '403': errorResponse('FORBIDDEN: the token lacks the author capability or Edit permission, or may write only in another scope.'),
-            '404': errorResponse('BIT_NOT_FOUND: no such bit, or not the caller\'s to see.'),
-            '500': errorResponse('INTERNAL_ERROR'),
-          },
-        },
-      },
+      ...operationPaths(registry),
       '/openapi.json': {
         get: {
           operationId: 'openApi',

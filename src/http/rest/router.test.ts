@@ -160,7 +160,15 @@ describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>> };
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.paths['/bits/{bit_id}/restore'].post.operationId).toBe('restoreBit');
-    expect(Object.keys(doc.paths['/bits/{bit_id}/restore'].post.responses)).toEqual(['200', '401', '403', '404', '500']);
+    // Every route is a declared operation, the app's own and the connected-apps routes too, answers described.
+    const restore = doc.paths['/bits/{bit_id}/restore'].post;
+    expect(restore.operationId).toBe('restoreBit');
+    expect(Object.keys(restore.responses)).toEqual(['200', '401', '403', '404', '409', '422', '500']);
+    const answer = (restore.responses['200'] as { content: Record<string, { schema: { properties: { data: { required: string[] } } } }> }).content['application/json'].schema.properties.data;
+    expect(answer.required).toEqual(['bit_id', 'status', 'last_modified_date_time_utc', 'was_already_active']);
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
+    expect(ids).toEqual(expect.arrayContaining(['me', 'signOut', 'listGrants', 'revokeGrant', 'listOwnTokens', 'revokeOwnToken', 'inbox', 'getStep', 'getTrailPeople']));
+    const grants = doc.paths['/oauth/grants/{grant_id}'].delete as unknown as { security: unknown };
+    expect(grants.security).toEqual([{ session: [] }]);
   });
 });

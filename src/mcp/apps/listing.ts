@@ -8,8 +8,8 @@ import type { Tool as ListedTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { outputJsonSchema } from '../json-schema.js';
 import { clientFeaturesSchema, ELICITATION_NOTE, type ClientFeatures } from './client-features.js';
-import { STEP_TOOL_META, STEP_TOOLS } from './step-app.js';
-import { ELICITING_TOOLS } from './step-elicitation.js';
+import type { Operation } from '../../operations/operation.js';
+import { STEP_TOOL_META } from './step-app.js';
 
 type Json = Record<string, unknown>;
 
@@ -23,11 +23,22 @@ function withClientFeatures(outputSchema: ListedTool['outputSchema']): ListedToo
   return schema as ListedTool['outputSchema'];
 }
 
+/** The declarations behind a listing, by tool name: what each declares it shows a person (stepForm). */
+const declared = new WeakMap<ListedTool[], Map<string, Operation>>();
+
+/** Remembers which declarations a base listing was built from (server.ts builds each once per process). */
+export function declareListing(base: ListedTool[], tools: readonly Operation[]): ListedTool[] {
+  declared.set(base, new Map(tools.map((tool) => [tool.name, tool])));
+  return base;
+}
+
 function variant(base: ListedTool[], features: ClientFeatures): ListedTool[] {
+  const byName = declared.get(base);
   return base.map((tool) => {
+    const form = byName?.get(tool.name)?.stepForm;
     let out = tool;
-    if (features.apps && STEP_TOOLS.has(tool.name)) out = { ...out, _meta: { ...out._meta, ...STEP_TOOL_META } };
-    if (features.elicitation && ELICITING_TOOLS.has(tool.name)) out = { ...out, description: `${out.description} ${ELICITATION_NOTE}` };
+    if (features.apps && form) out = { ...out, _meta: { ...out._meta, ...STEP_TOOL_META } };
+    if (features.elicitation && form?.elicit) out = { ...out, description: `${out.description} ${ELICITATION_NOTE}` };
     if (tool.name === 'describe_platform') out = { ...out, outputSchema: withClientFeatures(out.outputSchema) };
     return out;
   });

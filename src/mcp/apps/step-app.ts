@@ -16,9 +16,6 @@ export { STEP_APP_URI, STEP_PAYLOAD_META_KEY } from './step-meta.js';
 /** Where the build puts the document, inside the web app's build (WAYMARK_WEB_ROOT moves both). */
 export const STEP_APP_FILE = 'mcp-step-app.html';
 
-/** The trail tools that put a person in front of a step: each declares the step form. */
-export const STEP_TOOLS: ReadonlySet<string> = new Set(['start_trail', 'get_trail', 'advance_trail', 'transfer_step']);
-
 /** A tool's `_meta` as ext-apps' registerAppTool normalises it: the current key and the legacy one. */
 export const STEP_TOOL_META = { ui: { resourceUri: STEP_APP_URI }, [RESOURCE_URI_META_KEY]: STEP_APP_URI } as const;
 

@@ -11,9 +11,6 @@ import { WaymarkError } from '../../errors.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
 
-/** The trail tools that may ask: those that answer the current step whole. */
-export const ELICITING_TOOLS: ReadonlySet<string> = new Set(['start_trail', 'get_trail', 'advance_trail']);
-
 /** Rounds of asking again when the server refuses the answers (the message says why). */
 const MAX_ROUNDS = 3;
 

@@ -1,19 +1,16 @@
 /**
- * What a trail tool's result gains for a client that can show a person the step (issue 14): the step payload
- * in `_meta` for the step form app, or the answers asked for by elicitation before the tool answers.
+ * What an answer gains at the MCP door for a client that can show a person the step (issue 14), for the operations
+ * that declare the step form (OperationDeclaration.stepForm): the step payload in `_meta` for the step form app,
+ * or the answers asked for by elicitation (where the declaration allows it) before the tool answers.
  */
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
-import type { Actor } from '../../services/actor.js';
-import type { Services } from '../../services/index.js';
-import { movedOf } from '../../operations/trails/trail-schemas.js';
-import type { ClientFeatures } from './client-features.js';
-import { STEP_PAYLOAD_META_KEY, STEP_TOOLS } from './step-app.js';
-import { answerByElicitation, ELICITING_TOOLS, type ElicitableStep } from './step-elicitation.js';
+import type { Presented } from '../../operations/dispatch.js';
+import type { Operation, OperationContext } from '../../operations/operation.js';
+import { NO_FEATURES } from './client-features.js';
+import { STEP_PAYLOAD_META_KEY } from './step-app.js';
+import { answerByElicitation, type ElicitableStep } from './step-elicitation.js';
 
-export interface StepResultContext {
-  actor: Actor;
-  services: Services;
-  features: ClientFeatures;
+export interface StepResultContext extends OperationContext {
   elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
 }
 
@@ -22,21 +19,17 @@ interface TrailAnswer {
   current_step?: ElicitableStep | null;
 }
 
-export async function withStepForm(tool: string, data: unknown, c: StepResultContext): Promise<{ data: unknown; meta?: Record<string, unknown> }> {
+export async function withStepForm(operation: Operation, data: unknown, c: StepResultContext): Promise<Presented> {
   const answer = data as TrailAnswer;
-  if (typeof answer?.trail_id !== 'string') return { data };
+  const form = operation.stepForm;
+  if (!form || typeof answer?.trail_id !== 'string') return { data };
   const trailId = answer.trail_id;
-  if (c.features.elicitation && ELICITING_TOOLS.has(tool) && answer.current_step) {
+  const features = c.client ?? NO_FEATURES;
+  if (features.elicitation && form.elicit && answer.current_step) {
     const answered = await answerByElicitation({ actor: c.actor, services: c.services, trailId, step: answer.current_step, elicit: c.elicit });
-    if (answered) {
-      // The trail as it now stands, in the tool's own shape (advance_trail answers the moved form).
-      const view = await c.services.trails.get(c.actor, { trail_id: trailId });
-      return { data: tool === 'advance_trail' ? movedOf(view) : view };
-    }
-    return { data };
+    // The trail as it now stands, in the operation's own answer shape (advance_trail answers the moved form).
+    return answered ? { data: form.elicit(await c.services.trails.get(c.actor, { trail_id: trailId })) } : { data };
   }
-  if (c.features.apps && STEP_TOOLS.has(tool)) {
-    return { data, meta: { [STEP_PAYLOAD_META_KEY]: await c.services.stepForm.payload(c.actor, { trail_id: trailId }) } };
-  }
+  if (features.apps) return { data, meta: { [STEP_PAYLOAD_META_KEY]: await c.services.stepForm.payload(c.actor, { trail_id: trailId }) } };
   return { data };
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { bitAbstract, bitBody, bitDescription, bitTitle, bitWritten, complexity, contentFormat, elements, humanRequired } from './bit-schemas.js';
 import { categories, scopeId } from '../common-schemas.js';
 
-export const addBitTool = defineTool({
+export const addBitTool = defineOperation({
   name: 'add_bit',
   title: 'Add a bit',
   description:

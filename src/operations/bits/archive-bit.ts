@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool, errorCode } from '../operation.js';
+import { defineOperation, errorCode } from '../operation.js';
 import { bitId } from './bit-schemas.js';
 import { lastModifiedIgnored } from '../common-schemas.js';
 
-export const archiveBitTool = defineTool({
+export const archiveBitTool = defineOperation({
   name: 'archive_bit',
   title: 'Archive a bit',
   description:

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { bitId, connectionWritten } from './bit-schemas.js';
 import { lastModifiedIgnored } from '../common-schemas.js';
 
-export const connectBitsTool = defineTool({
+export const connectBitsTool = defineOperation({
   name: 'connect_bits',
   title: 'Connect two bits',
   description:

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { BIT_STATUSES } from '../../store/enums.js';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { conditionSchema } from '../trails/answer-schemas.js';
 import { bitId } from './bit-schemas.js';
 
-export const getBitTool = defineTool({
+export const getBitTool = defineOperation({
   name: 'get_bit',
   title: 'Get a bit',
   description:
     'Reads a bit: bit_body as markdown with ids in anchors, ready to edit and write back with update_bit (or as Slate), and its elements, connections and references.',
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
+  rest: { method: 'get', path: '/bits/:bit_id', operationId: 'getBit' },
   input: z.strictObject({ bit_id: bitId, format: z.enum(['markdown', 'slate']).optional().describe('Default markdown.') }),
   output: z
     .object({

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { uuid } from '../common-schemas.js';
 import { pageInput } from '../flows/flow-schemas.js';
 import { LIMITS } from '../../content/limits.js';
 import { bitSummaryShape } from '../../services/bits/shapes.js';
 
-export const listBitsTool = defineTool({
+export const listBitsTool = defineOperation({
   name: 'list_bits',
   title: 'List bits',
   description:

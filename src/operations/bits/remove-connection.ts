@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool, errorCode } from '../operation.js';
+import { defineOperation, errorCode } from '../operation.js';
 import { connectionWritten } from './bit-schemas.js';
 import { lastModifiedIgnored, recordId } from '../common-schemas.js';
 
-export const removeConnectionTool = defineTool({
+export const removeConnectionTool = defineOperation({
   name: 'remove_connection',
   title: 'Remove a connection',
   description:

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool, errorCode } from '../operation.js';
+import { defineOperation, errorCode } from '../operation.js';
 import { bitAbstract, bitBodyReplaced, bitDescription, bitId, bitTitle, bitWritten, complexity, contentFormatOfUpdate, elementsEdited, humanRequired } from './bit-schemas.js';
 import { categoriesReplaced, lastModifiedIgnored, nodeRef } from '../common-schemas.js';
 
-export const updateBitTool = defineTool({
+export const updateBitTool = defineOperation({
   name: 'update_bit',
   title: 'Update a bit',
   description:

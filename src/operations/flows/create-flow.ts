@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { recordId, uuid } from '../common-schemas.js';
 import { flowCategories, flowDescription, flowTitle, flowWritten, priority, trailContextSchema } from './flow-schemas.js';
 
-export const createFlowTool = defineTool({
+export const createFlowTool = defineOperation({
   name: 'create_flow',
   title: 'Create a flow',
   description:

@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { uuid } from '../common-schemas.js';
 import { flowView, pageInput, priority, REVIEW_STATUSES } from './flow-schemas.js';
 import { LIMITS } from '../../content/limits.js';
 
-export const listFlowsTool = defineTool({
+export const listFlowsTool = defineOperation({
   name: 'list_flows',
   title: 'List flows',
   description:
     'Lists the flows you can see, most recently changed first; filters combine.',
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
+  rest: { method: 'get', path: '/flows', operationId: 'listFlows' },
   input: z.strictObject({
     scope_id: uuid.nullable().optional().describe('null: account level only; omitted: all.'),
     is_active: z.boolean().optional(),

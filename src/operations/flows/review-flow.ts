@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { flowId, REVIEW_STATUSES } from './flow-schemas.js';
 
-export const reviewFlowTool = defineTool({
+export const reviewFlowTool = defineOperation({
   name: 'review_flow',
   title: 'Review a flow',
   description:

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { uuid } from '../common-schemas.js';
 import { flowCategoriesReplaced, flowDescription, flowId, flowTitle, flowWritten, lastModifiedIgnored, priority, trailContextSchemaReplaced } from './flow-schemas.js';
 
-export const updateFlowTool = defineTool({
+export const updateFlowTool = defineOperation({
   name: 'update_flow',
   title: 'Update a flow',
   description:

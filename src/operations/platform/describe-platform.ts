@@ -7,14 +7,14 @@ import { describeQuotas } from '../../quotas.js';
 import { hasAccess } from '../../services/actor.js';
 import { describeClientFeatures } from '../../mcp/apps/client-features.js';
 import { STEP_APP_URI } from '../../mcp/apps/step-app.js';
-import { defineTool, flagText, type Tool } from '../operation.js';
+import { defineOperation, flagText, type Operation } from '../operation.js';
 
 /**
  * describe_platform: an agent's manual, generated from the definitions the server enforces (the tool
  * declarations, the limits, the error catalogue, the element registry) and never written a second time.
  */
-export function describePlatformTool(allTools: () => Tool[]) {
-  return defineTool({
+export function describePlatformTool(allTools: () => readonly Operation[]) {
+  return defineOperation({
     name: 'describe_platform',
     title: 'Describe the platform',
     description:

@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 
 /**
- * noop: a tool that does nothing, registered only when WAYMARK_BENCH_NOOP=1 (see server.ts), so that the
- * tool-call bench can measure what a call costs the transport, auth and envelope alone. Production never lists it.
+ * noop: a tool that does nothing, served only by a server given it as an extra operation (the tool-call bench's
+ * bench/servers/waymark-with-noop.ts), so that the bench can measure what a call costs the transport, auth,
+ * dispatch and envelope alone. It is in no registry of Waymark's own: production never lists it.
  */
-export const noopTool = defineTool({
+export const noopTool = defineOperation({
   name: 'noop',
   title: 'Do nothing (benchmark baseline)',
-  description: 'Does nothing and answers {}: the baseline of the tool-call benchmark. Only present when the server runs with WAYMARK_BENCH_NOOP=1.',
+  description: 'Does nothing and answers {}: the baseline of the tool-call benchmark. Only present in the server of the tool-call benchmark.',
   flags: { W: false, D: false, I: false },
   access: { capability: 'any', permission: 'view' },
   input: z.strictObject({}),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { uuid } from '../common-schemas.js';
 import { contentFormat, referenceAbstract, referenceCategories, referenceContent, referenceTitle, referenceWritten } from './reference-schemas.js';
 
-export const createReferenceTool = defineTool({
+export const createReferenceTool = defineOperation({
   name: 'create_reference',
   title: 'Create a reference',
   description:

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LINK_ACCESS } from '../../services/references/references.service.js';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { bitId, displayLabel, lastModifiedIgnored, linkWritten, referenceId } from './reference-schemas.js';
 
-export const linkReferenceTool = defineTool({
+export const linkReferenceTool = defineOperation({
   name: 'link_reference',
   title: 'Link a reference to a bit',
   description:

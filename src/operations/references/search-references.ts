@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
 import { referenceSearchPageShape } from '../../services/references/shapes.js';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { cursor, uuid } from '../common-schemas.js';
 
-export const searchReferencesTool = defineTool({
+export const searchReferencesTool = defineOperation({
   name: 'search_references',
   title: 'Search references',
   description:
     'Full-text search of the References Library (title, abstract, body), best match first. Cite a result in a bit body as [[ref:<reference_id>|<label>]].',
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
+  rest: { method: 'get', path: '/references/search', operationId: 'searchReferences' },
   input: z.strictObject({
     query: z.string().max(LIMITS.searchQueryLength).describe('Plain words (all must match, stemmed) and "quoted phrases"; no operators, any text is safe.'),
     scope_id: uuid.nullable().optional().describe('null: account level only; omitted: all.'),

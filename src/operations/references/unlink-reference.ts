@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LINK_ACCESS } from '../../services/references/references.service.js';
-import { defineTool, errorCode } from '../operation.js';
+import { defineOperation, errorCode } from '../operation.js';
 import { bitId, lastModifiedIgnored, linkRemoved, referenceId } from './reference-schemas.js';
 
-export const unlinkReferenceTool = defineTool({
+export const unlinkReferenceTool = defineOperation({
   name: 'unlink_reference',
   title: 'Unlink a reference from a bit',
   description:

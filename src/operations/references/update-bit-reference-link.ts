@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LINK_ACCESS } from '../../services/references/references.service.js';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { bitId, displayLabel, lastModifiedIgnored, linkWritten, referenceId } from './reference-schemas.js';
 
-export const updateBitReferenceLinkTool = defineTool({
+export const updateBitReferenceLinkTool = defineOperation({
   name: 'update_bit_reference_link',
   title: 'Change a bit\'s reference link',
   description:

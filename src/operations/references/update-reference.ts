@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineTool, errorCode } from '../operation.js';
+import { defineOperation, errorCode } from '../operation.js';
 import { contentFormat, lastModifiedIgnored, referenceAbstractOfUpdate, referenceCategoriesReplaced, referenceContentReplaced, referenceId, referenceTitle, referenceWritten } from './reference-schemas.js';
 
-export const updateReferenceTool = defineTool({
+export const updateReferenceTool = defineOperation({
   name: 'update_reference',
   title: 'Update a reference',
   description:

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
-import { defineTool, errorCode } from '../operation.js';
+import { defineOperation, errorCode } from '../operation.js';
 import { recordId } from '../common-schemas.js';
 import { movedOf, trailId, trailMoved } from './trail-schemas.js';
 
-export const advanceTrailTool = defineTool({
+export const advanceTrailTool = defineOperation({
   name: 'advance_trail',
   title: 'Leave the current step',
   description: [
@@ -14,6 +14,8 @@ export const advanceTrailTool = defineTool({
   ].join(' '),
   flags: { W: true, D: false, I: false },
   access: RUN_ACCESS,
+  rest: { method: 'post', path: '/trails/:trail_id/advance', operationId: 'advanceTrail' },
+  stepForm: { elicit: movedOf },
   input: z.strictObject({
     trail_id: trailId,
     connection_id: recordId('One of current_step.connections_available.').optional(),

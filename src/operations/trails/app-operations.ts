@@ -1,19 +1,19 @@
 /**
  * The operations the web app needs beyond the MCP tools (issue 11): the inbox and the step payload. Declared
- * like tools (defineTool: zod input and output, access, one service call) so the REST adapter serves them, and
+ * like tools (defineOperation: zod input and output, access, one service call) so the REST adapter serves them, and
  * OpenAPI describes them, exactly as it does the tools; they are not offered over MCP.
  */
 import { z } from 'zod';
 import { LIMITS } from '../../content/limits.js';
 import { OPEN_TRAIL_STATUSES } from '../../store/enums.js';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { trailId } from './trail-schemas.js';
 import { inboxShape } from '../../services/trails/inbox-shapes.js';
 import { stepPayloadShape, trailPeopleShape } from '../../services/trails/shapes.js';
 import { INBOX_REASONS } from '../../services/trails/inbox.service.js';
 
 
-export const inboxOperation = defineTool({
+export const inboxOperation = defineOperation({
   name: 'inbox',
   title: 'My inbox',
   description: [
@@ -23,6 +23,8 @@ export const inboxOperation = defineTool({
   ].join(' '),
   flags: { W: false, D: false, I: true },
   access: { capability: 'run', permission: 'view' },
+  rest: { method: 'get', path: '/inbox', operationId: 'inbox' },
+  mcp: false,
   input: z.strictObject({
     flow_id: z.string().min(1).optional().describe('Only trails of this flow.'),
     status: z.enum(OPEN_TRAIL_STATUSES).optional(),
@@ -34,24 +36,28 @@ export const inboxOperation = defineTool({
   run: ({ actor, services }, input) => services.inbox.list(actor, input),
 });
 
-export const stepOperation = defineTool({
+export const stepOperation = defineOperation({
   name: 'step',
   title: 'The step form\'s payload',
   description:
     'The current step of a trail as the step form consumes it: body as Slate nodes (as get_bit format slate), elements with config, required and answer_rule (the rule submit_step_data enforces), the answers that count, required_missing, connections_available with target titles, references; may: what the caller can do now. step is null once the trail is completed or cancelled. Errors: TRAIL_NOT_FOUND.',
   flags: { W: false, D: false, I: true },
   access: { capability: 'run', permission: 'view' },
+  rest: { method: 'get', path: '/trails/:trail_id/step', operationId: 'getStep' },
+  mcp: false,
   input: z.strictObject({ trail_id: trailId }),
   output: stepPayloadShape,
   run: ({ actor, services }, input) => services.stepForm.payload(actor, input),
 });
 
-export const trailPeopleOperation = defineTool({
+export const trailPeopleOperation = defineOperation({
   name: 'trail_people',
   title: 'Who took part in a trail',
   description: 'The principals a trail\'s history names (started_by, answered_by, left_by, transferred_by, cancelled_by), with their names and kinds, so the history can say who did what. Errors: TRAIL_NOT_FOUND.',
   flags: { W: false, D: false, I: true },
   access: { capability: 'run', permission: 'view' },
+  rest: { method: 'get', path: '/trails/:trail_id/people', operationId: 'getTrailPeople' },
+  mcp: false,
   input: z.strictObject({ trail_id: trailId }),
   output: trailPeopleShape,
   run: ({ actor, services }, input) => services.trailPeople.list(actor, input),

@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
 import { LIMITS } from '../../content/limits.js';
-import { defineTool } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { recordId } from '../common-schemas.js';
 import { STEP_PAYLOAD_TEXT, trailView } from './trail-schemas.js';
 
-export const startTrailTool = defineTool({
+export const startTrailTool = defineOperation({
   name: 'start_trail',
   title: 'Start a trail',
   description: `Starts a run (trail) of an active flow; trail_context must fit the flow's trail_context_schema. ${STEP_PAYLOAD_TEXT}`,
   flags: { W: true, D: false, I: false },
   access: RUN_ACCESS,
+  rest: { method: 'post', path: '/trails', operationId: 'startTrail' },
+  stepForm: { elicit: (view) => view },
   input: z.strictObject({
     flow_id: recordId(),
     trail_context: z.record(z.string(), z.unknown()).optional().describe('Default {}.'),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
-import { defineTool, errorCode } from '../operation.js';
+import { defineOperation, errorCode } from '../operation.js';
 import { answerInnerSchema } from './answer-schemas.js';
 import { nodeRef } from '../common-schemas.js';
 import { PROGRESS_TEXT, progressOf, trailId, trailSubmitted } from './trail-schemas.js';
 import { LIMITS } from '../../content/limits.js';
 
-export const submitStepDataTool = defineTool({
+export const submitStepDataTool = defineOperation({
   name: 'submit_step_data',
   title: 'Answer elements of the current step',
   description: [
@@ -16,6 +16,7 @@ export const submitStepDataTool = defineTool({
   ].join(' '),
   flags: { W: true, D: false, I: false },
   access: RUN_ACCESS,
+  rest: { method: 'post', path: '/trails/:trail_id/answers', operationId: 'submitStepData' },
   input: z.strictObject({
     trail_id: trailId,
     data: z

@@ -8,7 +8,7 @@ import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness, type Principal } from '../../../test/harness.js';
 import type { BitWriteResult } from '../../services/bits/shapes.js';
 import type { TrailView } from '../../services/trails/shapes.js';
-import { allTools } from '../tools.js';
+import { allTools } from '../registry.js';
 
 type Added = BitWriteResult;
 type Trail = TrailView;

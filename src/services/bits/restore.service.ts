@@ -9,14 +9,7 @@ import { lockBit, updateBit } from '../../store/repositories/bits.repo.js';
 import type { Store } from '../../store/store.js';
 import { assertCanWriteIn, type Actor } from '../actor.js';
 import { nextModified } from '../clock.js';
-
-export interface RestoredBit {
-  bit_id: string;
-  status: 'active';
-  last_modified_date_time_utc: string;
-  /** true when the bit was not archived: nothing changed (the call is idempotent). */
-  was_already_active: boolean;
-}
+import type { RestoredBit } from './shapes.js';
 
 export class BitRestoreService {
   constructor(private readonly store: Store) {}

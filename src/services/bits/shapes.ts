@@ -37,3 +37,12 @@ export const bitSummaryShape = z.object({
   last_modified_date_time_utc: z.string(),
 });
 export type BitSummary = z.infer<typeof bitSummaryShape>;
+
+/** An archived bit set active again (REST only: authoring-interface.md, "States and transitions"). */
+export const restoredBitShape = z.object({
+  bit_id: z.string(),
+  status: z.literal('active'),
+  last_modified_date_time_utc: z.string(),
+  was_already_active: z.boolean().describe('true when the bit was active already: nothing changed.'),
+});
+export type RestoredBit = z.infer<typeof restoredBitShape>;

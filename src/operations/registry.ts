@@ -1,4 +1,8 @@
-import type { Tool } from './operation.js';
+import type { Operation } from './operation.js';
+import { restoreBitOperation } from './bits/restore-bit.js';
+import { meOperation, signOutOperation } from './auth/me.js';
+import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
+import { inboxOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
 import { describePlatformTool } from './platform/describe-platform.js';
 import { addBitTool } from './bits/add-bit.js';
 import { archiveBitTool } from './bits/archive-bit.js';
@@ -27,12 +31,11 @@ import { startTrailTool } from './trails/start-trail.js';
 import { submitStepDataTool } from './trails/submit-step-data.js';
 import { transferStepTool } from './trails/transfer-step.js';
 
-/** Every tool the server offers, in the order tools/list shows them. */
-export function allTools(): Tool[] {
-  return TOOLS;
-}
-
-const TOOLS: Tool[] = [
+/**
+ * Every operation, each declared once: its doors (MCP, REST), access, shapes and what it shows a person are fields
+ * of its declaration, read by dispatch and the doors. The MCP tools come first, in the order tools/list shows them.
+ */
+const OPERATIONS: readonly Operation[] = [
   describePlatformTool(allTools),
   addBitTool,
   getBitTool,
@@ -60,4 +63,41 @@ const TOOLS: Tool[] = [
   linkReferenceTool,
   updateBitReferenceLinkTool,
   unlinkReferenceTool,
+  inboxOperation,
+  stepOperation,
+  trailPeopleOperation,
+  restoreBitOperation,
+  meOperation,
+  signOutOperation,
+  listGrantsOperation,
+  revokeGrantOperation,
+  listOwnTokensOperation,
+  revokeOwnTokenOperation,
 ];
+
+/** What one server serves: a registry is a value, built from a list (a test or the tool-call bench adds its own). */
+export interface Registry {
+  readonly operations: readonly Operation[];
+  /** The MCP tools, in tools/list order. */
+  readonly tools: readonly Operation[];
+  /** The operations with a REST route. */
+  readonly rest: readonly Operation[];
+}
+
+export function createRegistry(extra: readonly Operation[] = []): Registry {
+  const operations = [...OPERATIONS, ...extra];
+  const names = new Set<string>();
+  for (const operation of operations) {
+    if (names.has(operation.name)) throw new Error(`two operations are named ${operation.name}`);
+    names.add(operation.name);
+  }
+  return { operations, tools: operations.filter((o) => o.mcp !== false), rest: operations.filter((o) => o.rest !== undefined) };
+}
+
+/** Waymark's own operations. */
+export const REGISTRY = createRegistry();
+
+/** Every tool the server offers, in the order tools/list shows them. */
+export function allTools(): readonly Operation[] {
+  return REGISTRY.tools;
+}
