@@ -6,6 +6,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpApp } from '../src/http/app.js';
+import type { Registry } from '../src/operations/registry.js';
 import type { Services } from '../src/services/index.js';
 import { silentLogger } from './harness.js';
 
@@ -14,8 +15,8 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-export async function startWebServer(services: Services, options: { publicUrl?: string } = {}): Promise<WebServer> {
-  const app = createHttpApp(services, silentLogger, { host: '127.0.0.1', port: 0, publicUrl: options.publicUrl });
+export async function startWebServer(services: Services, options: { publicUrl?: string; registry?: Registry } = {}): Promise<WebServer> {
+  const app = createHttpApp(services, silentLogger, { host: '127.0.0.1', port: 0, publicUrl: options.publicUrl, registry: options.registry });
   const server: Server = app.listen(0, '127.0.0.1');
   // fetch keeps connections alive; a server closing an idle one (5 s by default) just as a slow test reuses it
   // answers ECONNRESET. Tests on a loaded machine pause longer than that between requests.
