@@ -12,7 +12,8 @@ import type { Services } from '../services/index.js';
 import type { ClientFeatures } from '../mcp/apps/client-features.js';
 import type { Operation, OperationContext, SessionPort } from './operation.js';
 
-export type Door = 'mcp' | 'rest';
+/** The doors: MCP (HTTP and stdio), REST under /api/v1, and the server's own pages (the connected-apps page). */
+export type Door = 'mcp' | 'rest' | 'page';
 
 export interface Call {
   door: Door;

@@ -11,6 +11,18 @@ import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
 import { capabilitiesIn, grantableCapabilities } from '../../services/auth/oauth.service.js';
 import { renderConsentPage, renderErrorPage, renderGrantsPage, renderSignInNeededPage } from './pages.js';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { dispatch } from '../../operations/dispatch.js';
+import type { Operation, SessionPort } from '../../operations/operation.js';
+import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from '../../operations/auth/connected-apps.js';
+import type { grantListShape, ownTokenListShape } from '../../services/auth/shapes.js';
+
+type GrantList = z.infer<typeof grantListShape>;
+type OwnTokenList = z.infer<typeof ownTokenListShape>;
+
+/** The connected-apps page is reached only with the person's own session cookie (PersonSessions.personOf). */
+const PERSON_PAGE: SessionPort = { signedIn: true, expiresAt: null, csrfToken: () => null, signOut: async () => false };
 
 /** Form bodies of the pages' POSTs, parsed only on those routes. */
 const formBody = express.urlencoded({ extended: false, limit: '16kb' });
@@ -53,7 +65,7 @@ function asList(value: unknown): string[] {
   return typeof value === 'string' ? [value] : [];
 }
 
-export function consentRouter(services: Services, provider: () => Promise<Provider>, sessions: PersonSessions, resource: string): Router {
+export function consentRouter(services: Services, logger: Logger, provider: () => Promise<Provider>, sessions: PersonSessions, resource: string): Router {
   const router = Router();
   router.use(['/oauth/interaction', '/oauth/grants', '/oauth/tokens'], cookieParser());
 
@@ -165,9 +177,21 @@ export function consentRouter(services: Services, provider: () => Promise<Provid
         res.status(401).type('html').send(renderErrorPage('not_signed_in', 'Sign in to the web app with your sign-in link first, then come back to this page.'));
         return;
       }
-      res.status(200).type('html').send(renderGrantsPage(person.name, await services.oauth.listGrants(person.actor), await services.auth.listOwnTokens(person.actor)));
+      const { grants } = (await asPerson(person.actor, listGrantsOperation, {})) as GrantList;
+      const { tokens } = (await asPerson(person.actor, listOwnTokensOperation, {})) as OwnTokenList;
+      res.status(200).type('html').send(renderGrantsPage(person.name, grants, tokens));
     }),
   );
+
+  /**
+   * The connected-apps page is a door of the same operations as /api/v1/oauth (dispatch): the person's own session
+   * cookie is its credential. A refusal is thrown to `page`, which shows it.
+   */
+  const asPerson = async (actor: Actor, operation: Operation, args: Record<string, unknown>): Promise<unknown> => {
+    const outcome = await dispatch(operation, { door: 'page', caller: async () => actor, services, logger, session: PERSON_PAGE }, args);
+    if (!outcome.ok) throw new WaymarkError(outcome.error.code, outcome.error.message, outcome.error.details);
+    return outcome.data;
+  };
 
   /** A revoke button of the connected-apps page: the signed-in person's own record, then back to the page. */
   const revokeRoute = (path: string, revoke: (actor: Actor, id: string) => Promise<unknown>) =>
@@ -185,8 +209,8 @@ export function consentRouter(services: Services, provider: () => Promise<Provid
         res.redirect(303, '/oauth/grants');
       }),
     );
-  revokeRoute('/oauth/grants/:id/revoke', (actor, id) => services.oauth.revokeGrant(actor, id));
-  revokeRoute('/oauth/tokens/:id/revoke', (actor, id) => services.auth.revokeToken(id, actor));
+  revokeRoute('/oauth/grants/:id/revoke', (actor, id) => asPerson(actor, revokeGrantOperation, { grant_id: id }));
+  revokeRoute('/oauth/tokens/:id/revoke', (actor, id) => asPerson(actor, revokeOwnTokenOperation, { token_id: id }));
 
   return router;
 }

@@ -102,7 +102,7 @@ export function createOAuthServer(services: Services, logger: Logger, options: O
     }
   });
 
-  router.use(consentRouter(services, provider, options.sessions, resource));
+  router.use(consentRouter(services, logger, provider, options.sessions, resource));
 
   return {
     router,
