@@ -118,6 +118,23 @@ describe.each(ENGINES)('transports on %s', (engine) => {
     }
   });
 
+  it('a client that negotiates is served 2026-07-28, over Streamable HTTP and over stdio', async () => {
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...ts.env, WAYMARK_LOG_LEVEL: 'silent', WAYMARK_TOKEN: token };
+    const transports = [
+      new StreamableHTTPClientTransport(new URL(serve.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+      new StdioClientTransport({ command: process.execPath, args: [BIN, 'stdio'], env, stderr: 'ignore' }),
+    ];
+    for (const transport of transports) {
+      const client = new Client({ name: 'era-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      await client.connect(transport);
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('describe_platform');
+      const result = await client.callTool({ name: 'describe_platform', arguments: {} });
+      expect((result.structuredContent as { success: boolean }).success).toBe(true);
+      await client.close();
+    }
+  });
+
   it('a read-only token is FORBIDDEN on a tool that needs more', async () => {
     const client = new Client({ name: 'http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(serve.url), { requestInit: { headers: { Authorization: `Bearer ${readOnlyToken}` } } }));

@@ -78,6 +78,21 @@ describe('large answers over /mcp', () => {
     }
   });
 
+  it('in the 2026-07-28 era too: the client negotiating that era gets the answer whole, and the SDK wrote only the stand-in', async () => {
+    const written = vi.spyOn(Response, 'json');
+    const client = new Client({ name: 'large-answer-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', web.origin), { requestInit: { headers: { authorization: `Bearer ${h.owner.token}` } } }));
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const result = await client.callTool({ name: 'get_bit', arguments: { bit_id: bitId } });
+    await client.close();
+    const envelope = result.structuredContent as { success: boolean; data: { bit_body: string } };
+    expect(envelope.data.bit_body).toBe(markdown);
+    expect((result.content as Array<{ text: string }>)[0]?.text).toBe(JSON.stringify(envelope));
+    const sdkWrote = written.mock.calls.map(([message]) => JSON.stringify(message));
+    expect(sdkWrote.some((json) => json.includes('"result":{}'))).toBe(true);
+    expect(sdkWrote.every((json) => json.length < LIMITS.offThreadAnswerChars)).toBe(true);
+  });
+
   it('are never asked for in a batch: a batch is refused before any of it runs', async () => {
     const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_bit', arguments: { bit_id: bitId } } });
     const response = await post([call(1), call(2)]);

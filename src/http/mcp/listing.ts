@@ -6,7 +6,7 @@
  * agent pays"). Only the plain case is answered here: one 2025-era request `{jsonrpc, id, method:
  * "tools/list"}` with no params (or empty ones), whose headers pass the transport's own checks. Anything
  * else (a cursor, `_meta`, a batch, a bad header) goes to the SDK, which answers it as it always does; the
- * answers agree (`mcp-listing.test.ts` compares them).
+ * answers agree (`listing.test.ts` compares them).
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { isJsonContentType, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';

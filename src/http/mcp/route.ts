@@ -2,8 +2,24 @@
  * The MCP endpoint, stateless Streamable HTTP: one server and transport per request, so any number of processes
  * can serve the same store behind a load balancer without sticky sessions. The token is checked first, then the
  * body is read within LIMITS.mcpRequestBytes; every refusal is a JSON-RPC error.
+ *
+ * Both protocol eras are served here, after the same token, rate limits, body limit and batch refusal, by
+ * servers from the same createMcpServer (issue 25). A request is classified as the SDK classifies it
+ * (classifyInboundRequest, the step of its createMcpHandler): one carrying the 2026-07-28 `_meta` envelope
+ * (`server/discover` and every later request of such a client, each with its own client capabilities) goes to
+ * the SDK's handler for that era; everything else (initialize and the 2025 era's requests) is served as before,
+ * by McpRequestTransport.
  */
-import { PARSE_ERROR, INTERNAL_ERROR, INVALID_REQUEST, type AuthInfo } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  PARSE_ERROR,
+  type AuthInfo,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { LIMITS } from '../../content/limits.js';
@@ -14,7 +30,7 @@ import { actorOf } from '../session/bearer.js';
 import { jsonBody } from '../json/body.js';
 import { ClientMemory } from './clients.js';
 import { answerToolsList } from './listing.js';
-import { McpRequestTransport } from './transport.js';
+import { answerNode, LargeAnswer, McpRequestTransport } from './transport.js';
 
 /** The code the SDK's transport gives its own HTTP-level refusals (413, 415, 405). */
 const SERVER_ERROR = -32000;
@@ -45,6 +61,34 @@ function calledTool(body: unknown): string | null | undefined {
   return typeof message.params?.name === 'string' ? message.params.name : undefined;
 }
 
+/** The value of a request header sent once, else undefined. */
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Whether the SDK's handler for the 2026-07-28 era answers this request: it carries that era's envelope, or
+ * claims the era in a way that handler refuses in its own words (a 2026 MCP-Protocol-Version header without
+ * the envelope, headers that disagree with the body). The SDK's own classification, on the parsed body.
+ */
+function isModernRequest(req: Request): boolean {
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: header(req, 'mcp-protocol-version'),
+    mcpMethodHeader: header(req, 'mcp-method'),
+    mcpNameHeader: header(req, 'mcp-name'),
+    body: req.body,
+  });
+  return route.kind !== 'legacy';
+}
+
+/**
+ * A 2026-07-28 client's change stream, refused as the 2025 era's GET stream is: the tools of a stateless
+ * server do not change while it runs, and an open stream per client is a connection held for nothing.
+ */
+const LISTEN_REFUSAL = 'Method not found: subscriptions/listen; this server is stateless and its tools do not change while it runs.';
+
 /** Routes for `/mcp`, to mount at the root. */
 export function mcpRouter(
   services: Services,
@@ -56,11 +100,48 @@ export function mcpRouter(
   const router = Router();
   const clients = new ClientMemory();
   const limits = rateLimit(mcpJsonBody);
+
+  // The 2026-07-28 era: the SDK's handler, with a server per request from the same factory as the 2025 era's.
+  // What the factory needs of its request (the tool it calls, where its large answer goes) is kept here by the
+  // web request the handler passes it. `legacy: 'reject'`: the 2025 era never reaches it (see the route).
+  const exchanges = new WeakMap<globalThis.Request, { onlyTool: string | null | undefined; answer: LargeAnswer }>();
+  const modern = createMcpHandler(
+    (ctx: McpRequestContext) => {
+      const exchange = ctx.requestInfo ? exchanges.get(ctx.requestInfo) : undefined;
+      const server = createMcpServer(services, async (c) => actorOf(c.http?.authInfo), logger, undefined, exchange?.onlyTool, registry);
+      exchange?.answer.attach(server);
+      return server;
+    },
+    { legacy: 'reject', onerror: (error) => logger.debug({ err: error }, 'mcp request refused or failed (2026-07-28 era)') },
+  );
+  const serveModern = async (req: Request & { auth?: AuthInfo }, res: Response): Promise<void> => {
+    const message = req.body as { id?: unknown; method?: unknown };
+    if (message.method === 'subscriptions/listen') {
+      res.status(404).json({ jsonrpc: '2.0', error: { code: METHOD_NOT_FOUND, message: LISTEN_REFUSAL }, id: typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null });
+      return;
+    }
+    const exchange = { onlyTool: calledTool(req.body), answer: new LargeAnswer(logger) };
+    await answerNode(req, res, async (request) => {
+      exchanges.set(request, exchange);
+      const response = await modern.fetch(request, { authInfo: req.auth, parsedBody: req.body });
+      return exchange.answer.apply(response);
+    });
+  };
+
   router
     .route('/mcp')
     .post(limits.early, bearer, limits.counted, mcpJsonBody, async (req: Request, res: Response) => {
       if (Array.isArray(req.body)) {
         sendRpcError(res, 400, INVALID_REQUEST, BATCH_REFUSAL);
+        return;
+      }
+      if (isModernRequest(req)) {
+        try {
+          await serveModern(req, res);
+        } catch (error) {
+          logger.error({ err: error }, 'mcp request failed');
+          if (!res.headersSent) sendRpcError(res, 500, INTERNAL_ERROR, 'Internal error');
+        }
         return;
       }
       const key = ClientMemory.keyOf((req as Request & { auth?: AuthInfo }).auth);
