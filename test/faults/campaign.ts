@@ -216,8 +216,11 @@ async function waitForQuietPostgres(store: Store): Promise<void> {
 async function sabotage(store: Store, accountId: string, model: Model, cache: RoundTripCache): Promise<{ lost: number; traces: number; invariants: number }> {
   const connected = [...model.bits.values()].find((b) => b.connections.some((c) => c.id !== null));
   const connection = connected?.connections.find((c) => c.id !== null);
-  if (connection?.id) await store.db.deleteFrom('connections').where('id', '=', connection.id).execute();
   const bit = [...model.bits.values()][0];
+  if (connection?.id) await store.db.deleteFrom('connections').where('id', '=', connection.id).execute();
+  // A short run under heavy load may have acknowledged no connection: a body that no longer parses breaks the
+  // invariants as surely, and the verifier must report it.
+  else if (bit) await store.db.updateTable('bits').set({ body: '{"not a body"' }).where('id', '=', bit.id).execute();
   if (bit) await store.db.updateTable('bits').set({ title: 'changed behind the server' }).where('id', '=', bit.id).execute();
   // A refused write's title planted on an acknowledged flow, or (a short run under heavy load may have acknowledged
   // no flow) on a second bit: the verifier must report it as a trace either way.
