@@ -220,7 +220,7 @@ async function sabotage(store: Store, accountId: string, model: Model, cache: Ro
   if (connection?.id) await store.db.deleteFrom('connections').where('id', '=', connection.id).execute();
   // A short run under heavy load may have acknowledged no connection: a body that no longer parses breaks the
   // invariants as surely, and the verifier must report it.
-  else if (bit) await store.db.updateTable('bits').set({ body: '{"not a body"' }).where('id', '=', bit.id).execute();
+  else if (bit) await store.db.updateTable('bits').set({ body: '{"not": "a Slate body"}' }).where('id', '=', bit.id).execute();
   if (bit) await store.db.updateTable('bits').set({ title: 'changed behind the server' }).where('id', '=', bit.id).execute();
   // A refused write's title planted on an acknowledged flow, or (a short run under heavy load may have acknowledged
   // no flow) on a second bit: the verifier must report it as a trace either way.
