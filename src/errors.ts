@@ -1,4 +1,4 @@
-import { LIMITS } from './content/limits.js';
+import { LIMITS } from './limits/index.js';
 
 /**
  * The error catalogue: one home for every code a tool can answer with (CONTRACT.md, "Error codes").

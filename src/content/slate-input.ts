@@ -14,11 +14,11 @@ import { normaliseList } from './constructs/list.js';
 import type { InputStep, Place } from './constructs/types.js';
 import { elementTypeForStep, isElementType } from './elements/index.js';
 import { defaultNewId, UUID_PATTERN } from './ids.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits/index.js';
 import { invalid } from './problems.js';
 import { assertBodySize } from './size.js';
 import type { BlockNode, ConnectionNode, ListNode, SlateBody, SlateNode } from './slate.js';
-import { quote } from './quote.js';
+import { quote } from '../quote.js';
 
 interface Work {
   value: unknown;

@@ -13,7 +13,7 @@ import type { BlockNode, SlateBody } from '../slate.js';
 import { ParseContext, type PendingConnection } from './context.js';
 import { parseBlocks } from './parse.js';
 import { assertMarkdownDepth, assertMarkdownOutputFloor, assertMarkdownSize } from './prescan.js';
-import { quote } from '../quote.js';
+import { quote } from '../../quote.js';
 
 export interface ConvertOptions {
   elements?: ElementEntry[];

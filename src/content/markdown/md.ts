@@ -6,7 +6,7 @@
 import MarkdownItCtor, { type MarkdownIt, type StateBlock, type StateInline, type Token } from 'markdown-it';
 import { nodeScheme } from '../../brand.js';
 import { chargeBlockTokens, chargeInlineTokens, type OutputBudget } from '../budget.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { applyConstructPlugins } from '../constructs/index.js';
 
 /** Top-level blocks are handed on once this many of their tokens are waiting (a paragraph is three). */

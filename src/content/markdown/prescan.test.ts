@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { markdownToBody } from '../index.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { CONSTRUCTS } from './constructs.fixtures.js';
 import { assertMarkdownOutputFloor, markdownOutputFloor } from './prescan.js';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { markdownToBody, type ElementEntry } from '../index.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { manyCheckLists } from '../test-support/check-lists.js';
 import { idMaker } from '../test-support/ids.js';
 import { parser } from './md.js';

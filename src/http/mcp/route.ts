@@ -6,7 +6,7 @@
 import { PARSE_ERROR, INTERNAL_ERROR, INVALID_REQUEST, type AuthInfo } from '@modelcontextprotocol/server';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { createMcpServer } from '../../mcp/server.js';
 import type { Services } from '../../services/index.js';
 import { actorOf } from '../session/bearer.js';

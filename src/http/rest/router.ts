@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { errorBody, WaymarkError } from '../../errors.js';
 import type { Services } from '../../services/index.js';
 import { assertAccess, type Access, type Actor } from '../../services/actor.js';

@@ -4,7 +4,7 @@
  * (slateToBody, bodyText), so a reference and a bit read the same nodes the same way.
  */
 import { bodyText, slateToBody } from '../../content/index.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { WaymarkError, validationError } from '../../errors.js';
 
 export type SlateNode = { text: string } | { type: string; children: SlateNode[]; [prop: string]: unknown };

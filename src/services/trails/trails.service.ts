@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { issuesError, validationError, WaymarkError } from '../../errors.js';
 import { answeredByItems, choiceList, textLongerThan } from '../../content/index.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { assertAnswerSizes, assertContextSize } from './bounds.js';
 import { findBit, findBitHeads } from '../../store/repositories/bits.repo.js';
 import { connectionsFrom } from '../../store/repositories/connections.repo.js';

@@ -9,7 +9,7 @@ function loadPg(): typeof pg {
   return createRequire(import.meta.url)('pg') as typeof pg;
 }
 import { Kysely, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import type { DB } from '../schema.js';
 import { jsonKey, queryTimeout, type StoreDialect } from './dialect.js';
 import { postgresSearch } from './postgres-search.js';

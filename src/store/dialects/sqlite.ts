@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder, type SqlBool, type SqliteDialectConfig } from 'kysely';
 import type { DB } from '../schema.js';
 import { jsonKey, type StoreDialect } from './dialect.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { registerSqliteFunctions } from './sqlite-functions.js';
 import { inlineCheckpoints, threadCheckpoints, WRITER_CHECKPOINT_PAGES, type SqliteCheckpoints } from './sqlite-checkpoints.js';
 import { inlineReads, threadReads } from './sqlite-reads.js';
