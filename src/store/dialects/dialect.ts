@@ -60,12 +60,6 @@ export interface StoreDialect {
   /** Whether an error is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
   /**
-   * Migration 006: make waymark_lower() (see lowerText) exist on this engine. PostgreSQL keeps it in the
-   * database; SQLite keeps functions in the connection, so there it is registered whenever the file is
-   * opened, and this does nothing.
-   */
-  migrateLowerText(db: Kysely<unknown>): Promise<void>;
-  /**
    * A top-level field of a JSON column read in SQL (the inbox reads a step snapshot's title and human_required
    * without loading the snapshot, which can be megabytes). `key` is a constant of ours, never user text.
    * jsonText: the string field, or null. jsonTrue: whether the field is the JSON literal true.
@@ -104,7 +98,7 @@ export function lowerText(value: Expression<string | null>): RawBuilder<string> 
 /**
  * Full-text search over the References Library (migration 002). The engines index differently (SQLite:
  * an FTS5 table kept in sync by triggers; PostgreSQL: a generated tsvector column with a GIN index), so
- * each dialect owns its DDL and its one search query; the query terms arrive already tokenized
+ * each dialect owns its one search query over what the migrations made (002, 005, 007); the query terms arrive already tokenized
  * (references/query.ts), so no user text ever reaches an engine's query syntax.
  */
 export interface SearchTerm {
@@ -148,14 +142,5 @@ export interface ReferenceSearchHit {
 }
 
 export interface SearchDialect {
-  /** The engine's DDL of migration 002 (index, triggers or generated column), applied once. */
-  migrate(db: Kysely<unknown>): Promise<void>;
-  /** Migration 005: the index folds diacritics ('cafe' finds 'Café') on every engine, existing rows included. */
-  migrateFoldDiacritics(db: Kysely<unknown>): Promise<void>;
-  /**
-   * Migration 007: the index reads the snippet window (library_references.snippet_text). `fill` bounds the
-   * stored texts and sets the window; the dialect runs it where its index would otherwise index every row twice.
-   */
-  migrateSnippetWindow(db: Kysely<unknown>, fill: () => Promise<void>): Promise<void>;
   searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]>;
 }

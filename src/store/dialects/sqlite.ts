@@ -162,7 +162,6 @@ export function sqliteDialect(file: string, options: SqliteOptions = {}): StoreD
       const code = (error as { code?: string } | null)?.code;
       return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
     },
-    migrateLowerText: async () => undefined,
     // json_extract gives SQLite's own values: a JSON true is the integer 1.
     jsonText: (column, key) => sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${jsonKey(key)}`})`,
     jsonTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${`$.${jsonKey(key)}`}) = 'true')`,
