@@ -42,8 +42,6 @@ export function referenceText(nodes: SlateNode[]): string {
   return bodyText({ children: nodes as Parameters<typeof bodyText>[0]['children'] });
 }
 
-/** The length an abstract derived from the body aims at: a paragraph's worth, well under the 2048 limit. */
-
 /**
  * An abstract cut from the body text: whole sentences up to LIMITS.derivedAbstractChars characters; when the
  * first sentence alone is longer, whole words up to that length and an ellipsis. Null for a body without text.

@@ -38,9 +38,6 @@ function large(raw: unknown): boolean {
   return textLongerThan(raw, LIMITS.inlineConvertChars);
 }
 
-/** Answers in one submit_step_data call: a step holds at most 200 elements and items (LIMITS.entriesAndItemsPerCall). */
-
-
 export interface StartTrailInput {
   flow_id: string;
   trail_context?: Record<string, unknown>;
@@ -128,8 +125,10 @@ export class TrailsService {
     return { id, snapshot };
   }
 
-  /** The trail with its current step payload and history, read in one go. */
-  /** `entered`: the current step's snapshot when the caller has just taken it, so it is not read back. */
+  /**
+   * The trail with its current step payload and history, read in one go. `entered`: the current step's snapshot
+   * when the caller has just taken it, so it is not read back.
+   */
   private async view(q: Q, trail: TrailTable, entered?: BitSnapshot): Promise<TrailView> {
     const steps = await repo.stepsOf(q, trail.id);
     const answers = await repo.answersOf(q, trail.id);

@@ -1,5 +1,10 @@
 import { createRequire } from 'node:module';
 import type pg from 'pg';
+import { Kysely, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { LIMITS } from '../../limits/index.js';
+import type { DB } from '../schema.js';
+import { jsonKey, queryTimeout, type StoreDialect } from './dialect.js';
+import { postgresSearch } from './postgres-search.js';
 
 /**
  * pg is loaded when a PostgreSQL store is opened, not when this module is: `waymark stdio` on the embedded store
@@ -8,11 +13,6 @@ import type pg from 'pg';
 function loadPg(): typeof pg {
   return createRequire(import.meta.url)('pg') as typeof pg;
 }
-import { Kysely, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { LIMITS } from '../../limits/index.js';
-import type { DB } from '../schema.js';
-import { jsonKey, queryTimeout, type StoreDialect } from './dialect.js';
-import { postgresSearch } from './postgres-search.js';
 
 /** serialization_failure, deadlock_detected: PostgreSQL asks the client to run the transaction again. */
 const RETRYABLE = new Set(['40001', '40P01']);
