@@ -7,6 +7,11 @@ export function importsOf(source: string): string[] {
   return [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
 }
 
+/** The modules a file imports at run time: `import type` and `export type … from` left out. */
+export function runtimeImportsOf(source: string): string[] {
+  return [...source.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]/g)].map((m) => (m[1] ?? m[2])!);
+}
+
 /** The TypeScript files under `dir`, tests (`*.test.ts`) left out. */
 export function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
