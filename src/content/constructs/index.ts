@@ -25,8 +25,11 @@ export type { Construct, NodeHandler, SyntaxEntry } from './types.js';
 /** Every Slate node type with a `type`, besides the interactive elements. */
 export type NodeType = Exclude<SlateNode, ElementNode | TextLeaf>['type'];
 
-/** Every Slate node type has its handler among the built-in constructs: a type without one is a compile error here. */
-const _EVERY_NODE_TYPE: Record<NodeType, NodeHandler> = {
+/**
+ * Every Slate node type with its built-in handler (a type without one is a compile error here), in the order
+ * describe_platform's Slate model lists them: prose first.
+ */
+const NODES: Record<NodeType, NodeHandler> = {
   ...paragraph.nodes,
   ...headings.nodes,
   ...quote.nodes,
@@ -61,7 +64,7 @@ export const BUILT_IN_CONSTRUCTS: readonly Construct[] = [
 ] as Construct[];
 
 /** The registry of the built-in constructs: what every walker reads unless it is given another. */
-export const CONSTRUCTS = buildConstructRegistry(BUILT_IN_CONSTRUCTS);
+export const CONSTRUCTS = buildConstructRegistry(BUILT_IN_CONSTRUCTS, Object.keys(NODES));
 
 /** describe_platform's body syntax: the built-in constructs' entries, in the registry's order. */
 export function describeBodySyntax(): SyntaxEntry[] {

@@ -24,10 +24,11 @@ export interface ConstructRegistry {
 }
 
 /**
- * The registry of `constructs`, in the order describe_platform lists their syntax. A node type or a token two
- * constructs claim, or a node type that is an element type, is refused.
+ * The registry of `constructs`, in the order describe_platform lists their syntax. Their node types are listed
+ * (nodeHandlers, describe_platform's Slate model) in `nodeOrder` first, then in the constructs' order. A node
+ * type or a token two constructs claim, or a node type that is an element type, is refused.
  */
-export function buildConstructRegistry(constructs: readonly Construct[]): ConstructRegistry {
+export function buildConstructRegistry(constructs: readonly Construct[], nodeOrder: readonly string[] = []): ConstructRegistry {
   const byType = new Map<string, NodeHandler>();
   const blockTokens = new Map<string, BlockTokenHandler>();
   const inlineTokens = new Map<string, InlineTokenHandler>();
@@ -45,7 +46,8 @@ export function buildConstructRegistry(constructs: readonly Construct[]): Constr
       inlineTokens.set(token, handler);
     }
   }
-  const constructTypes = [...byType];
+  const rank = (type: string) => (nodeOrder.includes(type) ? nodeOrder.indexOf(type) : nodeOrder.length);
+  const constructTypes = [...byType].sort(([a], [b]) => rank(a) - rank(b));
   /** An element type's handler, by its placement and with its shape: made on first use, then one map read. */
   const elements = new Map<string, NodeHandler>();
   return {
