@@ -18,7 +18,7 @@ import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bodyByteLength, type SlateBody } from '../src/content/index.js';
-import { LIMITS } from '../src/content/limits.js';
+import { LIMITS } from '../src/limits/index.js';
 import { startListening } from './processes.js';
 import { initOwner, kb, openBenchStore, seedBodyDependencies, sizedBody, slateInput, type Owner } from './bodies.js';
 import { isEntry, round, runAsScript, writeResult, type BenchOptions, type BenchResult } from './result.js';

@@ -20,7 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import { bodyByteLength, type SlateBody } from '../src/content/index.js';
-import { LIMITS } from '../src/content/limits.js';
+import { LIMITS } from '../src/limits/index.js';
 import { searchTexts } from '../src/content/search-text.js';
 import { deriveAbstract } from '../src/services/references/content.js';
 import { insertReferences } from '../src/store/repositories/references.repo.js';

@@ -26,7 +26,7 @@ import { insertReferences, searchReferences } from '../src/store/repositories/re
 import type { ReferenceTable } from '../src/store/schema.js';
 import { openStore, type Store } from '../src/store/store.js';
 import { connectClient } from '../test/harness.js';
-import { LIMITS } from '../src/content/limits.js';
+import { LIMITS } from '../src/limits/index.js';
 
 const REFERENCES = Number(process.env.BENCH_SEARCH_REFERENCES ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_SEARCH_ITERATIONS ?? 60);

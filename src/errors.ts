@@ -1,4 +1,4 @@
-import { LIMITS } from './content/limits.js';
+import { LIMITS } from './limits/index.js';
 
 /**
  * The error catalogue: one home for every code a tool can answer with (CONTRACT.md, "Error codes").
@@ -92,10 +92,9 @@ export function validationError(issues: ValidationIssue[], message?: string, ext
   return new WaymarkError('VALIDATION_ERROR', text, { issues, ...extra });
 }
 
-/** hostile-trails: an error's issues kept few and its message short (issue 16, "Errors are bounded"). */
-
 /**
- * An error listing issues, bounded however many there are: at most LIMITS.issuesPerError issues in
+ * An error listing issues, bounded however many there are (hostile-trails: an error's issues kept few and its
+ * message short; issue 16, "Errors are bounded"): at most LIMITS.issuesPerError issues in
  * details.issues (the first, in the order given), their total in details.issue_count, and a message of at
  * most LIMITS.errorMessageLength characters: `lead`, the shown issues (`path: message` each, or as `show`
  * writes them), then `tail`.

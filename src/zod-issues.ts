@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { pathText, type ValidationIssue } from './errors.js';
-import { quote } from './content/quote.js';
+import { quote } from './quote.js';
 
 type Schema = z.core.$ZodType;
 interface Def {

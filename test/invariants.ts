@@ -6,7 +6,7 @@
  * neither outgoing nor incoming. Plain errors, not `expect`, so a bench can call it outside vitest.
  */
 import { collectConnections, type SlateBody } from '../src/content/index.js';
-import { LIMITS } from '../src/content/limits.js';
+import { LIMITS } from '../src/limits/index.js';
 import type { Store } from '../src/store/store.js';
 
 /** Every way the store breaks the invariant, one sentence each; empty when it holds. */

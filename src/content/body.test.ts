@@ -17,7 +17,7 @@ import {
   slateToBody,
   type SlateBody,
 } from './index.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits/index.js';
 import { expectError } from './test-support/errors.js';
 import { id, idMaker } from './test-support/ids.js';
 

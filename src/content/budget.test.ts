@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertTopLevelFloor, jsonSizeAtLeast, textLongerThan } from './budget.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits/index.js';
 import { markdownToBody } from './markdown/convert.js';
 import { slateToBody } from './slate-input.js';
 

@@ -8,7 +8,7 @@
  */
 import type { Token } from 'markdown-it';
 import { WaymarkError } from '../errors.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits/index.js';
 
 export function bodyTooLarge(reason: string, details: Record<string, unknown> = {}): WaymarkError {
   return new WaymarkError('BODY_TOO_LARGE', `bit_body ${reason}, over ${LIMITS.bodyBytes} bytes once converted; split the content over several bits`, {

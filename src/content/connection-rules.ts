@@ -11,9 +11,9 @@
 import { WaymarkError } from '../errors.js';
 import type { BodyIndex, IndexedNode } from './body-index.js';
 import { ELEMENTS, ELEMENT_TYPES, choiceList } from './elements/index.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits/index.js';
 import { invalid, type SourceLine } from './problems.js';
-import { quote } from './quote.js';
+import { quote } from '../quote.js';
 import type { ConnectionCondition, ConnectionNode } from './slate.js';
 
 /** CONNECTION_LIMIT_EXCEEDED when a bit would have `count` outgoing connections, more than the limit. */

@@ -10,7 +10,7 @@ import type { ConvertResult } from './markdown/convert.js';
 import { ElementResolver, standingAlone } from './resolve.js';
 import { assertBodySize } from './size.js';
 import type { ElementNode, SlateBody } from './slate.js';
-import { quote } from './quote.js';
+import { quote } from '../quote.js';
 
 export function applyElementEdits(body: SlateBody, elements: ElementEntry[], opts: { newId?: () => string } = {}): ConvertResult {
   const entries = validateElementEntries(elements);

@@ -5,8 +5,8 @@
 import type { z } from 'zod';
 import { validationError, type ValidationIssue } from '../errors.js';
 import { assertKnownProps, ELEMENTS, ELEMENT_TYPES, isElementType, typesAnsweredByItems, type ElementType } from './elements/index.js';
-import { ELEMENT_KEY_PATTERN, LIMITS } from './limits.js';
-import { quote } from './quote.js';
+import { ELEMENT_KEY_PATTERN, LIMITS } from '../limits/index.js';
+import { quote } from '../quote.js';
 
 export interface ElementEntry {
   key?: string;

@@ -1,5 +1,5 @@
 /** Read-only views of a stored body that services need: inventories, element lists, citations, text. */
-import { handlerOf } from './constructs/index.js';
+import { CONSTRUCTS, type ConstructRegistry } from './constructs/index.js';
 import type { InventoryEntry } from './constructs/types.js';
 import { ELEMENTS, isElementType } from './elements/index.js';
 import type { CitationNode, ConnectionNode, ElementNode, SlateBody, SlateNode } from './slate.js';
@@ -11,12 +11,12 @@ export type { InventoryEntry };
  * Every element, item, link, media and connection node by id; a connection without an id is keyed by its
  * label (`→` when it has none). What update_bit compares to find BIT_CONTENT_LOSS. Each construct adds its own.
  */
-export function nodeInventory(body: SlateBody): Map<string, InventoryEntry> {
+export function nodeInventory(body: SlateBody, constructs: ConstructRegistry = CONSTRUCTS): Map<string, InventoryEntry> {
   const out = new Map<string, InventoryEntry>();
   walk(body.children, (node) => {
     const type = (node as { type?: string }).type;
     if (type === undefined) return true;
-    const handler = handlerOf(type);
+    const handler = constructs.handlerOf(type);
     return handler?.inventory ? handler.inventory(node, out) : true;
   });
   return out;
@@ -76,7 +76,7 @@ export function collectConnections(body: SlateBody): ConnectionNode[] {
  * heading, code line, cell), the text its constructs give (link text, citation labels); elements,
  * connections and credentials are not prose.
  */
-export function bodyText(body: SlateBody | { children: readonly SlateNode[] }): string {
+export function bodyText(body: SlateBody | { children: readonly SlateNode[] }, constructs: ConstructRegistry = CONSTRUCTS): string {
   const lines: string[] = [];
   let current = '';
   const flush = () => {
@@ -89,7 +89,7 @@ export function bodyText(body: SlateBody | { children: readonly SlateNode[] }): 
       current += node.text;
       return;
     }
-    const rule = handlerOf(node.type)?.text ?? 'skip';
+    const rule = constructs.handlerOf(node.type)?.text ?? 'skip';
     if (rule === 'descend') return true;
     if (rule === 'line') {
       flush();

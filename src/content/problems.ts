@@ -1,6 +1,6 @@
 /** Errors that point at a place in the caller's input: a markdown line, or an entry path. */
 import { validationError, WaymarkError } from '../errors.js';
-import { quote } from './quote.js';
+import { quote } from '../quote.js';
 
 /** A line of the markdown being converted, 1-based, with its text for the error details. */
 export interface SourceLine {

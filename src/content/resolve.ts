@@ -11,7 +11,7 @@ import type { BodyIndex } from './body-index.js';
 import { parser } from './markdown/md.js';
 import { invalid, unsupported, type Place, type SourceLine } from './problems.js';
 import { emptyVoidChildren, type BlockNode, type ElementItem, type ElementNode, type InlineElementNode, type InlineNode } from './slate.js';
-import { quote } from './quote.js';
+import { quote } from '../quote.js';
 
 /** An element line as the parser read it. */
 export interface ElementLine extends SourceLine {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits/index.js';
 import { searchTexts } from './search-text.js';
 
 describe('searchTexts', () => {

@@ -2,7 +2,7 @@
  * What search keeps of a reference's text (issue 16, finding 4). Pure text, so that the services (which write
  * references) and migration 007 (which bounds the ones stored before it) cut it the same way.
  */
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits/index.js';
 
 /**
  * `text` cut to at most `max` characters at a word boundary: a word the cut would split is left out whole, so

@@ -1,6 +1,6 @@
 /** "bit_body at most 8 MB after conversion" (authoring-interface.md, Limits): the stored JSON, in bytes. */
 import { WaymarkError } from '../errors.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits/index.js';
 import type { SlateBody } from './slate.js';
 
 export function bodyByteLength(body: SlateBody): number {

@@ -8,17 +8,17 @@ import { pathText, validationError, WaymarkError } from '../errors.js';
 import { assertConnectionCount, checkCondition, checkNamedConnection, claimConnections } from './connection-rules.js';
 import { assertTopLevelFloor, OutputBudget } from './budget.js';
 import { indexBody, type BodyIndex } from './body-index.js';
-import { handlerOf } from './constructs/index.js';
+import { CONSTRUCTS, type ConstructRegistry } from './constructs/index.js';
 import { checkShape, isObj, textLeaf } from './constructs/input.js';
 import { normaliseList } from './constructs/list.js';
 import type { InputStep, Place } from './constructs/types.js';
 import { elementTypeForStep, isElementType } from './elements/index.js';
 import { defaultNewId, UUID_PATTERN } from './ids.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../limits/index.js';
 import { invalid } from './problems.js';
 import { assertBodySize } from './size.js';
 import type { BlockNode, ConnectionNode, ListNode, SlateBody, SlateNode } from './slate.js';
-import { quote } from './quote.js';
+import { quote } from '../quote.js';
 
 interface Work {
   value: unknown;
@@ -29,8 +29,8 @@ interface Work {
 }
 
 /** Whether a node of `type` may stand in `place`: its construct says where (an element by its placement). */
-function allows(place: Place, type: string): boolean {
-  return handlerOf(type)?.standsIn.includes(place) ?? false;
+function allows(constructs: ConstructRegistry, place: Place, type: string): boolean {
+  return constructs.handlerOf(type)?.standsIn.includes(place) ?? false;
 }
 
 export interface SlateInputOptions {
@@ -49,6 +49,8 @@ export interface SlateInputOptions {
    * interactive elements and connections (authoring-interface.md, Reference). It names the paths too.
    */
   of?: 'bit_body' | 'reference_content';
+  /** The constructs the nodes are read with: the built-in ones unless a test brings its own registry. */
+  constructs?: ConstructRegistry;
 }
 
 /** Paths into a body read as the agent sent it: `bit_body[0].children[1]`, `reference_content[0].children[1]` (pathText). */
@@ -76,6 +78,7 @@ function refuseInReference(type: unknown, path: string): void {
 
 export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): SlateBody {
   const newId = opts.newId ?? defaultNewId;
+  const constructs = opts.constructs ?? CONSTRUCTS;
   const of = opts.of ?? 'bit_body';
   const input = isObj(nodes) && Array.isArray(nodes.children) ? nodes.children : nodes;
   if (!Array.isArray(input)) throw invalid(of, 'a Slate body is an array of nodes (or {children: [...]})');
@@ -144,13 +147,13 @@ export function slateToBody(nodes: unknown, opts: SlateInputOptions = {}): Slate
     }
     const type = value.type;
     if (of === 'reference_content') refuseInReference(type, path);
-    if (typeof type !== 'string' || !allows(place, type)) {
+    if (typeof type !== 'string' || !allows(constructs, place, type)) {
       throw invalid(`${path}.type`, `a ${quote(String(type))} node cannot stand here`);
     }
     step.path = path;
     step.depth = depth;
     step.out = out;
-    const handler = handlerOf(type)!;
+    const handler = constructs.handlerOf(type)!;
     holds = handler.holds;
     handler.input(checkShape(handler.shape, value, path), step);
   }

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { isOptional, notation } from '../zod-issues.js';
-import { nodeHandlers } from './constructs/index.js';
+import { CONSTRUCTS, type ConstructRegistry } from './constructs/index.js';
 import { VOID_CHILDREN } from './constructs/input.js';
 import type { Place } from './constructs/types.js';
 import { ELEMENT_TYPES, ELEMENTS } from './elements/index.js';
@@ -31,8 +31,8 @@ const EXAMPLE = '## Steps\n\nRead **this** and the [guide](https://example.com/g
 
 const TEXT_PLACES: readonly Place[] = ['inline', 'link', 'code'];
 
-export function describeSlateModel(): SlateModel {
-  const handlers = nodeHandlers();
+export function describeSlateModel(constructs: ConstructRegistry = CONSTRUCTS): SlateModel {
+  const handlers = constructs.nodeHandlers();
   // Types of the same description share one entry (`h1, h2, …`): the model stays short.
   const byDescription = new Map<string, string[]>();
   for (const [type, handler] of handlers) {

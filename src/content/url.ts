@@ -7,7 +7,7 @@
  * absolute.
  */
 import { validationError } from '../errors.js';
-import { quote } from './quote.js';
+import { quote } from '../quote.js';
 
 export const SAFE_SCHEMES: readonly string[] = ['http', 'https', 'mailto'];
 

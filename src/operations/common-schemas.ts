@@ -1,6 +1,6 @@
-/** Input fields every kind of record shares, defined once (limits from content/limits.ts). */
+/** Input fields every kind of record shares, defined once (limits from limits/). */
 import { z } from 'zod';
-import { LIMITS } from '../content/limits.js';
+import { LIMITS } from '../limits/index.js';
 
 export const categories = z
   .array(z.string().max(LIMITS.categoryLength))

@@ -2,7 +2,7 @@
  * Tool arguments as the services can store them, whichever transport brought them (MCP tools/call, REST path
  * parameters and bodies): cleaned before any schema reads them.
  */
-import { LIMITS } from '../content/limits.js';
+import { LIMITS } from '../limits/index.js';
 import { pathText, validationError } from '../errors.js';
 
 /** NUL, and a UTF-16 surrogate without its pair (one pattern to find, the same global one to replace). */

@@ -5,7 +5,7 @@
  * Bounded sizes in `npm test`, the full sizes of the finding with WAYMARK_HOSTILE_LONG=1 (`npm run test:hostile`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/content/limits.js';
+import { LIMITS } from '../../src/limits/index.js';
 import { ENGINES } from '../engines.js';
 import { callTool, HEALTH_BOUND_MS, LONG, MEMORY_FACTOR, startHostileServer, underAttack, type AttackMeasure, type HostileServer, type ToolAnswer } from './harness.js';
 

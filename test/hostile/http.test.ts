@@ -4,7 +4,7 @@
  * `waymark serve` while /healthz is probed and the process's peak memory is read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/content/limits.js';
+import { LIMITS } from '../../src/limits/index.js';
 import { ENGINES } from '../engines.js';
 import {
   HEALTH_BOUND_MS,

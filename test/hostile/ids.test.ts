@@ -5,7 +5,7 @@
  * carry never reaches a tool.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/content/limits.js';
+import { LIMITS } from '../../src/limits/index.js';
 import { ENGINES } from '../engines.js';
 import { callTool, HEALTH_BOUND_MS, LONG, MEMORY_FACTOR, ok, startHostileServer, underAttack, type HostileServer } from './harness.js';
 

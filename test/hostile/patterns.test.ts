@@ -5,7 +5,7 @@
  * pattern RE2 cannot run (written before patterns were checked) is ANSWER_INVALID, not a crash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/content/limits.js';
+import { LIMITS } from '../../src/limits/index.js';
 import { ENGINES } from '../engines.js';
 import { callTool, HEALTH_BOUND_MS, MEMORY_FACTOR, ok, startHostileServer, underAttack, type HostileServer } from './harness.js';
 

@@ -5,7 +5,7 @@
  * reference too large for a tsvector, and what one account could learn of another's through search.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/content/limits.js';
+import { LIMITS } from '../../src/limits/index.js';
 import { encodeCursor, parseSearchQuery, searchFingerprint } from '../../src/services/references/query.js';
 import { ENGINES } from '../engines.js';
 import type { ReferenceHit } from '../../src/services/references/shapes.js';

@@ -6,7 +6,7 @@
  * is stored, times the stored data it reads). The bounded form runs in `npm test`; LONG the issue's sizes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/content/limits.js';
+import { LIMITS } from '../../src/limits/index.js';
 import { ENGINES } from '../engines.js';
 import { addTestBit, connectTestBits, type ToolCaller } from '../graph-fixtures.js';
 import { p, textArea, type BodyPiece } from '../trail-fixtures.js';

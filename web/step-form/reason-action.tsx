@@ -3,7 +3,7 @@
  * labelled text box, shown under the step form by every host of it (the web app, the MCP App).
  */
 import { useState } from 'preact/hooks';
-import { LIMITS } from '../../src/content/limits.js';
+import { LIMITS } from '../../src/limits/index.js';
 
 export function ReasonAction(props: { id: string; title: string; button: string; required: boolean; help: string; run(reason: string): Promise<void> }) {
   const [reason, setReason] = useState('');

@@ -13,7 +13,7 @@ import type { ParseContext } from '../markdown/context.js';
 import { escapeInline, escapeLineEnd, escapeLineStart } from '../markdown/escape.js';
 import { matchItemLine, startsItemList, type LinkLine } from '../markdown/lines.js';
 import { invalid, unsupported } from '../problems.js';
-import { quote } from '../quote.js';
+import { quote } from '../../quote.js';
 import type { ItemLine } from '../resolve.js';
 import type { BlockNode, ElementItem, ElementNode, SlateNode } from '../slate.js';
 import { CHILDREN, emptyText, ID, isObj, normalizeUrl, VOID_CHILDREN, voidChildren } from './input.js';

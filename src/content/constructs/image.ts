@@ -6,7 +6,7 @@ import { attr } from '../markdown/lines.js';
 import { CONNECTION_SCHEME } from '../markdown/connection-url.js';
 import { escapeDestination, escapeInline, escapeTitle } from '../markdown/escape.js';
 import { unsupported } from '../problems.js';
-import { quote } from '../quote.js';
+import { quote } from '../../quote.js';
 import type { VoidChildren } from '../slate.js';
 import { assertSafeUrl } from '../url.js';
 import { anchorTitle, splitAnchorTitle } from './anchor.js';

@@ -12,7 +12,7 @@ import { issueMessage } from '../../zod-issues.js';
 import { UUID_PATTERN } from '../ids.js';
 import { parser } from '../markdown/md.js';
 import { invalid } from '../problems.js';
-import { quote } from '../quote.js';
+import { quote } from '../../quote.js';
 import { MARKS, type SlateNode, type TextLeaf, type VoidChildren } from '../slate.js';
 import { assertSafeUrl } from '../url.js';
 import type { Obj } from './types.js';

@@ -1,16 +1,17 @@
 /**
  * The registries are the only place a new element type or a new construct goes: a throwaway element with
- * items that a connection can depend on, and a throwaway inline construct, added through registerElement and
- * registerConstruct alone, are read, written, checked and described like the built-in ones.
+ * items that a connection can depend on, added through registerElement alone, and a throwaway inline construct,
+ * in a registry built from the built-in list and it, are read, written, checked and described like the
+ * built-in ones.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bodyToMarkdown, bodyText, checkStepAnswer, describeElements, formQuestions, markdownToBody, nodeInventory, slateToBody, type ElementType } from '../index.js';
+import { bodyToMarkdown, bodyText, checkStepAnswer, describeElements, describeSlateModel, formQuestions, markdownToBody, nodeInventory, slateToBody, type ElementType } from '../index.js';
 import { registerElement } from '../elements/index.js';
 import { optionAnswer } from '../elements/types.js';
 import { idMaker } from '../test-support/ids.js';
 import { expectError } from '../test-support/errors.js';
-import { describeBodySyntax, registerConstruct } from './index.js';
+import { BUILT_IN_CONSTRUCTS, buildConstructRegistry, CONSTRUCTS, describeBodySyntax } from './index.js';
 import { STRING, VOID_CHILDREN, voidChildren } from './input.js';
 import type { Construct, NodeHandler, ShapeFields } from './types.js';
 import type { VoidChildren } from '../slate.js';
@@ -73,7 +74,8 @@ const keys: Construct<'keys'> = {
     }),
   syntax: () => [{ construct: 'keys', form: '{{<keys>}}' }],
 };
-registerConstruct(keys as Construct);
+/** The built-in constructs and `keys`, before the paragraph's prose as describe_platform lists them. */
+const WITH_KEYS = buildConstructRegistry([...BUILT_IN_CONSTRUCTS.slice(0, -1), keys as Construct, ...BUILT_IN_CONSTRUCTS.slice(-1)]);
 
 const TARGET = '00000000-0000-4000-8000-0000000000aa';
 const MARKDOWN = `Press {{Ctrl+C}} when done.
@@ -89,36 +91,47 @@ describe('registries', () => {
   const elements = [{ key: 'mood', type: MOOD, items: [{ key: 'happy' }, { key: 'sad' }] }];
 
   it('reads, writes and reads back a registered element with items and a when source, and a registered construct', () => {
-    const { body, minted } = markdownToBody(MARKDOWN, { elements, newId: idMaker() });
+    const { body, minted } = markdownToBody(MARKDOWN, { elements, newId: idMaker(), constructs: WITH_KEYS });
     expect(body.children[0]).toEqual({ type: 'p', children: [{ text: 'Press ' }, { type: 'keys', keys: 'Ctrl+C', children: [{ text: '' }] }, { text: ' when done.' }] });
     expect(body.children[1]).toMatchObject({ type: MOOD, id: minted.mood, props: { label: 'How do you feel' }, items: [{ id: minted.happy, name: 'Happy' }, { id: minted.sad, name: 'Sad' }] });
     expect(body.children[2]).toMatchObject({ type: 'bit-connection', params: { when: { element_id: minted.mood, option_ids: [minted.sad] } } });
 
-    const canonical = bodyToMarkdown(body);
+    const canonical = bodyToMarkdown(body, WITH_KEYS);
     expect(canonical).toBe(
       `Press {{Ctrl+C}} when done.\n\n[mood-picker: How do you feel](waymark-node:${minted.mood})\n- [Happy](waymark-node:${minted.happy})\n- [Sad](waymark-node:${minted.sad})\n\n` +
         `[Cheer up](bit-connection:${TARGET}?when=${minted.mood}:${minted.sad})\n`,
     );
-    const again = markdownToBody(canonical, { previous: body, newId: idMaker() });
+    const again = markdownToBody(canonical, { previous: body, newId: idMaker(), constructs: WITH_KEYS });
     expect(again.body).toEqual(body);
-    expect(bodyToMarkdown(again.body)).toBe(canonical);
+    expect(bodyToMarkdown(again.body, WITH_KEYS)).toBe(canonical);
     // The same body as Slate is the same body.
-    expect(slateToBody(body.children, { previous: body })).toEqual(body);
+    expect(slateToBody(body.children, { previous: body, constructs: WITH_KEYS })).toEqual(body);
+  });
+
+  it('leaves the built-in registry as it was: without `keys`, its markdown is text and its node is refused', () => {
+    const { body } = markdownToBody(MARKDOWN, { elements, newId: idMaker(), constructs: WITH_KEYS });
+    expect(CONSTRUCTS.handlerOf('keys')).toBeUndefined();
+    expect(markdownToBody('Press {{Ctrl+C}}.\n').body.children).toEqual([{ type: 'p', children: [{ text: 'Press {{Ctrl+C}}.' }] }]);
+    expect(() => bodyToMarkdown(body)).toThrow(/keys node cannot be written inline/);
+    expectError(() => slateToBody(body.children, { previous: body }), 'VALIDATION_ERROR');
+    expect(describeBodySyntax()).not.toContainEqual({ construct: 'keys', form: '{{<keys>}}' });
   });
 
   it('answers, inventories, texts and describes them from the registries', () => {
-    const { body, minted } = markdownToBody(MARKDOWN, { elements, newId: idMaker() });
+    const { body, minted } = markdownToBody(MARKDOWN, { elements, newId: idMaker(), constructs: WITH_KEYS });
     expect(checkStepAnswer(body, { element_id: minted.mood, element_type: 'MoodPicker', value: minted.sad })).toMatchObject({ ok: true, value: minted.sad });
     expect(checkStepAnswer(body, { element_id: minted.sad, element_type: 'MoodPicker', value: true })).toMatchObject({ ok: false });
-    expect(nodeInventory(body).get(minted.sad)).toEqual({ id: minted.sad, type: `${MOOD}-item`, label: 'Sad' });
-    expect(bodyText(body)).toBe('Press Ctrl+C when done.');
+    expect(nodeInventory(body, WITH_KEYS).get(minted.sad)).toEqual({ id: minted.sad, type: `${MOOD}-item`, label: 'Sad' });
+    expect(bodyText(body, WITH_KEYS)).toBe('Press Ctrl+C when done.');
     expect(describeElements().map((e) => e.type)).toContain(MOOD);
     // The elicitation form asks for one of its options, as it does for a dropdown.
     const items = [{ id: minted.happy, name: 'Happy' }, { id: minted.sad, name: 'Sad' }];
     expect(formQuestions(MOOD, { id: minted.mood, props: {}, items, required: true }, 'How do you feel')).toEqual([
       { id: minted.mood, kind: 'choices', required: true, schema: { type: 'string', title: 'How do you feel', oneOf: [{ const: minted.happy, title: 'Happy' }, { const: minted.sad, title: 'Sad' }] } },
     ]);
-    expect(describeBodySyntax()).toEqual(expect.arrayContaining([{ construct: 'keys', form: '{{<keys>}}' }, { construct: `${MOOD} item`, form: '- [<name>](waymark-node:<key-or-id>)' }]));
+    expect(WITH_KEYS.describeBodySyntax()).toEqual(expect.arrayContaining([{ construct: 'keys', form: '{{<keys>}}' }, { construct: `${MOOD} item`, form: '- [<name>](waymark-node:<key-or-id>)' }]));
+    expect(WITH_KEYS.describeBodySyntax()).toEqual([...describeBodySyntax().slice(0, -1), { construct: 'keys', form: '{{<keys>}}' }, describeBodySyntax().at(-1)]);
+    expect(describeSlateModel(WITH_KEYS).nodes.keys).toBe('keys: string, children: [{ text: "" }]');
   });
 
   it('holds a registered element to the same rules: a when on an unknown option, prose imitating it', () => {

@@ -1,6 +1,6 @@
 /** Element definitions: props with their types and limits, and answers against an element's config. */
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { expectError } from '../test-support/errors.js';
 import { describeElement, describeElements } from './describe.js';
 import { ELEMENTS, allowedProps, elementTypeForStep, validateElementProps, validateItemFields } from './index.js';

@@ -1,6 +1,6 @@
 /** searchable-field: a search box over a provided list of values. */
 import { z } from 'zod';
-import { LIMITS } from '../limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { accepted, choiceList, integerOrText, refused, type AnswerTarget, type ElementDefinition } from './types.js';
 
 /** The value an answer names for one `data` entry: the string itself, or an object's `value`. */

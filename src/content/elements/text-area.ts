@@ -2,7 +2,7 @@
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import type { ValidationIssue } from '../../errors.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { accepted, integerOrText, numberProp, refused, type ElementDefinition } from './types.js';
 
 const onOff = z.enum(['on', 'off']);

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '../../errors.js';
 import { inputIssues } from '../../zod-issues.js';
-import { quote } from '../quote.js';
+import { quote } from '../../quote.js';
 
 import type { ElementType } from './element-types.js';
 

@@ -4,7 +4,7 @@
  */
 import { UUID_PATTERN } from '../ids.js';
 import { CONNECTION_FLAGS, type ConnectionCondition, type ConnectionNode, type ConnectionParams } from '../slate.js';
-import { quote } from '../quote.js';
+import { quote } from '../../quote.js';
 
 export const CONNECTION_SCHEME = 'bit-connection';
 

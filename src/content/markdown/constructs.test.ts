@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bodyToMarkdown, markdownToBody, type BlockNode } from '../index.js';
-import { CONSTRUCTS } from './constructs.fixtures.js';
+import { CONSTRUCT_FIXTURES } from '../constructs/fixtures.js';
 import { idMaker } from '../test-support/ids.js';
 
 describe('constructs, markdown and Slate side by side', () => {
-  for (const c of CONSTRUCTS) {
+  for (const c of CONSTRUCT_FIXTURES) {
     it(c.name, () => {
       const { body, minted } = markdownToBody(c.markdown, { elements: c.elements, newId: idMaker() });
       expect(body.children).toEqual(c.slate);

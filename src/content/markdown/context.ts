@@ -6,7 +6,8 @@ import type { SourceLine } from '../problems.js';
 import type { ElementResolver } from '../resolve.js';
 import type { ConnectionNode } from '../slate.js';
 import { OutputBudget } from '../budget.js';
-import { blockStream, budgetEnv, inlineChildren, parser } from './md.js';
+import type { ConstructRegistry } from '../constructs/registry.js';
+import { blockStream, bodyParsers, budgetEnv, inlineChildren } from './md.js';
 
 export interface PendingConnection {
   node: ConnectionNode;
@@ -42,6 +43,8 @@ export class ParseContext {
     private readonly markdown: string,
     readonly resolver: ElementResolver,
     readonly previous: BodyIndex,
+    /** The constructs the body is read with. */
+    readonly constructs: ConstructRegistry,
     /** Where the block tokens are cut into runs (blockStream's default unless a test moves it). */
     private readonly runTokens?: number,
   ) {
@@ -53,12 +56,12 @@ export class ParseContext {
    * parsed (blockStream); their inline content is parsed by `inline` as it is reached.
    */
   blockTokens(take: (tokens: Token[]) => void): void {
-    blockStream(this.markdown, this.env, take, this.runTokens);
+    blockStream(bodyParsers(this.constructs).block, this.markdown, this.env, take, this.runTokens);
   }
 
   /** The inline children of an `inline` block token, parsed on first use. */
   inline(token: Token): Token[] {
-    return inlineChildren(parser(), token, this.env);
+    return inlineChildren(bodyParsers(this.constructs), token, this.env);
   }
 
   /** A 1-based line with its text, for error details (the source is split only when an error needs it). */

@@ -10,10 +10,11 @@ import { invalid } from '../problems.js';
 import { ElementResolver, standingAlone } from '../resolve.js';
 import { assertBodySize } from '../size.js';
 import type { BlockNode, SlateBody } from '../slate.js';
+import { CONSTRUCTS, type ConstructRegistry } from '../constructs/index.js';
 import { ParseContext, type PendingConnection } from './context.js';
 import { parseBlocks } from './parse.js';
 import { assertMarkdownDepth, assertMarkdownOutputFloor, assertMarkdownSize } from './prescan.js';
-import { quote } from '../quote.js';
+import { quote } from '../../quote.js';
 
 export interface ConvertOptions {
   elements?: ElementEntry[];
@@ -27,6 +28,8 @@ export interface ConvertOptions {
    * put a run boundary at every place of a body: the result must not depend on it.
    */
   blockRun?: number;
+  /** The constructs the markdown is read with: the built-in ones unless a test brings its own registry. */
+  constructs?: ConstructRegistry;
 }
 
 export interface ConvertResult {
@@ -42,7 +45,7 @@ export function markdownToBody(markdown: string, opts: ConvertOptions = {}): Con
   const entries = validateElementEntries(opts.elements);
   const previous = indexBody(opts.previous);
   const resolver = new ElementResolver(entries, previous, opts.newId ?? defaultNewId);
-  const ctx = new ParseContext(markdown, resolver, previous, opts.blockRun);
+  const ctx = new ParseContext(markdown, resolver, previous, opts.constructs ?? CONSTRUCTS, opts.blockRun);
   const children: BlockNode[] = parseBlocks(ctx);
   for (const { node } of resolver.unplaced()) {
     children.push(standingAlone(node));

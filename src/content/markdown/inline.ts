@@ -4,7 +4,6 @@
  * images, citations and what else a construct reads are handed to it (../constructs/).
  */
 import type { Token } from 'markdown-it';
-import { inlineTokenHandler } from '../constructs/index.js';
 import type { InlineBuild } from '../constructs/types.js';
 import { unsupported } from '../problems.js';
 import type { InlineNode, TextLeaf } from '../slate.js';
@@ -147,7 +146,7 @@ class InlineBuilder implements InlineBuild {
         case 'link_open':
           // A link opened inside a link (markdown-it lets an autolink nest): its text joins the outer link.
           if (this.link) this.nested++;
-          else k = inlineTokenHandler('link_open')!(this, tokens, k, to);
+          else k = ctx.constructs.inlineTokenHandler('link_open')!(this, tokens, k, to);
           break;
         case 'link_close':
           if (this.nested > 0) {
@@ -169,7 +168,7 @@ class InlineBuilder implements InlineBuild {
         default: {
           // Images, citations and what other constructs read; html_inline cannot occur (html is off), and a
           // token no construct owns is kept as its text.
-          const handler = inlineTokenHandler(t.type);
+          const handler = ctx.constructs.inlineTokenHandler(t.type);
           if (handler !== undefined) k = handler(this, tokens, k, to);
           else if (t.content) this.pushText(t.content, this.mask());
         }

@@ -6,8 +6,7 @@
 import MarkdownItCtor, { type MarkdownIt, type StateBlock, type StateInline, type Token } from 'markdown-it';
 import { nodeScheme } from '../../brand.js';
 import { chargeBlockTokens, chargeInlineTokens, type OutputBudget } from '../budget.js';
-import { LIMITS } from '../limits.js';
-import { applyConstructPlugins } from '../constructs/index.js';
+import { LIMITS } from '../../limits/index.js';
 
 /** Top-level blocks are handed on once this many of their tokens are waiting (a paragraph is three). */
 const TAKE_AT = 256;
@@ -45,8 +44,7 @@ export function chargeRemaining(env: Record<string | symbol, unknown>, tokens: r
  * construct that reads the block after its own finds it because the walker carries a run's last block
  * over to the next (parse.ts).
  */
-export function blockStream(markdown: string, env: Record<string | symbol, unknown>, take: (tokens: Token[]) => void, takeAt: number = TAKE_AT): void {
-  const md = parser();
+export function blockStream(md: MarkdownIt, markdown: string, env: Record<string | symbol, unknown>, take: (tokens: Token[]) => void, takeAt: number = TAKE_AT): void {
   if (markdown.includes(']:')) {
     const first: Record<string | symbol, unknown> = {};
     first[BUDGET] = { budget: undefined, charged: 0, take: () => undefined, takeAt } satisfies BudgetSlot;
@@ -145,7 +143,11 @@ function unclosedBracketsRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-export function createParser(maxNesting: number = LIMITS.bodyDepth * 2 + 8): MarkdownIt {
+/**
+ * A parser of the body dialect; `plugins` adds the rules of the constructs (a construct registry's). Without
+ * them it still normalizes links and unescapes as the dialect does (what the constructs' own code asks of it).
+ */
+export function createParser(maxNesting: number = LIMITS.bodyDepth * 2 + 8, plugins?: (md: MarkdownIt) => void): MarkdownIt {
   const md = new MarkdownItCtor('commonmark', {
     html: false,
     linkify: false,
@@ -164,7 +166,7 @@ export function createParser(maxNesting: number = LIMITS.bodyDepth * 2 + 8): Mar
   // markdown-it silently turns `[x](javascript:…)` into text; we refuse it with VALIDATION_ERROR instead, so every
   // destination reaches the walker, which checks it.
   md.validateLink = () => true;
-  applyConstructPlugins(md);
+  plugins?.(md);
   // Block structure only: each `inline` token keeps its source text and gets its children from
   // inlineChildren when the walker reaches it. The inline tokens of a whole 8 MB body, alive at once, were
   // the largest part of update_bit's peak memory (bench/memory.ts); the walker lets each go once read.
@@ -189,10 +191,10 @@ const parsed = new WeakSet<Token>();
  * reference definitions). The rules core runs after 'inline' are no-ops in our configuration (no
  * linkify, no typographer; text_join is off), so this gives what a full parse gives.
  */
-export function inlineChildren(md: MarkdownIt, token: Token, env: Record<string, unknown>): Token[] {
+export function inlineChildren(parsers: BodyParsers, token: Token, env: Record<string, unknown>): Token[] {
   if (!parsed.has(token)) {
     token.children = [];
-    md.inline.parse(token.content, inlineParser(), env, token.children);
+    parsers.block.inline.parse(token.content, parsers.inline, env, token.children);
     // The text after the last rule ran (markdown-it pushes it at the end) is charged here.
     chargeInline(env as Record<symbol, unknown>, token.children);
     parsed.add(token);
@@ -200,25 +202,32 @@ export function inlineChildren(md: MarkdownIt, token: Token, env: Record<string,
   return token.children ?? [];
 }
 
+/** The parsers of one construct registry: its block parser, and its parser of inline content. */
+export interface BodyParsers {
+  readonly block: MarkdownIt;
+  /**
+   * The same dialect for inline content, following inlines at most LIMITS.inlineNesting deep: markdown-it's
+   * cost on unclosed brackets (`![![![…`) grows with its nesting limit, and no Slate inline nests that deep.
+   */
+  readonly inline: MarkdownIt;
+}
+
+const parsersOf = new WeakMap<object, BodyParsers>();
+
+/** The parsers with a registry's construct rules, made on the registry's first parse and kept with it. */
+export function bodyParsers(registry: { applyPlugins(md: MarkdownIt): void }): BodyParsers {
+  let parsers = parsersOf.get(registry);
+  if (parsers === undefined) {
+    const plugins = (md: MarkdownIt) => registry.applyPlugins(md);
+    parsers = { block: createParser(undefined, plugins), inline: createParser(LIMITS.inlineNesting, plugins) };
+    parsersOf.set(registry, parsers);
+  }
+  return parsers;
+}
+
 let shared: MarkdownIt | undefined;
-let inline: MarkdownIt | undefined;
 
-/**
- * The same dialect for inline content, following inlines at most LIMITS.inlineNesting deep: markdown-it's
- * cost on unclosed brackets (`![![![…`) grows with its nesting limit, and no Slate inline nests that deep.
- */
-function inlineParser(): MarkdownIt {
-  inline ??= createParser(LIMITS.inlineNesting);
-  return inline;
-}
-
-/** Drops the parsers made so far: a construct added since brings its rule (constructs/index.ts). */
-export function resetParsers(): void {
-  shared = undefined;
-  inline = undefined;
-  walked = undefined;
-}
-
+/** The dialect without the constructs' rules: what normalizes a link or unescapes text as bodies are read. */
 export function parser(): MarkdownIt {
   shared ??= createParser();
   return shared;

@@ -4,7 +4,6 @@
  * (../constructs/): the paragraph reads element and connection lines, the list its items, and so on.
  */
 import type { Token } from 'markdown-it';
-import { blockTokenHandler } from '../constructs/index.js';
 import type { BlockWalk, OpenContainer } from '../constructs/types.js';
 import type { BlockNode, SlateNode } from '../slate.js';
 import type { ParseContext } from './context.js';
@@ -84,7 +83,7 @@ function walkRun(walk: Walk, tokens: Token[], end: number): number {
     while (released < i - 1) tokens[released++] = walked;
     const t = tokens[i];
     // A token no construct owns carries nothing Slate keeps (html_block cannot occur: html is off).
-    const handler = blockTokenHandler(t.type);
+    const handler = walk.ctx.constructs.blockTokenHandler(t.type);
     if (handler !== undefined) i = handler(walk, t, i);
   }
   walk.tokens = [];

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { markdownToBody } from '../index.js';
-import { LIMITS } from '../limits.js';
-import { CONSTRUCTS } from './constructs.fixtures.js';
+import { LIMITS } from '../../limits/index.js';
+import { CONSTRUCT_FIXTURES } from '../constructs/fixtures.js';
 import { assertMarkdownOutputFloor, markdownOutputFloor } from './prescan.js';
 
 const MB = 1024 * 1024;
@@ -34,7 +34,7 @@ const LINE_BODIES: Array<[string, string]> = [
 ];
 
 describe('the output floor of a body’s lines', () => {
-  it.each(CONSTRUCTS.map((c) => [c.name, c] as const))('is at most what %s is stored as', (_name, c) => {
+  it.each(CONSTRUCT_FIXTURES.map((c) => [c.name, c] as const))('is at most what %s is stored as', (_name, c) => {
     const { body } = markdownToBody(c.markdown, { elements: c.elements });
     expect(markdownOutputFloor(c.markdown)).toBeLessThanOrEqual(JSON.stringify(body).length);
   });

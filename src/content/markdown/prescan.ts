@@ -3,7 +3,7 @@
  * least its lines must become (BODY_TOO_LARGE), and its container nesting (VALIDATION_ERROR), never a deep recursion.
  */
 import { WaymarkError, validationError } from '../../errors.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS } from '../../limits/index.js';
 
 const SPACE = 0x20;
 const TAB = 0x09;

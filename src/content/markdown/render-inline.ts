@@ -6,7 +6,7 @@
  * delimiter open or close, the letter beside it is written as a character reference, which reads back as
  * the same letter but counts as punctuation for the rules.
  */
-import { handlerOf } from '../constructs/index.js';
+import type { ConstructRegistry } from '../constructs/registry.js';
 import type { InlineRender, InlineWriter } from '../constructs/types.js';
 import type { InlineNode, SlateNode, TextLeaf } from '../slate.js';
 import { isText } from '../slate.js';
@@ -38,15 +38,15 @@ interface Atom {
 const WS = /\s/;
 
 /** How an inline node is written: its construct's inline render (a node no construct writes inline is refused). */
-function inlineRender(node: SlateNode): InlineRender {
-  const render = handlerOf((node as { type: string }).type)?.render;
+function inlineRender(node: SlateNode, constructs: ConstructRegistry): InlineRender {
+  const render = constructs.handlerOf((node as { type: string }).type)?.render;
   if (render === undefined || typeof render === 'string' || !('inline' in render)) {
     throw new Error(`a ${String((node as { type?: unknown }).type)} node cannot be written inline`);
   }
   return render.inline as InlineRender;
 }
 
-function commonMask(nodes: readonly InlineNode[]): number {
+function commonMask(nodes: readonly InlineNode[], constructs: ConstructRegistry): number {
   let mask = BOLD | ITALIC | STRIKE;
   let any = false;
   for (const n of nodes) {
@@ -54,15 +54,15 @@ function commonMask(nodes: readonly InlineNode[]): number {
       if (n.text === '') continue;
       mask &= maskOf(n);
       any = true;
-    } else if (inlineRender(n).kind === 'container') {
-      mask &= commonMask(n.children as InlineNode[]);
+    } else if (inlineRender(n, constructs).kind === 'container') {
+      mask &= commonMask(n.children as InlineNode[], constructs);
       any = true;
     }
   }
   return any ? mask : 0;
 }
 
-function atomsOf(nodes: readonly InlineNode[]): Atom[] {
+function atomsOf(nodes: readonly InlineNode[], constructs: ConstructRegistry): Atom[] {
   const atoms: Atom[] = [];
   const push = (a: Atom) => {
     const prev = atoms[atoms.length - 1];
@@ -79,8 +79,8 @@ function atomsOf(nodes: readonly InlineNode[]): Atom[] {
       }
       // Whitespace at either edge of a leaf goes out of marks that end or start there (handled below).
       push({ mask, text: n.text, code: false, node: null });
-    } else if (inlineRender(n).kind === 'container') {
-      atoms.push({ mask: commonMask(n.children as InlineNode[]), text: null, code: false, node: n });
+    } else if (inlineRender(n, constructs).kind === 'container') {
+      atoms.push({ mask: commonMask(n.children as InlineNode[], constructs), text: null, code: false, node: n });
     } else {
       atoms.push({ mask: maskOf((n.children as TextLeaf[])[0] ?? { text: '' }), text: null, code: false, node: n });
     }
@@ -136,8 +136,8 @@ interface Piece {
   plain: boolean;
 }
 
-/** Renders inline nodes to one markdown string (hard breaks as `\` + newline unless single-line). */
-export function renderInlines(nodes: readonly InlineNode[], ctx: TextContext, lineStart = true): string {
+/** Renders inline nodes to one markdown string (hard breaks as `\` + newline unless single-line), by the constructs' renders. */
+export function renderInlines(constructs: ConstructRegistry, nodes: readonly InlineNode[], ctx: TextContext, lineStart = true): string {
   // Most paragraphs are unmarked text: no atoms, no delimiters.
   let plain = true;
   for (let i = 0; i < nodes.length; i++) {
@@ -152,7 +152,7 @@ export function renderInlines(nodes: readonly InlineNode[], ctx: TextContext, li
     for (let i = 0; i < nodes.length; i++) text += (nodes[i] as TextLeaf).text;
     return assemble([{ src: escapeInline(text, ctx), delim: null, opens: false, plain: true }], ctx, lineStart);
   }
-  const atoms = atomsOf(nodes);
+  const atoms = atomsOf(nodes, constructs);
   if (atoms.length === 0) return '';
   // The end of each mark's run starting at each atom: marks opened together open longest-run first.
   const n = atoms.length;
@@ -195,7 +195,7 @@ export function renderInlines(nodes: readonly InlineNode[], ctx: TextContext, li
       stack.push(DELIMS[best][0]);
       pieces.push(delimiter(DELIMS[best][0], true));
     }
-    pieces.push(writeAtom(atom, ctx));
+    pieces.push(writeAtom(atom, ctx, constructs));
   }
   while (stack.length > 0) pieces.push(delimiter(stack.pop()!, false));
   fixFlanking(pieces);
@@ -206,12 +206,12 @@ function delimiter(bit: number, opens: boolean): Piece {
   return { src: '', delim: bit === BOLD ? '**' : bit === ITALIC ? '_' : '~~', opens, plain: false };
 }
 
-function writeAtom(atom: Atom, ctx: TextContext): Piece {
+function writeAtom(atom: Atom, ctx: TextContext, constructs: ConstructRegistry): Piece {
   if (atom.text !== null) {
     if (atom.code) return { src: codeSpan(atom.text, ctx), delim: null, opens: false, plain: false };
     return { src: escapeInline(atom.text, ctx), delim: null, opens: false, plain: true };
   }
-  return { src: writeNode(atom.node as Exclude<InlineNode, TextLeaf>, atom.mask, ctx), delim: null, opens: false, plain: false };
+  return { src: writeNode(atom.node as Exclude<InlineNode, TextLeaf>, atom.mask, ctx, constructs), delim: null, opens: false, plain: false };
 }
 
 /** Strips the marks written around a link from its content, so they are not written twice. */
@@ -227,16 +227,21 @@ function withoutMask(nodes: readonly InlineNode[], mask: number): InlineNode[] {
   });
 }
 
-function linkText(nodes: readonly InlineNode[], mask: number, ctx: TextContext): string {
-  const inner = renderInlines(withoutMask(nodes, mask), { ...ctx, inLink: true }, false);
+function linkText(nodes: readonly InlineNode[], mask: number, ctx: TextContext, constructs: ConstructRegistry): string {
+  const inner = renderInlines(constructs, withoutMask(nodes, mask), { ...ctx, inLink: true }, false);
   return guardLinkText(inner);
 }
 
-/** What an inline construct is handed to write a link's content. */
-const WRITER: InlineWriter = { linkText };
+/** What an inline construct is handed to write a link's content, one per registry. */
+const writers = new WeakMap<ConstructRegistry, InlineWriter>();
 
-function writeNode(node: Exclude<InlineNode, TextLeaf>, mask: number, ctx: TextContext): string {
-  return inlineRender(node).inline(node, mask, ctx, WRITER);
+function writeNode(node: Exclude<InlineNode, TextLeaf>, mask: number, ctx: TextContext, constructs: ConstructRegistry): string {
+  let writer = writers.get(constructs);
+  if (writer === undefined) {
+    writer = { linkText: (children, childMask, childCtx) => linkText(children, childMask, childCtx, constructs) };
+    writers.set(constructs, writer);
+  }
+  return inlineRender(node, constructs).inline(node, mask, ctx, writer);
 }
 
 /** A code span whose fence is a backtick run the content does not hold; padded where a space would be stripped. */

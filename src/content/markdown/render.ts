@@ -4,9 +4,10 @@
  * stack; each open container (quote, list item) contributes a prefix to every line written inside it.
  * The output is a fixpoint: reading it and writing it again gives the same text.
  */
-import { handlerOf } from '../constructs/index.js';
+import { CONSTRUCTS, type ConstructRegistry } from '../constructs/index.js';
 import type { BlockRender, BlockTask, BlockWriter, PreviousBlock, Prefix } from '../constructs/types.js';
-import type { BlockNode, SlateBody, SlateNode } from '../slate.js';
+import type { BlockNode, InlineNode, SlateBody, SlateNode } from '../slate.js';
+import type { TextContext } from './escape.js';
 import { renderInlines } from './render-inline.js';
 
 /** A block to write (its construct's render found once), or the end of a container. */
@@ -31,6 +32,8 @@ class Writer implements BlockWriter {
   /** The continuation prefix of every open container. */
   private rest = '';
 
+  constructor(readonly constructs: ConstructRegistry) {}
+
   push(prefix: Prefix): void {
     this.prefixes.push(prefix);
   }
@@ -42,18 +45,20 @@ class Writer implements BlockWriter {
     for (let i = 0; i < this.fresh; i++) this.rest += this.prefixes[i].rest;
   }
 
-  inlines = renderInlines;
+  inlines(nodes: readonly InlineNode[], ctx: TextContext, lineStart?: boolean): string {
+    return renderInlines(this.constructs, nodes, ctx, lineStart);
+  }
 
   open(prefix: Prefix, children: readonly BlockNode[], tight: boolean, taskMarker?: string, enclosing?: string): void {
     this.push(prefix);
     this.stack.push(POP);
-    schedule(this.stack, children, tight, taskMarker, enclosing);
+    schedule(this, children, tight, taskMarker, enclosing);
   }
 
   sequence(nodes: readonly SlateNode[], markerOf: (i: number) => string, tight: boolean): void {
     for (let i = nodes.length - 1; i >= 0; i--) {
       const node = nodes[i];
-      this.stack.push({ kind: 'block', node, render: blockRender(node), blank: i > 0 && !tight, marker: markerOf(i), taskMarker: undefined, tight });
+      this.stack.push({ kind: 'block', node, render: blockRender(node, this.constructs), blank: i > 0 && !tight, marker: markerOf(i), taskMarker: undefined, tight });
     }
   }
 
@@ -72,8 +77,8 @@ class Writer implements BlockWriter {
 }
 
 /** How a block is written: its construct's block render (a node no construct writes as a block is refused). */
-function blockRender(node: SlateNode): BlockRender {
-  const render = handlerOf((node as { type: string }).type)?.render;
+function blockRender(node: SlateNode, constructs: ConstructRegistry): BlockRender {
+  const render = constructs.handlerOf((node as { type: string }).type)?.render;
   if (render === undefined || typeof render === 'string' || !('block' in render)) {
     throw new Error(`a ${String((node as { type?: unknown }).type)} node cannot be written as a block`);
   }
@@ -81,14 +86,14 @@ function blockRender(node: SlateNode): BlockRender {
 }
 
 /** Pushes a container's children as tasks, in order; lists get their marker from the sibling before. */
-function schedule(stack: Task[], children: readonly BlockNode[], tight: boolean, taskMarker?: string, enclosing?: string): void {
+function schedule(w: Writer, children: readonly BlockNode[], tight: boolean, taskMarker?: string, enclosing?: string): void {
   const tasks: Task[] = new Array(children.length);
   let before: BlockNode | undefined;
   let beforeMarker: string | undefined;
   let beforeRender: BlockRender | undefined;
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
-    const render = blockRender(child);
+    const render = blockRender(child, w.constructs);
     let marker: string | undefined;
     if (render.marker) {
       const previous: PreviousBlock = { type: before?.type, marker: beforeMarker, endsWithItems: before !== undefined && beforeRender?.endsWithItems?.(before) === true };
@@ -99,13 +104,14 @@ function schedule(stack: Task[], children: readonly BlockNode[], tight: boolean,
     beforeMarker = marker;
     beforeRender = render;
   }
-  for (let i = tasks.length - 1; i >= 0; i--) stack.push(tasks[i]);
+  for (let i = tasks.length - 1; i >= 0; i--) w.stack.push(tasks[i]);
 }
 
-export function bodyToMarkdown(body: SlateBody): string {
-  const w = new Writer();
+/** `constructs`: the built-in ones unless a test brings its own registry. */
+export function bodyToMarkdown(body: SlateBody, constructs: ConstructRegistry = CONSTRUCTS): string {
+  const w = new Writer(constructs);
   const stack = w.stack;
-  schedule(stack, body.children, false);
+  schedule(w, body.children, false);
   while (stack.length > 0) {
     const task = stack.pop()!;
     if (task.kind === 'pop') {

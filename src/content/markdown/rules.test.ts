@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bodyToMarkdown, markdownToBody, type ElementEntry, type SlateBody } from '../index.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { expectError } from '../test-support/errors.js';
 import { id, idMaker } from '../test-support/ids.js';
 

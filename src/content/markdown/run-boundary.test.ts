@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { markdownToBody, type ElementEntry } from '../index.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { manyCheckLists } from '../test-support/check-lists.js';
 import { idMaker } from '../test-support/ids.js';
-import { parser } from './md.js';
+import { CONSTRUCTS } from '../constructs/index.js';
+import { bodyParsers } from './md.js';
 
 const TARGET = '22222222-2222-4222-8222-222222222222';
 
@@ -65,7 +66,7 @@ function convert(markdown: string, elements: ElementEntry[], blockRun: number) {
 
 describe('a run of block tokens may end anywhere', () => {
   it('gives the same Slate with a run ending at every place of a body of element lines and items', () => {
-    const count = parser().parse(BODY, {}).length;
+    const count = bodyParsers(CONSTRUCTS).block.parse(BODY, {}).length;
     const whole = convert(BODY, ELEMENTS, Number.POSITIVE_INFINITY);
     // The body holds every element with its items, as written.
     expect(Object.keys(whole.minted)).toHaveLength(ELEMENTS.length + ELEMENTS.reduce((n, e) => n + (e.items?.length ?? 0), 0));

@@ -1,6 +1,6 @@
 /** Bodies for tests at the entries limit. */
 import type { ElementEntry } from '../entries.js';
-import { LIMITS } from '../limits.js';
+import { LIMITS } from '../../limits/index.js';
 
 /**
  * Check-lists of four items each under an opening paragraph, as many as LIMITS.entriesAndItemsPerCall allows

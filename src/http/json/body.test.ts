@@ -5,7 +5,7 @@ import express, { type Request, type Response } from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rawRequest } from '../../../test/hostile/harness.js';
 import { parseTurns } from '../../../test/parse-turns.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { closeUnreadBodies, PIECE_BYTES, readJsonBody } from './body.js';
 import { restJsonBody } from '../rest/router.js';
 

@@ -12,7 +12,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { parseJsonPieces } from './pieces.js';
 import { JsonShapeScan, SHORT_STRING, type JsonShapeExcess, type JsonShapeLimits } from './scan.js';
 

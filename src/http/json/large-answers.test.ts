@@ -10,7 +10,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../../../test/harness.js';
 import { startWebServer, type WebServer } from '../../../test/web-client.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { BATCH_REFUSAL } from '../mcp/route.js';
 import { startConvertPool, stopConvertPool } from '../../services/convert/pool.js';
 

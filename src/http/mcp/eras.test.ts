@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
 import { startWebServer, type WebServer } from '../../../test/web-client.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { allTools } from '../../operations/registry.js';
 import { BATCH_REFUSAL } from './route.js';
 

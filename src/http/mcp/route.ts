@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { REGISTRY, type Registry } from '../../operations/registry.js';
 import type { Services } from '../../services/index.js';

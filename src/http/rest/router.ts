@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { errorBody, type ErrorBody } from '../../errors.js';
 import { dispatch } from '../../operations/dispatch.js';
 import type { Operation, RestRoute, SessionPort } from '../../operations/operation.js';

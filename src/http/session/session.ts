@@ -8,7 +8,7 @@ import cookieParser from 'cookie-parser';
 import { doubleCsrf } from 'csrf-csrf';
 import { Router, type CookieOptions, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { brand } from '../../config.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { errorBody, WaymarkError } from '../../errors.js';
 import type { Logger } from 'pino';
 import type { Services } from '../../services/index.js';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { nodeScheme } from '../../config.js';
 import { ELEMENT_TYPES } from '../../content/index.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { COMPLEXITIES } from '../../store/enums.js';
 import { nodeRef, recordId, slateNodes } from '../common-schemas.js';
 

@@ -4,7 +4,7 @@
  * parsed, and a node array past LIMITS.bodyNodes stops early; both BODY_TOO_LARGE, nothing stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { defineOperation } from '../operation.js';
 import { bitId, connectionWritten } from './bit-schemas.js';
 import { lastModifiedIgnored } from '../common-schemas.js';

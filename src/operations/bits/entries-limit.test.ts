@@ -4,7 +4,7 @@
  * between an element line and its items (content/markdown/run-boundary.test.ts cuts at every place).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { manyCheckLists } from '../../content/test-support/check-lists.js';
 import { ENGINES } from '../../../test/engines.js';
 import { startHarness, type Harness } from '../../../test/harness.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import { uuid } from '../common-schemas.js';
 import { pageInput } from '../flows/flow-schemas.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { bitSummaryShape } from '../../services/bits/shapes.js';
 
 export const listBitsTool = defineOperation({

@@ -1,9 +1,9 @@
 /**
  * The flow fields as tool inputs and outputs, shared by the flow tools so each field has one definition
- * (authoring-interface.md, "Flow"; limits from content/limits.ts).
+ * (authoring-interface.md, "Flow"; limits from limits/).
  */
 import { z } from 'zod';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { PRIORITIES } from '../../store/enums.js';
 import { categories, categoriesReplaced, cursor, recordId } from '../common-schemas.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import { uuid } from '../common-schemas.js';
 import { flowView, pageInput, priority, REVIEW_STATUSES } from './flow-schemas.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 
 export const listFlowsTool = defineOperation({
   name: 'list_flows',

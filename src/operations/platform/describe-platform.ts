@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { brand, capabilityName, nodeScheme, version } from '../../config.js';
 import { describeBodySyntax, describeElements, describeSlateModel } from '../../content/index.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { ERROR_CODES } from '../../errors.js';
 import { describeQuotas } from '../../quotas.js';
 import { hasAccess } from '../../services/actor.js';

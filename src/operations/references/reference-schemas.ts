@@ -1,10 +1,10 @@
 /**
  * The reference and link fields as tool inputs and outputs, shared by the References Library tools so each
  * field has one definition (authoring-interface.md, "Reference" and "Bit-level reference link"; limits
- * from content/limits.ts).
+ * from limits/).
  */
 import { z } from 'zod';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { categories, categoriesReplaced, recordId, slateNodes } from '../common-schemas.js';
 
 export { lastModifiedIgnored } from '../common-schemas.js';

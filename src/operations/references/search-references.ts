@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { referenceSearchPageShape } from '../../services/references/shapes.js';
 import { defineOperation } from '../operation.js';
 import { cursor, uuid } from '../common-schemas.js';

@@ -4,7 +4,7 @@
  * OpenAPI describes them, exactly as it does the tools; they are not offered over MCP.
  */
 import { z } from 'zod';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { OPEN_TRAIL_STATUSES } from '../../store/enums.js';
 import { defineOperation } from '../operation.js';
 import { trailId } from './trail-schemas.js';

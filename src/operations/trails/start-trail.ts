@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { defineOperation } from '../operation.js';
 import { recordId } from '../common-schemas.js';
 import { STEP_PAYLOAD_TEXT, trailView } from './trail-schemas.js';

@@ -4,7 +4,7 @@ import { defineOperation, errorCode } from '../operation.js';
 import { answerInnerSchema } from './answer-schemas.js';
 import { nodeRef } from '../common-schemas.js';
 import { PROGRESS_TEXT, progressOf, trailId, trailSubmitted } from './trail-schemas.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 
 export const submitStepDataTool = defineOperation({
   name: 'submit_step_data',

@@ -7,7 +7,7 @@ import { ENGINES } from '../../../test/engines.js';
 import { addTestBit, connectTestBits } from '../../../test/graph-fixtures.js';
 import { startHarness, type Harness } from '../../../test/harness.js';
 import { p, textArea } from '../../../test/trail-fixtures.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import * as repo from '../../store/repositories/trails.repo.js';
 import type { TrailView } from '../../services/trails/shapes.js';
 

@@ -1,7 +1,7 @@
 /** The trail fields as tool inputs, and the trail payload as tool output (trails/shapes.ts holds its shapes). */
 import { z } from 'zod';
 import { recordId } from '../common-schemas.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import type { TrailMoved, TrailProgress, TrailView } from '../../services/trails/shapes.js';
 
 export { TRAIL_STATUSES } from '../../store/enums.js';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { allCapabilityNames, brand } from '../../config.js';
-import { quote } from '../../content/quote.js';
+import { quote } from '../../quote.js';
 import { WaymarkError } from '../../errors.js';
 import * as repo from '../../store/repositories/auth.repo.js';
 import type { Store, Tx } from '../../store/store.js';

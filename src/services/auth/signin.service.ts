@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { allCapabilityNames, brand, capabilityName } from '../../config.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { validationError } from '../../errors.js';
 import { findPrincipal } from '../../store/repositories/auth.repo.js';
 import * as repo from '../../store/repositories/signin.repo.js';

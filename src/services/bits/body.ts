@@ -17,7 +17,7 @@ import {
   type InventoryEntry,
   type SlateBody,
 } from '../../content/index.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { WaymarkError } from '../../errors.js';
 
 export interface BodyInput {

@@ -6,7 +6,7 @@ import * as repo from '../../store/repositories/bits.repo.js';
 import type { Store } from '../../store/store.js';
 import type { Actor } from '../actor.js';
 import { resolveScope } from '../scopes.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import type { BitStatus } from '../../store/enums.js';
 import type { BitSummary } from './shapes.js';
 

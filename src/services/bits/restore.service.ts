@@ -3,7 +3,7 @@
  * REST interface; CONTRACT.md, "REST"). The bit becomes active again with a later modification time; the
  * connections its archive cleared stay cleared (their rows and body nodes are gone, so there is nothing to revive).
  */
-import { quote } from '../../content/quote.js';
+import { quote } from '../../quote.js';
 import { WaymarkError } from '../../errors.js';
 import { lockBit, updateBit } from '../../store/repositories/bits.repo.js';
 import type { Store } from '../../store/store.js';

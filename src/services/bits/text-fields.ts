@@ -3,7 +3,7 @@
  * "Reference"), stated once for all three. Lengths are checked by the tool schemas; what is left here is what a
  * schema cannot say.
  */
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { WaymarkError } from '../../errors.js';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyToMarkdown, markdownToBody, type SlateBody } from '../../content/index.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { prepareBody, summarisePrevious } from '../bits/body.js';
 import { prepareBodyOffThread, readBodyOffThread, startConvertPool, stopConvertPool } from './pool.js';
 import { readBody } from './task.js';

@@ -11,7 +11,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { assertTopLevelFloor, bodyToMarkdown, textLongerThan, type SlateBody } from '../../content/index.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { WaymarkError } from '../../errors.js';
 import { onThreads } from '../fair-share.js';
 import { prepareBody, summarisePrevious, summarisePreviousJson, type BodyInput, type PreparedBody } from '../bits/body.js';

@@ -17,7 +17,7 @@ import { buildFlowGraph } from './graph.js';
 import type { FlowView, FlowWithGraph, FlowWritten } from './shapes.js';
 import { flowGraphMermaid } from './mermaid.js';
 import { assertTrailContextSchema, sameSchema, type TrailContextSchema } from './trail-context-schema.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 
 
 export interface CreateFlowInput {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WaymarkError } from '../../errors.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { assertTrailContextSchema, compiledSchemaCount, trailContextIssues } from './trail-context-schema.js';
 
 function issuesOf(schema: unknown): Array<{ path: string; message: string }> {

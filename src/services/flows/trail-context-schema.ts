@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { issuesError, pathText, type ValidationIssue } from '../../errors.js';
 import { describeOverrun, overBudget } from '../json-budget.js';
 

@@ -4,7 +4,7 @@
  * (slateToBody, bodyText), so a reference and a bit read the same nodes the same way.
  */
 import { bodyText, slateToBody } from '../../content/index.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { WaymarkError, validationError } from '../../errors.js';
 
 export type SlateNode = { text: string } | { type: string; children: SlateNode[]; [prop: string]: unknown };
@@ -41,8 +41,6 @@ export function checkReferenceContent(raw: unknown): SlateNode[] {
 export function referenceText(nodes: SlateNode[]): string {
   return bodyText({ children: nodes as Parameters<typeof bodyText>[0]['children'] });
 }
-
-/** The length an abstract derived from the body aims at: a paragraph's worth, well under the 2048 limit. */
 
 /**
  * An abstract cut from the body text: whole sentences up to LIMITS.derivedAbstractChars characters; when the

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { WaymarkError } from '../../errors.js';
 import type { SearchTerm } from '../../store/dialects/dialect.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 
 /**
  * PostgreSQL's English stop words (tsearch_data/english.stop). PostgreSQL drops them from documents

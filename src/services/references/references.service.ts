@@ -8,7 +8,7 @@ import { lockBit } from '../../store/repositories/bits.repo.js';
 import * as links from '../../store/repositories/links.repo.js';
 import * as repo from '../../store/repositories/references.repo.js';
 import type { Db, Store, Tx } from '../../store/store.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { AccountGate } from '../account-gate.js';
 import { assertAccess, assertCanWriteIn, type Access, type Actor } from '../actor.js';
 import { nextModified, nowIso } from '../clock.js';

@@ -4,7 +4,7 @@
  * get-reference.ts, search-references.ts; authoring-interface.md, "Reference" and "Bit-level reference link").
  */
 import { z } from 'zod';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 
 export const referenceWrittenShape = z.object({
   reference_id: z.string(),

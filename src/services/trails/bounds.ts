@@ -3,7 +3,7 @@
  * a 10 MB trail_context made ajv report two errors per array item, and the answer 109 MB). The bounds
  * are ours (LIMITS, block "hostile-trails"); describe_platform lists them.
  */
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { pathText, validationError } from '../../errors.js';
 import { describeOverrun, overBudget } from '../json-budget.js';
 import type { SubmittedAnswer } from './step.js';

@@ -9,7 +9,7 @@ import { findFlow } from '../../store/repositories/flows.repo.js';
 import * as repo from '../../store/repositories/inbox.repo.js';
 import type { Store } from '../../store/store.js';
 import type { Actor } from '../actor.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import type { OpenTrailStatus } from '../../store/enums.js';
 import type { Inbox, InboxItem } from './inbox-shapes.js';
 

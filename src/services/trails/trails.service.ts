@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { issuesError, validationError, WaymarkError } from '../../errors.js';
 import { answeredByItems, choiceList, textLongerThan } from '../../content/index.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { assertAnswerSizes, assertContextSize } from './bounds.js';
 import { findBit, findBitHeads } from '../../store/repositories/bits.repo.js';
 import { connectionsFrom } from '../../store/repositories/connections.repo.js';
@@ -37,9 +37,6 @@ import type { AnswerView, AnswerWarnings, TrailPage, TrailView } from './shapes.
 function large(raw: unknown): boolean {
   return textLongerThan(raw, LIMITS.inlineConvertChars);
 }
-
-/** Answers in one submit_step_data call: a step holds at most 200 elements and items (LIMITS.entriesAndItemsPerCall). */
-
 
 export interface StartTrailInput {
   flow_id: string;
@@ -128,8 +125,10 @@ export class TrailsService {
     return { id, snapshot };
   }
 
-  /** The trail with its current step payload and history, read in one go. */
-  /** `entered`: the current step's snapshot when the caller has just taken it, so it is not read back. */
+  /**
+   * The trail with its current step payload and history, read in one go. `entered`: the current step's snapshot
+   * when the caller has just taken it, so it is not read back.
+   */
   private async view(q: Q, trail: TrailTable, entered?: BitSnapshot): Promise<TrailView> {
     const steps = await repo.stepsOf(q, trail.id);
     const answers = await repo.answersOf(q, trail.id);

@@ -60,12 +60,6 @@ export interface StoreDialect {
   /** Whether an error is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
   /**
-   * Migration 006: make waymark_lower() (see lowerText) exist on this engine. PostgreSQL keeps it in the
-   * database; SQLite keeps functions in the connection, so there it is registered whenever the file is
-   * opened, and this does nothing.
-   */
-  migrateLowerText(db: Kysely<unknown>): Promise<void>;
-  /**
    * A top-level field of a JSON column read in SQL (the inbox reads a step snapshot's title and human_required
    * without loading the snapshot, which can be megabytes). `key` is a constant of ours, never user text.
    * jsonText: the string field, or null. jsonTrue: whether the field is the JSON literal true.
@@ -84,6 +78,12 @@ export interface StoreDialect {
   close(): Promise<void>;
 }
 
+/** A JSON key the store reads in SQL: a plain identifier, so it can be written into the path literal. */
+export function jsonKey(key: string): string {
+  if (!/^[a-z_]+$/.test(key)) throw new Error(`not a JSON key the store reads: ${key}`);
+  return key;
+}
+
 /**
  * Text in lower case for case-insensitive matching (the list tools' `query`), the same on both engines:
  * SQLite's own lower() folds ASCII letters only ('Ä' stayed 'Ä'), PostgreSQL's folds every letter. So
@@ -91,22 +91,11 @@ export interface StoreDialect {
  * toLowerCase, the same as the pattern the text is matched against), migration 006 creates one over
  * lower() on PostgreSQL. One name, so that the repositories need not know the engine.
  */
-/** A JSON key the store reads in SQL: a plain identifier, so it can be written into the path literal. */
-export function jsonKey(key: string): string {
-  if (!/^[a-z_]+$/.test(key)) throw new Error(`not a JSON key the store reads: ${key}`);
-  return key;
-}
-
 export function lowerText(value: Expression<string | null>): RawBuilder<string> {
   return sql<string>`waymark_lower(${value})`;
 }
 
-/**
- * Full-text search over the References Library (migration 002). The engines index differently (SQLite:
- * an FTS5 table kept in sync by triggers; PostgreSQL: a generated tsvector column with a GIN index), so
- * each dialect owns its DDL and its one search query; the query terms arrive already tokenized
- * (references/query.ts), so no user text ever reaches an engine's query syntax.
- */
+/** One term of a search, tokenized by references/query.ts. */
 export interface SearchTerm {
   /** Lowercased words of letters and digits; more than one word is a phrase (the words adjacent, in order). */
   words: string[];
@@ -147,15 +136,12 @@ export interface ReferenceSearchHit {
   snippet: string;
 }
 
+/**
+ * Full-text search over the References Library (migration 002). The engines index differently (SQLite:
+ * an FTS5 table kept in sync by triggers; PostgreSQL: a generated tsvector column with a GIN index), so
+ * each dialect owns its one search query over what migrations 002, 005 and 007 made; the query terms arrive
+ * already tokenized (references/query.ts), so no user text ever reaches an engine's query syntax.
+ */
 export interface SearchDialect {
-  /** The engine's DDL of migration 002 (index, triggers or generated column), applied once. */
-  migrate(db: Kysely<unknown>): Promise<void>;
-  /** Migration 005: the index folds diacritics ('cafe' finds 'Café') on every engine, existing rows included. */
-  migrateFoldDiacritics(db: Kysely<unknown>): Promise<void>;
-  /**
-   * Migration 007: the index reads the snippet window (library_references.snippet_text). `fill` bounds the
-   * stored texts and sets the window; the dialect runs it where its index would otherwise index every row twice.
-   */
-  migrateSnippetWindow(db: Kysely<unknown>, fill: () => Promise<void>): Promise<void>;
   searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Promise<ReferenceSearchHit[]>;
 }

@@ -1,53 +1,13 @@
 /**
  * References search on PostgreSQL: a stored generated tsvector column (always in step with the row,
- * whoever writes it) and a GIN index over it.
+ * whoever writes it) and a GIN index over it, made by migrations 002 and 005: title weighted A, abstract B,
+ * body text D ('english' configuration), each folded by waymark_fold_diacritics(), which folds the query too.
  */
 import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import { inScope, visibleTo } from '../visibility.js';
 import type { DB } from '../schema.js';
 import type { ReferenceSearchHit, ReferenceSearchQuery, SearchDialect, SearchTerm } from './dialect.js';
 import { MARK_END, MARK_START, snippetFromMarked } from './snippet.js';
-
-/**
- * 'english': stemming and stop words, as SQLite's porter tokenizer stems (references/query.ts
- * drops the same stop words from queries on both engines). Title A, abstract B, body text D; ts_rank's
- * default weights give them 1.0, 0.4 and 0.1.
- */
-const DDL = [
-  `ALTER TABLE library_references ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
-     setweight(to_tsvector('english', title), 'A') ||
-     setweight(to_tsvector('english', coalesce(abstract, '')), 'B') ||
-     setweight(to_tsvector('english', search_text), 'D')
-   ) STORED`,
-  // fastupdate off: with the default pending list, every search also scans up to gin_pending_list_limit
-  // (4 MB) of not-yet-merged entries until a vacuum merges them, some 20 ms per query after a batch of
-  // writes. A library is read far more than written, so each write pays to keep searches steady.
-  `CREATE INDEX library_references_search ON library_references USING gin (search_vector) WITH (fastupdate = off)`,
-];
-
-/**
- * Migration 005: fold diacritics as SQLite's FTS5 does (unicode61 remove_diacritics 2), so that 'cafe'
- * finds 'Café' on both engines. PostgreSQL's own way (the unaccent extension) needs a privilege to
- * install and its unaccent() is not immutable, so it cannot feed a generated column. Folding in the
- * application would need a second, folded copy of the text written by the services, and the generated
- * column would no longer be in step with every writer. So the fold is an immutable SQL function of
- * built-ins: decompose (NFD), drop the combining marks (U+0300–U+036F) that follow a Latin letter,
- * recompose (NFC). Latin only, as FTS5 folds Latin only: 'й' and 'ά' stay as they are on both engines.
- * The same function folds the stored vector and the query, so the two cannot drift apart.
- */
-const FOLD_DDL = [
-  String.raw`CREATE FUNCTION waymark_fold_diacritics(text) RETURNS text
-     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-     AS $$ SELECT pg_catalog.normalize(pg_catalog.regexp_replace(pg_catalog.normalize($1, 'NFD'), '([A-Za-z])[\u0300-\u036f]+', '\1', 'g'), 'NFC') $$`,
-  // Dropping the column drops its index; adding it back computes the vector of every existing row.
-  `ALTER TABLE library_references DROP COLUMN search_vector`,
-  `ALTER TABLE library_references ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
-     setweight(to_tsvector('english', waymark_fold_diacritics(title)), 'A') ||
-     setweight(to_tsvector('english', waymark_fold_diacritics(coalesce(abstract, ''))), 'B') ||
-     setweight(to_tsvector('english', waymark_fold_diacritics(search_text)), 'D')
-   ) STORED`,
-  `CREATE INDEX library_references_search ON library_references USING gin (search_vector) WITH (fastupdate = off)`,
-];
 
 /**
  * ts_headline marks every matched word of the snippet window and snippetFromMarked (snippet.ts) picks the
@@ -117,15 +77,5 @@ async function searchReferences(db: Kysely<DB>, query: ReferenceSearchQuery): Pr
 }
 
 export const postgresSearch: SearchDialect = {
-  async migrate(db) {
-    for (const statement of DDL) await sql.raw(statement).execute(db);
-  },
-  async migrateFoldDiacritics(db) {
-    for (const statement of FOLD_DDL) await sql.raw(statement).execute(db);
-  },
-  // The generated search_vector follows the bounded search_text by itself.
-  async migrateSnippetWindow(_db, fill) {
-    await fill();
-  },
   searchReferences,
 };

@@ -1,5 +1,10 @@
 import { createRequire } from 'node:module';
 import type pg from 'pg';
+import { Kysely, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { LIMITS } from '../../limits/index.js';
+import type { DB } from '../schema.js';
+import { jsonKey, queryTimeout, type StoreDialect } from './dialect.js';
+import { postgresSearch } from './postgres-search.js';
 
 /**
  * pg is loaded when a PostgreSQL store is opened, not when this module is: `waymark stdio` on the embedded store
@@ -8,14 +13,6 @@ import type pg from 'pg';
 function loadPg(): typeof pg {
   return createRequire(import.meta.url)('pg') as typeof pg;
 }
-import { Kysely, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { LIMITS } from '../../content/limits.js';
-import type { DB } from '../schema.js';
-import { jsonKey, queryTimeout, type StoreDialect } from './dialect.js';
-import { postgresSearch } from './postgres-search.js';
-
-/** lower() already folds every letter here (under the database's UTF-8 ctype); inlined, so it costs nothing. */
-const LOWER_TEXT_DDL = `CREATE FUNCTION waymark_lower(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT pg_catalog.lower($1) $$`;
 
 /** serialization_failure, deadlock_detected: PostgreSQL asks the client to run the transaction again. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -99,9 +96,6 @@ export function postgresDialect(url: string, options: PostgresOptions = {}): Sto
     forKeyShare: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forKeyShare(),
     isRetryable: (error) => RETRYABLE.has((error as { code?: string } | null)?.code ?? ''),
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === '23505',
-    migrateLowerText: async (db) => {
-      await sql.raw(LOWER_TEXT_DDL).execute(db);
-    },
     jsonText: (column, key) => sql<string | null>`(${sql.ref(column)} ->> ${jsonKey(key)})`,
     jsonTrue: (column, key) => sql<SqlBool>`((${sql.ref(column)} -> ${jsonKey(key)}) = 'true'::jsonb)`,
     search: postgresSearch,

@@ -4,7 +4,7 @@
  * its own fragment pickers, FTS5 snippet() and ts_headline's cover search, cost the square of a word's
  * hits in the text (29 s for one search of a 1 MB reference). Picking the fragment here is one pass.
  */
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 
 /** How the engine marks a matched word; replaced by `**` in the snippet (a reference's text never holds them, see searchTexts). */
 export const MARK_START = '\u0001';

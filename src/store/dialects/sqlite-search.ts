@@ -1,6 +1,8 @@
 /**
  * References search on SQLite: an FTS5 index whose content is read through a view, kept in sync by
  * triggers on library_references (so a batch insert, a service write or a manual fix all stay indexed).
+ * Migrations 002 and 007 made them: the index's columns are title, abstract, search_window (the snippet
+ * window) and search_rest, its rowids those of the key table library_reference_search_keys.
  */
 import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import { inScope, visibleTo } from '../visibility.js';
@@ -11,99 +13,12 @@ import { MARK_END, MARK_START, snippetFromMarked } from './snippet.js';
 
 /**
  * Title > abstract > body text: a hit's score is the sum of these for each part that holds a matched word.
- * The same ratio (1 : 0.4 : 0.1) as PostgreSQL's ts_rank weights A, B and D in postgres-search.ts.
+ * The same ratio (1 : 0.4 : 0.1) as PostgreSQL's ts_rank weights A, B and D (migrations 002 and 005).
  */
 const TITLE_WEIGHT = 10;
 const ABSTRACT_WEIGHT = 4;
 const BODY_WEIGHT = 1;
 const SNIPPET_CHUNK = 500;
-
-/**
- * FTS5 needs an integer rowid that never changes, and library_references has a text key: a plain rowid
- * table's rowids may be renumbered by VACUUM. So each reference gets a stable INTEGER PRIMARY KEY in a
- * key table, the index reads its text through a view keyed by it (external content, no second copy of
- * the text), and the triggers keep all three in step.
- */
-const DDL = [
-  `CREATE TABLE library_reference_search_keys (
-     search_rowid INTEGER PRIMARY KEY,
-     reference_id TEXT NOT NULL UNIQUE REFERENCES library_references(id)
-   )`,
-  `CREATE VIEW library_reference_search_content AS
-     SELECT k.search_rowid, r.title, r.abstract, r.search_text
-     FROM library_reference_search_keys k JOIN library_references r ON r.id = k.reference_id`,
-  // porter over unicode61: English stemming as PostgreSQL's 'english' configuration does; case and
-  // diacritics folded.
-  `CREATE VIRTUAL TABLE library_references_fts USING fts5(
-     title, abstract, search_text,
-     content='library_reference_search_content', content_rowid='search_rowid',
-     tokenize='porter unicode61 remove_diacritics 2'
-   )`,
-  `CREATE TRIGGER library_references_fts_insert AFTER INSERT ON library_references BEGIN
-     INSERT INTO library_reference_search_keys (reference_id) VALUES (new.id);
-     INSERT INTO library_references_fts (rowid, title, abstract, search_text)
-       SELECT search_rowid, new.title, new.abstract, new.search_text FROM library_reference_search_keys WHERE reference_id = new.id;
-   END`,
-  // External-content FTS5 deletes by re-tokenizing the old values, so the trigger hands them over exactly.
-  `CREATE TRIGGER library_references_fts_update AFTER UPDATE OF title, abstract, search_text ON library_references BEGIN
-     INSERT INTO library_references_fts (library_references_fts, rowid, title, abstract, search_text)
-       SELECT 'delete', search_rowid, old.title, old.abstract, old.search_text FROM library_reference_search_keys WHERE reference_id = old.id;
-     INSERT INTO library_references_fts (rowid, title, abstract, search_text)
-       SELECT search_rowid, new.title, new.abstract, new.search_text FROM library_reference_search_keys WHERE reference_id = new.id;
-   END`,
-  `CREATE TRIGGER library_references_fts_delete BEFORE DELETE ON library_references BEGIN
-     INSERT INTO library_references_fts (library_references_fts, rowid, title, abstract, search_text)
-       SELECT 'delete', search_rowid, old.title, old.abstract, old.search_text FROM library_reference_search_keys WHERE reference_id = old.id;
-     DELETE FROM library_reference_search_keys WHERE reference_id = old.id;
-   END`,
-  // References written before this migration.
-  `INSERT INTO library_reference_search_keys (reference_id) SELECT id FROM library_references`,
-  `INSERT INTO library_references_fts (library_references_fts) VALUES ('rebuild')`,
-];
-
-/**
- * Migration 007: the index's body is two columns, the snippet window (snippet_text, a prefix of search_text)
- * and the rest of search_text, so that highlight() re-reads the window only (its cost grows with its hits
- * times the length of what it reads) while the index holds each word once. A quoted phrase that straddles
- * the window's end no longer matches there; the window ends between words. FTS5 tables cannot change their
- * columns, so the index, its view and its triggers are made again; the key table stays.
- */
-const WINDOW_DROP = [
-  'DROP TRIGGER library_references_fts_insert',
-  'DROP TRIGGER library_references_fts_update',
-  'DROP TRIGGER library_references_fts_delete',
-  'DROP TABLE library_references_fts',
-  'DROP VIEW library_reference_search_content',
-];
-/** SQLite counts characters on both sides, so the rest starts right after the window whatever the text. */
-const REST = (row: string) => `substr(${row}.search_text, length(${row}.snippet_text) + 1)`;
-const WINDOW_CREATE = [
-  `CREATE VIEW library_reference_search_content AS
-     SELECT k.search_rowid, r.title, r.abstract, r.snippet_text AS search_window, ${REST('r')} AS search_rest
-     FROM library_reference_search_keys k JOIN library_references r ON r.id = k.reference_id`,
-  `CREATE VIRTUAL TABLE library_references_fts USING fts5(
-     title, abstract, search_window, search_rest,
-     content='library_reference_search_content', content_rowid='search_rowid',
-     tokenize='porter unicode61 remove_diacritics 2'
-   )`,
-  `CREATE TRIGGER library_references_fts_insert AFTER INSERT ON library_references BEGIN
-     INSERT INTO library_reference_search_keys (reference_id) VALUES (new.id);
-     INSERT INTO library_references_fts (rowid, title, abstract, search_window, search_rest)
-       SELECT search_rowid, new.title, new.abstract, new.snippet_text, ${REST('new')} FROM library_reference_search_keys WHERE reference_id = new.id;
-   END`,
-  `CREATE TRIGGER library_references_fts_update AFTER UPDATE OF title, abstract, search_text, snippet_text ON library_references BEGIN
-     INSERT INTO library_references_fts (library_references_fts, rowid, title, abstract, search_window, search_rest)
-       SELECT 'delete', search_rowid, old.title, old.abstract, old.snippet_text, ${REST('old')} FROM library_reference_search_keys WHERE reference_id = old.id;
-     INSERT INTO library_references_fts (rowid, title, abstract, search_window, search_rest)
-       SELECT search_rowid, new.title, new.abstract, new.snippet_text, ${REST('new')} FROM library_reference_search_keys WHERE reference_id = new.id;
-   END`,
-  `CREATE TRIGGER library_references_fts_delete BEFORE DELETE ON library_references BEGIN
-     INSERT INTO library_references_fts (library_references_fts, rowid, title, abstract, search_window, search_rest)
-       SELECT 'delete', search_rowid, old.title, old.abstract, old.snippet_text, ${REST('old')} FROM library_reference_search_keys WHERE reference_id = old.id;
-     DELETE FROM library_reference_search_keys WHERE reference_id = old.id;
-   END`,
-  `INSERT INTO library_references_fts (library_references_fts) VALUES ('rebuild')`,
-];
 
 /**
  * An FTS5 query from tokenized terms: each term a double-quoted string (a phrase when it has several
@@ -174,16 +89,5 @@ async function searchReferences(reads: SqliteReads, db: Kysely<DB>, query: Refer
 
 /** The search of a store whose statements run through `reads` (inline, or on reader threads: sqlite-reads.ts). */
 export const sqliteSearch = (reads: SqliteReads): SearchDialect => ({
-  async migrate(db) {
-    for (const statement of DDL) await sql.raw(statement).execute(db);
-  },
-  // The unicode61 tokenizer of migration 002 already folds diacritics (remove_diacritics 2).
-  async migrateFoldDiacritics() {},
-  async migrateSnippetWindow(db, fill) {
-    // Without its triggers while the texts are bounded: the rebuild below indexes every row once.
-    for (const statement of WINDOW_DROP) await sql.raw(statement).execute(db);
-    await fill();
-    for (const statement of WINDOW_CREATE) await sql.raw(statement).execute(db);
-  },
   searchReferences: (db, query) => searchReferences(reads, db, query),
 });

@@ -1,9 +1,9 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { StoreDialect } from '../dialects/dialect.js';
+import { jsonColumnType, type MigrationTarget } from './engine.js';
 
 /** The whole schema the tools need; later changes come as new numbered migrations. */
-export function initialSchema(dialect: StoreDialect): Migration {
-  const json = sql.raw(dialect.jsonType);
+export function initialSchema(dialect: MigrationTarget): Migration {
+  const json = sql.raw(jsonColumnType(dialect));
   const serial = dialect.engine === 'postgres' ? 'bigserial' : 'integer';
   return {
     async up(db: Kysely<unknown>) {

@@ -1,12 +1,12 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { StoreDialect } from '../dialects/dialect.js';
+import type { MigrationTarget } from './engine.js';
 
 /**
  * What happened to a trail besides answers and moves, one row per event, oldest first: every transfer_step
  * (the step's own columns from 001/003 hold only the last one, so a second transfer overwrote the first)
  * and cancel_trail (who, when, why). Transfers recorded before this migration are copied over.
  */
-export function trailEvents(dialect: StoreDialect): Migration {
+export function trailEvents(dialect: MigrationTarget): Migration {
   const serial = dialect.engine === 'postgres' ? 'bigserial' : 'integer';
   return {
     async up(db: Kysely<unknown>) {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestStore, type TestStore } from '../../../test/engines.js';
 import { connectClient, type ToolClient } from '../../../test/harness.js';
 import { capabilityName } from '../../config.js';
-import { LIMITS } from '../../content/limits.js';
+import { LIMITS } from '../../limits/index.js';
 import { createServices } from '../../services/index.js';
 import { insertReferences } from '../repositories/references.repo.js';
 import { migrations } from './index.js';

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { StoreDialect } from '../dialects/dialect.js';
+import type { MigrationTarget } from './engine.js';
 
 /**
  * Trails that stay small (issue 16, finding 7).
@@ -12,7 +12,7 @@ import type { StoreDialect } from '../dialects/dialect.js';
  * - trail_answers.value_bytes: the stored JSON's size, so the answers of a step and of a trail can be bounded
  *   without reading them.
  */
-export function trailBounds(dialect: StoreDialect): Migration {
+export function trailBounds(dialect: MigrationTarget): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('trail_steps').addColumn('snapshot_hash', 'text').execute();

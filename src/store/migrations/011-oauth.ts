@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import type { StoreDialect } from '../dialects/dialect.js';
+import { jsonColumnType, type MigrationTarget } from './engine.js';
 
 /**
  * The authorization server's records (issue 12), in the store so that a restart or a second `serve` keeps
@@ -9,14 +9,14 @@ import type { StoreDialect } from '../dialects/dialect.js';
  * (by grant for revocation, by uid for sessions) and the owner of a grant for a person's list.
  * oauth_secrets keeps the signing keys and cookie keys every process must share.
  */
-export function oauthRecords(dialect: StoreDialect): Migration {
+export function oauthRecords(dialect: MigrationTarget): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('oauth_records')
         .addColumn('model', 'text', (c) => c.notNull())
         .addColumn('id', 'text', (c) => c.notNull())
-        .addColumn('payload', dialect.jsonType, (c) => c.notNull())
+        .addColumn('payload', jsonColumnType(dialect), (c) => c.notNull())
         .addColumn('grant_id', 'text')
         .addColumn('uid', 'text')
         // The principal a Grant, code or token acts for (oidc-provider's accountId).
@@ -31,7 +31,7 @@ export function oauthRecords(dialect: StoreDialect): Migration {
       await db.schema
         .createTable('oauth_secrets')
         .addColumn('name', 'text', (c) => c.primaryKey())
-        .addColumn('value', dialect.jsonType, (c) => c.notNull())
+        .addColumn('value', jsonColumnType(dialect), (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
     },

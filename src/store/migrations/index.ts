@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { StoreDialect } from '../dialects/dialect.js';
+import type { MigrationTarget } from './engine.js';
 import { initialSchema } from './001-initial.js';
 import { referenceSearch } from './002-reference-search.js';
 import { trailStepActors } from './003-trail-step-actors.js';
@@ -14,7 +14,7 @@ import { oauthRecords } from './011-oauth.js';
 import { duplicateStepIndex } from './012-duplicate-step-index.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
-export function migrations(dialect: StoreDialect): Record<string, Migration> {
+export function migrations(dialect: MigrationTarget): Record<string, Migration> {
   return {
     '001-initial': initialSchema(dialect),
     '002-reference-search': referenceSearch(dialect),

@@ -3,7 +3,7 @@
  * An error that echoed its input whole (in its message and its details, each sent twice) turned a 20 MB id
  * into an 80 MB answer (issue 16); every message that repeats what the caller sent goes through here.
  */
-import { LIMITS } from './limits.js';
+import { LIMITS } from './limits/index.js';
 
 export function quote(text: string, max: number = LIMITS.quotedInput): string {
   if (text.length <= max) return text;
