@@ -1,7 +1,7 @@
 /**
  * A layer imports only the layers below it (STYLE.md, "Waymark's shape"): the ground floor (src/*.ts, src/limits/)
- * nothing above it; content and the store only the ground floor (neither the other); services those; the MCP
- * declarations services and below; the HTTP doors the MCP layer and below; the CLI anything. Tests, which sit
+ * nothing above it; content and the store only the ground floor (neither the other); services those; the operations
+ * services and below; the MCP door the operations and below; the HTTP doors the MCP layer and below; the CLI anything. Tests, which sit
  * beside the code and drive whole stacks, are left out; type-only imports count. And no module imports itself
  * at run time through others (a circle: which of its modules runs first depends on who imports it first).
  */
@@ -18,9 +18,10 @@ const BELOW: Record<string, string[]> = {
   content: ['ground'],
   store: ['ground'],
   services: ['ground', 'content', 'store'],
-  mcp: ['ground', 'content', 'store', 'services'],
-  http: ['ground', 'content', 'store', 'services', 'mcp'],
-  cli: ['ground', 'content', 'store', 'services', 'mcp', 'http'],
+  operations: ['ground', 'content', 'store', 'services'],
+  mcp: ['ground', 'content', 'store', 'services', 'operations'],
+  http: ['ground', 'content', 'store', 'services', 'operations', 'mcp'],
+  cli: ['ground', 'content', 'store', 'services', 'operations', 'mcp', 'http'],
 };
 
 /** The layer of a path under src/ (a top-level file, or src/limits/, is the ground floor); undefined outside src/. */

@@ -2,7 +2,8 @@ import { McpServer, type ClientCapabilities, type ServerContext, type Tool as Li
 import type { Logger } from 'pino';
 import { brand, version } from '../config.js';
 import type { Services } from '../services/index.js';
-import { clientFeatures, type ClientFeatures } from './apps/client-features.js';
+import { clientFeatures } from './apps/client-features.js';
+import type { ClientFeatures } from '../operations/platform/client-features.js';
 import { declareListing, listingFor } from './apps/listing.js';
 import { registerStepApp } from './apps/step-app.js';
 import { registerTool, toolListing, type ActorResolver } from './register.js';

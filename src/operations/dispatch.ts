@@ -9,7 +9,7 @@ import { errorBody, WaymarkError, type ErrorBody } from '../errors.js';
 import { assertAccess, type Actor } from '../services/actor.js';
 import { nextArrival } from '../services/arrivals.js';
 import type { Services } from '../services/index.js';
-import type { ClientFeatures } from '../mcp/apps/client-features.js';
+import type { ClientFeatures } from './platform/client-features.js';
 import type { Operation, OperationContext, SessionPort } from './operation.js';
 
 /** The doors: MCP (HTTP and stdio), REST under /api/v1, and the server's own pages (the connected-apps page). */

@@ -8,7 +8,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { z } from 'zod';
 import { validationError, type ErrorCode } from '../errors.js';
 import { inputIssues } from '../zod-issues.js';
-import type { ClientFeatures } from '../mcp/apps/client-features.js';
+import type { ClientFeatures } from './platform/client-features.js';
 import { credentialOf, type Access, type Actor } from '../services/actor.js';
 import { asCaller } from '../services/fair-share.js';
 import type { Services } from '../services/index.js';

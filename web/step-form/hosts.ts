@@ -4,7 +4,7 @@
  * (callServerTool). Both reach the same service calls, so every answer passes the same checks.
  */
 import * as api from '../api.js';
-import { STEP_PAYLOAD_META_KEY } from '../../src/mcp/apps/step-meta.js';
+import { STEP_PAYLOAD_META_KEY } from '../../src/operations/platform/step-meta.js';
 import type { AnswerInput, StepActions, StepError, StepPayload } from './payload.js';
 
 /** What the form's host does once the trail moved on (advanced, handed over). */

@@ -7,7 +7,7 @@
 import type { Tool as ListedTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { outputJsonSchema } from '../json-schema.js';
-import { clientFeaturesSchema, ELICITATION_NOTE, type ClientFeatures } from './client-features.js';
+import { clientFeaturesSchema, ELICITATION_NOTE, type ClientFeatures } from '../../operations/platform/client-features.js';
 import type { Operation } from '../../operations/operation.js';
 import { STEP_TOOL_META } from './step-app.js';
 

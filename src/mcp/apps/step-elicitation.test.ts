@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { connectClient, startHarness, type Harness, type ToolClient } from '../../../test/harness.js';
 import { capabilityName } from '../../config.js';
-import { ELICITATION_NOTE } from './client-features.js';
+import { ELICITATION_NOTE } from '../../operations/platform/client-features.js';
 
 const BODY = `A person signs the release off.
 

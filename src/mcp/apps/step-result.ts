@@ -6,7 +6,7 @@
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
 import type { Presented } from '../../operations/dispatch.js';
 import type { Operation, OperationContext } from '../../operations/operation.js';
-import { NO_FEATURES } from './client-features.js';
+import { NO_FEATURES } from '../../operations/platform/client-features.js';
 import { STEP_PAYLOAD_META_KEY } from './step-app.js';
 import { answerByElicitation, type ElicitableStep } from './step-elicitation.js';
 

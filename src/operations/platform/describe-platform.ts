@@ -5,8 +5,8 @@ import { LIMITS } from '../../limits/index.js';
 import { ERROR_CODES } from '../../errors.js';
 import { describeQuotas } from '../../quotas.js';
 import { hasAccess } from '../../services/actor.js';
-import { describeClientFeatures } from '../../mcp/apps/client-features.js';
-import { STEP_APP_URI } from '../../mcp/apps/step-app.js';
+import { describeClientFeatures } from './client-features.js';
+import { STEP_APP_URI } from './step-meta.js';
 import { defineOperation, flagText, type Operation } from '../operation.js';
 
 /**
