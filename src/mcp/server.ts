@@ -1,10 +1,10 @@
 import { McpServer, type ClientCapabilities, type ServerContext, type Tool as ListedTool } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import { brand, version } from '../config.js';
 import type { Services } from '../services/index.js';
 import { clientFeatures, type ClientFeatures } from './apps/client-features.js';
 import { listingFor } from './apps/listing.js';
 import { registerStepApp } from './apps/step-app.js';
+import { SERVER_INFO, SERVER_INSTRUCTIONS } from './identity.js';
 import { registerTool, toolListing, type ActorResolver } from './register.js';
 import type { Tool as ToolDefinition } from './tool.js';
 import { allTools } from './tools/index.js';
@@ -20,10 +20,7 @@ import { noopTool } from './tools/noop.js';
  * the listing below; initialize needs only the capability). Undefined (stdio, tests): every tool.
  */
 export function createMcpServer(services: Services, resolveActor: ActorResolver, logger: Logger, remembered?: ClientCapabilities, onlyTool?: string | null): McpServer {
-  const server = new McpServer(
-    { name: brand, version },
-    { instructions: `Call describe_platform first: it lists what your token may do, the body syntax, limits and error codes.` },
-  );
+  const server = new McpServer({ ...SERVER_INFO }, { instructions: SERVER_INSTRUCTIONS });
   const tools = servedTools();
   const featuresOf = (ctx: ServerContext) => clientFeatures(server, ctx, remembered);
   // Registering all 27 tools was a tenth of a small stateless call's CPU: a request gets the handlers it uses.
