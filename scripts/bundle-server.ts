@@ -9,7 +9,7 @@
  * addons, worker scripts, pino's transports) or only for `serve` stay in node_modules.
  */
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +18,11 @@ const SERVER = join(ROOT, 'dist', 'server');
 export const BUNDLE_OUT = join(ROOT, 'dist', 'bundle');
 
 export async function bundleServer(): Promise<void> {
+  // tsc, which ran just before, leaves its build info alone when no output changed (sources touched but not
+  // edited, a checkout switched back): bin/waymark.js would then find sources newer than the compilation and run
+  // them through tsx on every launch. The compilation is current as of now.
+  const buildInfo = join(SERVER, '.tsbuildinfo');
+  if (existsSync(buildInfo)) utimesSync(buildInfo, new Date(), new Date());
   rmSync(BUNDLE_OUT, { recursive: true, force: true });
   await build({
     entryPoints: {

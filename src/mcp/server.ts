@@ -1,11 +1,11 @@
 import { McpServer, type ClientCapabilities, type ServerContext, type Tool as ListedTool } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import { brand, version } from '../config.js';
 import type { Services } from '../services/index.js';
 import { clientFeatures } from './apps/client-features.js';
 import type { ClientFeatures } from '../operations/platform/client-features.js';
 import { declareListing, listingFor } from './apps/listing.js';
 import { registerStepApp } from './apps/step-app.js';
+import { SERVER_INFO, SERVER_INSTRUCTIONS } from './identity.js';
 import { registerTool, toolListing, type ActorResolver } from './register.js';
 import { REGISTRY, type Registry } from '../operations/registry.js';
 
@@ -26,10 +26,7 @@ export function createMcpServer(
   onlyTool?: string | null,
   registry: Registry = REGISTRY,
 ): McpServer {
-  const server = new McpServer(
-    { name: brand, version },
-    { instructions: `Call describe_platform first: it lists what your token may do, the body syntax, limits and error codes.` },
-  );
+  const server = new McpServer({ ...SERVER_INFO }, { instructions: SERVER_INSTRUCTIONS });
   const tools = registry.tools;
   const featuresOf = (ctx: ServerContext) => clientFeatures(server, ctx, remembered);
   // Registering all 27 tools was a tenth of a small stateless call's CPU: a request gets the handlers it uses.

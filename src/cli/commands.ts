@@ -1,0 +1,175 @@
+/**
+ * The short commands (init, account, scope, token, signin-link, session, migrate): each opens the store, does
+ * its one thing and closes it. Loaded by main.ts only for these, so `waymark stdio` and `serve` never load them.
+ */
+import { CAPABILITY_KINDS, capabilityName } from '../config.js';
+import { PERMISSIONS, type Permission } from '../services/actor.js';
+import { parseDuration } from '../services/auth/auth.service.js';
+import { createServices, type Services } from '../services/index.js';
+import { openStore, storeOptionsFromEnv } from '../store/store.js';
+import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
+import type { CliIo } from './io.js';
+
+async function withServices<T>(io: CliIo, work: (services: Services) => Promise<T>): Promise<T> {
+  const store = openStore(storeOptionsFromEnv(io.env));
+  try {
+    await store.migrate();
+    return await work(createServices(store));
+  } finally {
+    await store.close();
+  }
+}
+
+function requireOption(args: ParsedArgs, name: string): string {
+  const value = stringOption(args, name);
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function onePositional(args: ParsedArgs, what: string): string {
+  if (args.positionals.length !== 1) throw new UsageError(`expected exactly one ${what}`);
+  if (args.positionals[0].trim() === '') throw new UsageError(`${what} must not be blank`);
+  return args.positionals[0];
+}
+
+export async function init(argv: string[], io: CliIo): Promise<void> {
+  const args = parseArgs(argv, { values: ['expires-in'], flags: ['new-token'] });
+  if (args.positionals.length > 0) throw new UsageError(`init takes no positional arguments`);
+  const expires = stringOption(args, 'expires-in');
+  // Checked before the store is touched: a bad duration must not leave a store with an owner and no token.
+  const expiresInMs = expires ? parseDuration(expires) : undefined;
+  await withServices(io, async (services) => {
+    const result = await services.auth.init({ newToken: args.options['new-token'] === true, expiresInMs });
+    if (result.token) io.stdout.write(`${result.token.token}\n`);
+    if (result.created) io.stderr.write(`Created account ${result.accountId} with an Admin owner.\n`);
+    else if (!result.token) io.stderr.write(`The store is already set up (account ${result.accountId}); pass --new-token for another token.\n`);
+  });
+}
+
+export async function account(argv: string[], io: CliIo): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create') throw new UsageError(`account: expected 'create'`);
+  const args = parseArgs(rest, { values: [], flags: [] });
+  const name = onePositional(args, 'account NAME');
+  await withServices(io, async (services) => io.stdout.write(`${await services.auth.createAccount(name)}\n`));
+}
+
+export async function scope(argv: string[], io: CliIo): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create') throw new UsageError(`scope: expected 'create'`);
+  const args = parseArgs(rest, { values: ['account'], flags: [] });
+  const accountId = requireOption(args, 'account');
+  const name = onePositional(args, 'scope NAME');
+  await withServices(io, async (services) => io.stdout.write(`${await services.auth.createScope(accountId, name)}\n`));
+}
+
+export async function token(argv: string[], io: CliIo): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub === 'list') return tokenList(rest, io);
+  if (sub === 'revoke') return tokenRevoke(rest, io);
+  if (sub !== 'create') throw new UsageError(`token: expected 'create', 'list' or 'revoke'`);
+  const args = parseArgs(rest, { values: ['account', 'permission', 'capabilities', 'scope', 'kind', 'principal', 'expires-in', 'name'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`token create takes no positional arguments`);
+  const permission = requireOption(args, 'permission');
+  if (!PERMISSIONS.includes(permission as Permission)) throw new UsageError(`--permission must be one of ${PERMISSIONS.join(', ')}`);
+  const principal = stringOption(args, 'principal');
+  // A new principal is an agent unless --kind says otherwise; a reused one keeps its kind.
+  const kind = stringOption(args, 'kind') ?? (principal ? undefined : 'agent');
+  if (kind !== undefined && kind !== 'agent' && kind !== 'person') throw new UsageError(`--kind must be agent or person`);
+  const capabilities = capabilityList(requireOption(args, 'capabilities'));
+  const expires = stringOption(args, 'expires-in');
+  await withServices(io, async (services) => {
+    const issued = await services.auth.createToken({
+      accountId: requireOption(args, 'account'),
+      permission: permission as Permission,
+      capabilities,
+      scopeId: stringOption(args, 'scope') ?? (principal ? undefined : null),
+      kind,
+      principalId: principal,
+      name: stringOption(args, 'name'),
+      expiresInMs: expires ? parseDuration(expires) : undefined,
+    });
+    io.stdout.write(`${issued.token}\n`);
+    // stdout holds only the token; the principal's id (for --principal) goes to stderr.
+    io.stderr.write(`principal ${issued.principalId}\n`);
+  });
+}
+
+/** `author` alone is accepted as short for `waymark.author`. */
+function capabilityList(text: string): string[] {
+  return text
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .map((c) => ((CAPABILITY_KINDS as readonly string[]).includes(c) ? capabilityName(c as 'author') : c));
+}
+
+/** Where people open the app: WAYMARK_PUBLIC_URL, else where `serve` listens by default. */
+function publicUrl(io: CliIo): URL {
+  const configured = io.env.WAYMARK_PUBLIC_URL;
+  if (configured) return new URL(configured);
+  const host = io.env.WAYMARK_HOST ?? '127.0.0.1';
+  return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${io.env.WAYMARK_PORT ?? '3000'}`);
+}
+
+export async function signinLink(argv: string[], io: CliIo): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create') throw new UsageError(`signin-link: expected 'create'`);
+  const args = parseArgs(rest, { values: ['principal', 'expires-in', 'capabilities'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`signin-link create takes no positional arguments`);
+  const principalId = requireOption(args, 'principal');
+  const expires = stringOption(args, 'expires-in');
+  const capabilities = stringOption(args, 'capabilities');
+  const base = publicUrl(io);
+  await withServices(io, async (services) => {
+    const link = await services.signin.createLink({ principalId, expiresInMs: expires ? parseDuration(expires) : undefined, capabilities: capabilities ? capabilityList(capabilities) : undefined });
+    const url = new URL('app/signin', base.href.endsWith('/') ? base : `${base.href}/`);
+    url.searchParams.set('token', link.token);
+    io.stdout.write(`${url.href}\n`);
+    io.stderr.write(`valid once, until ${link.expiresAt}\n`);
+  });
+}
+
+export async function session(argv: string[], io: CliIo): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'revoke') throw new UsageError(`session: expected 'revoke'`);
+  const args = parseArgs(rest, { values: ['principal'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`session revoke takes no positional arguments`);
+  const principalId = requireOption(args, 'principal');
+  await withServices(io, async (services) => io.stdout.write(`${await services.signin.revokeSessions(principalId)}\n`));
+}
+
+/** The columns of `token list`, tab-separated under a header line; `-` for none. */
+const TOKEN_COLUMNS = ['id', 'principal', 'kind', 'capabilities', 'created', 'expires', 'revoked'] as const;
+
+async function tokenList(argv: string[], io: CliIo): Promise<void> {
+  const args = parseArgs(argv, { values: ['account'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`token list takes no positional arguments`);
+  const accountId = requireOption(args, 'account');
+  await withServices(io, async (services) => {
+    const tokens = await services.auth.listTokens(accountId);
+    const rows = tokens.map((t) => [t.id, t.principalId, t.kind, t.capabilities.join(','), t.createdAt, t.expiresAt ?? '-', t.revokedAt ?? '-']);
+    io.stdout.write([TOKEN_COLUMNS, ...rows].map((row) => `${row.join('\t')}\n`).join(''));
+  });
+}
+
+async function tokenRevoke(argv: string[], io: CliIo): Promise<void> {
+  const args = parseArgs(argv, { values: [], flags: [] });
+  const tokenId = onePositional(args, 'TOKEN_ID');
+  await withServices(io, async (services) => {
+    const result = await services.auth.revokeToken(tokenId);
+    io.stderr.write(result.already ? `Token ${tokenId} was already revoked at ${result.revokedAt}.\n` : `Revoked token ${tokenId}.\n`);
+  });
+}
+
+export async function migrate(argv: string[], io: CliIo): Promise<void> {
+  parseArgs(argv, { values: [], flags: [] });
+  const store = openStore(storeOptionsFromEnv(io.env));
+  try {
+    const result = await store.migrate();
+    const applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    io.stdout.write(applied.length > 0 ? `Applied: ${applied.join(', ')}\n` : `The schema is up to date.\n`);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * `waymark serve`: MCP over Streamable HTTP, REST, the web app and OAuth on one port. Loaded by main.ts only
+ * for this command, so `waymark stdio` and the short commands never load what it imports.
+ */
+import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { brand, version } from '../config.js';
+import { startGate } from '../http/start-gate.js';
+import { quotasFromEnv } from '../quotas.js';
+import { createLogger } from '../logger.js';
+import { convertPoolOptionsFromEnv, createServices, startConvertPool, stopConvertPool, type Services } from '../services/index.js';
+import { openStore, storeOptionsFromEnv } from '../store/store.js';
+import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
+import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
+import { EXIT, type CliIo } from './io.js';
+
+/** How long a stopping server waits for the tool calls under way before it cuts them. */
+const STOP_GRACE_MS = 5000;
+
+/** `--workers N` (or `auto`, one per core): how many server processes share the port. */
+function workerCount(args: ParsedArgs, io: CliIo): number {
+  const text = stringOption(args, 'workers') ?? io.env.WAYMARK_WORKERS ?? '1';
+  const count = text === 'auto' ? availableParallelism() : Number(text);
+  if (!Number.isInteger(count) || count < 1 || count > 64) throw new UsageError(`--workers must be a whole number from 1 to 64, or auto (got ${text})`);
+  return count;
+}
+
+export async function serve(argv: string[], io: CliIo): Promise<void> {
+  const args = parseArgs(argv, { values: ['host', 'port', 'workers'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`serve takes no arguments`);
+  const host = stringOption(args, 'host') ?? io.env.WAYMARK_HOST ?? '127.0.0.1';
+  const portText = stringOption(args, 'port') ?? io.env.WAYMARK_PORT ?? '3000';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${portText})`);
+  const workers = workerCount(args, io);
+  try {
+    quotasFromEnv(io.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const store = openStore({ ...storeOptionsFromEnv(io.env), offThreadReads: true });
+  const location = store.location;
+  const httpOptions = async (actualPort: number) => {
+    const { trustProxyOption } = await import('../http/app.js');
+    return { host, port: actualPort, publicUrl: io.env.WAYMARK_PUBLIC_URL || undefined, trustProxy: trustProxyOption(io.env.WAYMARK_TRUST_PROXY) };
+  };
+  // Everything a start prints, in one write once it is all known: a reader that waits for the listening line
+  // (a person, a script, the tests) finds the notices beside it, not a moment later.
+  const announce = async (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
+    const { publicBase } = await import('../http/app.js');
+    const { oauthStartNotice } = await import('../http/oauth/server.js');
+    const oauthNotice = oauthStartNotice(publicBase(await httpOptions(actualPort)));
+    const lines = [`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}`];
+    if (oauthNotice) lines.push(oauthNotice);
+    if (first.token) lines.push(`First start: created account ${first.accountId} and an owner token with every capability:`, first.token.token);
+    io.stdout.write(`${lines.join('\n')}\n`);
+  };
+  if (workers > 1 && !isClusterWorker()) {
+    // The primary prepares the store once, then only supervises.
+    await store.migrate();
+    const first = await createServices(store).auth.init();
+    await store.close();
+    await runPrimary(workers, (actualPort) => void announce(actualPort, first, `, ${workers} workers`));
+    return;
+  }
+  const logger = createLogger();
+  await store.migrate();
+  const services = createServices(store);
+  const first = await services.auth.init();
+  // Large bodies convert in worker threads, off the event loop every account shares.
+  startConvertPool(convertPoolOptionsFromEnv(io.env));
+  // Listen first, so that with --port 0 the URLs the app advertises carry the port the system chose; what comes
+  // in before the app is built waits for it (start-gate.ts).
+  const gate = startGate({ brand, version });
+  const server = createServer(gate.listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  // Loaded here, not at the top: `waymark stdio` and the short commands never pay for Express.
+  const { createHttpApp } = await import('../http/app.js');
+  const registry = io.extraOperations ? (await import('../operations/registry.js')).createRegistry(io.extraOperations) : undefined;
+  gate.open(createHttpApp(services, logger, { ...(await httpOptions(actualPort)), registry }));
+  if (isClusterWorker()) reportListening(actualPort);
+  else await announce(actualPort, first);
+  // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
+  // and a write that committed went unanswered (found by the fault test's SIGTERM stops under load).
+  let calls = 0;
+  server.on('request', (req, res) => {
+    if (req.method !== 'POST') return;
+    calls++;
+    res.once('close', () => calls--);
+  });
+  const stop = () => {
+    server.close();
+    const deadline = Date.now() + STOP_GRACE_MS;
+    const drain = setInterval(() => {
+      server.closeIdleConnections();
+      if (calls > 0 && Date.now() < deadline) return;
+      clearInterval(drain);
+      // Long-lived streams (a client's GET) end here.
+      server.closeAllConnections();
+      void Promise.all([store.close(), stopConvertPool()]).then(() => process.exit(EXIT.ok));
+    }, 20);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
