@@ -11,7 +11,7 @@ import { findStep, stepSnapshot } from '../../store/repositories/trails.repo.js'
 import type { Store } from '../../store/store.js';
 import { hasAccess, RUN_ACCESS, type Actor } from '../actor.js';
 import { mayActOn, type TrailsService } from './trails.service.js';
-import type { BitSnapshot } from './step.js';
+import { storedSnapshot, type BitSnapshot } from './step.js';
 import type { StepPayload } from './shapes.js';
 
 export type { StepPayload } from './shapes.js';
@@ -28,7 +28,7 @@ export class StepFormService {
     const current = view.current_step;
     // A step's snapshot never changes once entered, so reading it after the view is consistent with it.
     const row = current ? await findStep(this.store.db, current.step_id) : undefined;
-    const snapshot = row ? this.store.dialect.parseJson<BitSnapshot>(await stepSnapshot(this.store.db, row)) : null;
+    const snapshot = row ? storedSnapshot(this.store.dialect.parseJson<BitSnapshot>(await stepSnapshot(this.store.db, row))) : null;
     const running = view.status === 'running' || view.status === 'waiting_for_person';
     const runs = hasAccess(actor, RUN_ACCESS);
     const acts = runs && running && current !== null && mayActOn(actor, current);

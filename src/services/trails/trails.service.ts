@@ -25,7 +25,7 @@ import { nextArrival } from '../arrivals.js';
 import { currentCaller, inTransaction } from '../fair-share.js';
 import { TrailMoves } from './moves.js';
 import { trailContextIssues, type TrailContextSchema } from '../flows/trail-context-schema.js';
-import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './step.js';
+import { checkAnswers, missingRequired, stepElements, storedSnapshot, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './step.js';
 import { answerView, availableConnections, historyEntry, latestAnswers, stepView } from './view.js';
 import type { AnswerView, AnswerWarnings, TrailPage, TrailView } from './shapes.js';
 
@@ -175,9 +175,9 @@ export class TrailsService {
   /** A step's snapshot, read and parsed in turns of their own when it is large. */
   private async readSnapshot(q: Q, step: repo.StepRow): Promise<BitSnapshot> {
     const raw = await repo.stepSnapshot(q, step);
-    if (!large(raw)) return this.parse<BitSnapshot>(raw);
+    if (!large(raw)) return storedSnapshot(this.parse<BitSnapshot>(raw));
     await yieldToEventLoop();
-    const snapshot = this.parse<BitSnapshot>(raw);
+    const snapshot = storedSnapshot(this.parse<BitSnapshot>(raw));
     await yieldToEventLoop();
     return snapshot;
   }

@@ -33,13 +33,13 @@ export function latestAnswers(answers: AnswerView[]): Map<string, AnswerView & L
   return latest;
 }
 
-/** Connections of the snapshot whose `when` holds and whose target is still an active bit. */
+/** Connections of the snapshot whose condition holds and whose target is still an active bit. */
 export function availableConnections(snapshot: BitSnapshot, latest: Map<string, LatestAnswer>, liveTargets: Map<string, { title: string; status: string }>): AvailableConnection[] {
   const out: AvailableConnection[] = [];
   for (const c of snapshot.connections) {
     const target = liveTargets.get(c.target_bit_id);
-    if (!target || target.status !== 'active' || !conditionHolds(c.when, latest)) continue;
-    out.push({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: target.title, label: c.label, condition: c.when });
+    if (!target || target.status !== 'active' || !conditionHolds(c.condition, latest)) continue;
+    out.push({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: target.title, label: c.label, condition: c.condition });
   }
   return out;
 }
