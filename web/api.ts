@@ -2,14 +2,14 @@
  * The app's one door to the server: REST under /api/v1 (APP-API: the tools' envelope and error codes),
  * the session cookie sent by the browser, and the CSRF token /me hands out on every state-changing call.
  */
-import type { AnswerInput, StepError, StepPayload } from './step-form/payload.js';
+import { submittedData, type AnswerInput, type StepError, type StepPayload } from './step-form/payload.js';
 import type { ErrorBody } from '../src/errors.js';
 import type { Me } from '../src/services/auth/shapes.js';
 import type { BitView } from '../src/services/bits/shapes.js';
 import type { FlowView, FlowWithGraph } from '../src/services/flows/shapes.js';
 import type { Inbox } from '../src/services/trails/inbox-shapes.js';
 import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
-import type { TrailMoved, TrailPeople, TrailProgress, TrailSubmitted, TrailView } from '../src/services/trails/shapes.js';
+import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trails/shapes.js';
 
 export type { Me } from '../src/services/auth/shapes.js';
 export type { BitView } from '../src/services/bits/shapes.js';
@@ -81,9 +81,11 @@ export type { HistoryEntry, TrailView } from '../src/services/trails/shapes.js';
 export const trail = (id: string) => call<TrailView>('GET', `/trails/${encodeURIComponent(id)}`);
 export const trailPeople = (id: string) => call<TrailPeople>('GET', `/trails/${encodeURIComponent(id)}/people`);
 export const step = (trailId: string) => call<StepPayload>('GET', `/trails/${encodeURIComponent(trailId)}/step`);
-export const submitAnswers = (trailId: string, data: AnswerInput[]) =>
-  call<TrailSubmitted>('POST', `/trails/${encodeURIComponent(trailId)}/answers`, { data: data.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } })) });
-export const advance = (trailId: string, connectionId?: string) => call<TrailMoved>('POST', `/trails/${encodeURIComponent(trailId)}/advance`, connectionId ? { connection_id: connectionId } : {});
+/** Save: the answers recorded and the step as it now stands, in one call (save_step). */
+export const saveStep = (trailId: string, answers: AnswerInput[]) => call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/answers`, { data: submittedData(answers) });
+/** Continue: the step left and the form of the one now current, in one call (advance_step). */
+export const advanceStep = (trailId: string, connectionId?: string) =>
+  call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/advance`, connectionId ? { connection_id: connectionId } : {});
 export const transfer = (trailId: string, reason: string) => call<TrailProgress>('POST', `/trails/${encodeURIComponent(trailId)}/transfer`, { reason });
 export const cancel = (trailId: string, reason?: string) => call<TrailProgress>('POST', `/trails/${encodeURIComponent(trailId)}/cancel`, reason ? { reason } : {});
 export const startTrail = (flowId: string, trailContext: Record<string, unknown>, trailTitle?: string) =>

@@ -29,6 +29,11 @@ export interface AnswerInput {
   value: unknown;
 }
 
+/** Answers as submit_step_data and save_step take them: each inner value wrapped as `{value}`. */
+export function submittedData(answers: AnswerInput[]) {
+  return answers.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } }));
+}
+
 /** A refusal as the API answers it: the tools' error envelope, what the form reads of it. */
 export type StepError = Pick<ErrorBody, 'code' | 'message' | 'details'>;
 

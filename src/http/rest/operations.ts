@@ -20,7 +20,7 @@ import { searchReferencesTool } from '../../mcp/tools/search-references.js';
 import { startTrailTool } from '../../mcp/tools/start-trail.js';
 import { submitStepDataTool } from '../../mcp/tools/submit-step-data.js';
 import { transferStepTool } from '../../mcp/tools/transfer-step.js';
-import { inboxOperation, stepOperation, trailPeopleOperation } from './app-operations.js';
+import { advanceStepOperation, inboxOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './app-operations.js';
 
 export interface RestOperation {
   method: 'get' | 'post';
@@ -46,6 +46,8 @@ export const REST_OPERATIONS: RestOperation[] = [
   { method: 'get', path: '/bits/:bit_id', operationId: 'getBit', tool: getBitTool },
   { method: 'get', path: '/references/search', operationId: 'searchReferences', tool: searchReferencesTool },
   { method: 'get', path: '/references/:reference_id', operationId: 'getReference', tool: getReferenceTool },
+  { method: 'post', path: '/trails/:trail_id/step/answers', operationId: 'saveStep', tool: saveStepOperation },
+  { method: 'post', path: '/trails/:trail_id/step/advance', operationId: 'advanceStep', tool: advanceStepOperation },
 ];
 
 /** The schema under optional, nullable and default wrappers: what a query string's text is read as. */

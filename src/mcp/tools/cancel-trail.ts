@@ -14,5 +14,5 @@ export const cancelTrailTool = defineTool({
     reason: trailReason.optional().describe('Why; kept in the history.'),
   }),
   output: trailProgress,
-  run: async ({ actor, services }, input) => progressOf(await services.trails.cancel(actor, input)),
+  run: async ({ actor, services }, input) => progressOf((await services.trails.cancel(actor, input)).trail),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
+import { withStepPayload } from '../apps/step-alongside.js';
 import { defineTool } from '../tool.js';
 import { trailId, trailView } from './trail-schemas.js';
 
@@ -11,5 +12,8 @@ export const getTrailTool = defineTool({
   access: RUN_ACCESS,
   input: z.strictObject({ trail_id: trailId }),
   output: trailView,
-  run: ({ actor, services }, input) => services.trails.get(actor, input),
+  run: async (ctx, input) => {
+    const read = await ctx.services.trails.get(ctx.actor, input, 'markdown');
+    return withStepPayload(ctx, read.trail, read);
+  },
 });

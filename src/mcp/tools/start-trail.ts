@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
 import { LIMITS } from '../../content/limits.js';
+import { withStepPayload } from '../apps/step-alongside.js';
 import { defineTool } from '../tool.js';
 import { recordId } from './common-schemas.js';
 import { STEP_PAYLOAD_TEXT, trailView } from './trail-schemas.js';
@@ -17,5 +18,8 @@ export const startTrailTool = defineTool({
     trail_title: z.string().max(LIMITS.title).optional().describe('A name for this run.'),
   }),
   output: trailView,
-  run: ({ actor, services }, input) => services.trails.start(actor, input),
+  run: async (ctx, input) => {
+    const read = await ctx.services.trails.start(ctx.actor, input, 'markdown');
+    return withStepPayload(ctx, read.trail, read);
+  },
 });
