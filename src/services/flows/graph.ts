@@ -98,7 +98,11 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
     return {
       ...bitHead(bit),
       depth: depth.get(id) ?? null,
-      connections: (outgoing.get(id) ?? []).map((row) => ({ ...connectionOf(row, nodes?.get(row.id)), target_bit_title: byId.get(row.target_bit_id)?.title ?? null })),
+      connections: (outgoing.get(id) ?? []).map((row) => {
+        const { connection_id, target_bit_id, ...rest } = connectionOf(row, nodes?.get(row.id));
+        // The target's title after its id, where get_flow has always put it.
+        return { connection_id, target_bit_id, target_bit_title: byId.get(row.target_bit_id)?.title ?? null, ...rest };
+      }),
     };
   };
   const present = (b: GraphBit | null): b is GraphBit => b !== null;
