@@ -13,10 +13,9 @@
  *   BENCH_WORKERS=2 npx tsx bench/http-vs-sdk.ts    the same with `waymark serve --workers 2`
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { startListening, stopChild } from './processes.js';
+import { processCpuMs, startListening, stopChild } from './processes.js';
 import { initOwner, openBenchStore, seedBodyDependencies, sizedBody, slateInput } from './bodies.js';
 import { isEntry, median, round, runAsScript, writeResult, type BenchOptions, type BenchResult } from './result.js';
 
@@ -36,17 +35,6 @@ async function clients(url: string, token: string | undefined, n: number): Promi
 
 type Op = (client: Client) => Promise<unknown>;
 
-/** CPU time (ms, every thread) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function processCpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    // utime and stime, fields 14 and 15 of stat(5), are the 12th and 13th after the command's closing paren.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
-  }
-}
-const CLOCK_TICKS = 100;
 
 interface Rate {
   perSecond: number;

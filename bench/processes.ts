@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 
 /** Starts `node <args>` with `env` on top of this process's, and resolves with the URL it says it listens on. */
 export async function startListening(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
@@ -26,3 +27,15 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await exited;
 }
+
+/** CPU time (ms, every thread) a process has used so far, from /proc (Linux); NaN elsewhere. */
+export function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime, fields 14 and 15 of stat(5), are the 12th and 13th after the command's closing paren.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = 100;

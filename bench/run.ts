@@ -134,6 +134,7 @@ const BENCHES: Array<{ name: string; run: Runner; optional?: boolean }> = [
   { name: 'agent-cost', run: own('./agent-cost.js') },
   { name: 'http-vs-sdk', run: own('./http-vs-sdk.js') },
   { name: 'start', run: own('./start.js') },
+  { name: 'save', run: own('./save.js') },
 ];
 
 function cell(value: string | number | undefined): string {

@@ -2,32 +2,27 @@
  * The app's one door to the server: REST under /api/v1 (APP-API: the tools' envelope and error codes),
  * the session cookie sent by the browser, and the CSRF token /me hands out on every state-changing call.
  */
-import type { AnswerInput, StepError, StepPayload } from './step-form/payload.js';
-import type { SlateBody, BlockNode } from '../src/content/slate.js';
+import { submittedData, type AnswerInput, type StepError, type StepPayload } from './step-form/payload.js';
+import type { ErrorBody } from '../src/errors.js';
+import type { Me } from '../src/services/auth/shapes.js';
+import type { BitView } from '../src/services/bits/shapes.js';
 import type { FlowView, FlowWithGraph } from '../src/services/flows/shapes.js';
 import type { Inbox } from '../src/services/trails/inbox-shapes.js';
 import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
-import type { TrailMoved, TrailPeople, TrailProgress, TrailSubmitted, TrailView } from '../src/services/trails/shapes.js';
+import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trails/shapes.js';
+
+export type { Me } from '../src/services/auth/shapes.js';
+export type { BitView } from '../src/services/bits/shapes.js';
 
 export class ApiError extends Error implements StepError {
   constructor(
-    readonly code: string,
+    readonly code: ErrorBody['code'],
     message: string,
     readonly status: number,
     readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
-}
-
-export interface Me {
-  principal_id: string;
-  name: string | null;
-  kind: string;
-  permission: string;
-  account_name?: string;
-  capabilities: string[];
-  csrf_token: string | null;
 }
 
 let csrfToken: string | null = null;
@@ -52,7 +47,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, ret
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   const res = await fetch(`/api/v1${path}`, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = (await res.json().catch(() => null)) as { success?: boolean; data?: T; error?: { code: string; message: string; status: number; details?: Record<string, unknown> } } | null;
+  const json = (await res.json().catch(() => null)) as { success?: boolean; data?: T; error?: ErrorBody } | null;
   if (res.status === 401) {
     onSignedOut();
     throw new ApiError('UNAUTHENTICATED', 'You are signed out.', 401);
@@ -86,9 +81,11 @@ export type { HistoryEntry, TrailView } from '../src/services/trails/shapes.js';
 export const trail = (id: string) => call<TrailView>('GET', `/trails/${encodeURIComponent(id)}`);
 export const trailPeople = (id: string) => call<TrailPeople>('GET', `/trails/${encodeURIComponent(id)}/people`);
 export const step = (trailId: string) => call<StepPayload>('GET', `/trails/${encodeURIComponent(trailId)}/step`);
-export const submitAnswers = (trailId: string, data: AnswerInput[]) =>
-  call<TrailSubmitted>('POST', `/trails/${encodeURIComponent(trailId)}/answers`, { data: data.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } })) });
-export const advance = (trailId: string, connectionId?: string) => call<TrailMoved>('POST', `/trails/${encodeURIComponent(trailId)}/advance`, connectionId ? { connection_id: connectionId } : {});
+/** Save: the answers recorded and the step as it now stands, in one call (save_step). */
+export const saveStep = (trailId: string, answers: AnswerInput[]) => call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/answers`, { data: submittedData(answers) });
+/** Continue: the step left and the form of the one now current, in one call (advance_step). */
+export const advanceStep = (trailId: string, connectionId?: string) =>
+  call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/advance`, connectionId ? { connection_id: connectionId } : {});
 export const transfer = (trailId: string, reason: string) => call<TrailProgress>('POST', `/trails/${encodeURIComponent(trailId)}/transfer`, { reason });
 export const cancel = (trailId: string, reason?: string) => call<TrailProgress>('POST', `/trails/${encodeURIComponent(trailId)}/cancel`, reason ? { reason } : {});
 export const startTrail = (flowId: string, trailContext: Record<string, unknown>, trailTitle?: string) =>
@@ -98,18 +95,6 @@ export type { FlowView, FlowWithGraph, GraphBit } from '../src/services/flows/sh
 
 export const flows = (q: { cursor?: string; is_active?: boolean } = {}) => call<{ flows: FlowView[]; next_cursor: string | null }>('GET', withQuery('/flows', { limit: 100, ...q }));
 export const flow = (id: string) => call<FlowWithGraph>('GET', withQuery(`/flows/${encodeURIComponent(id)}`, { include_graph: true, format: 'mermaid' }));
-
-export interface BitView {
-  bit_id: string;
-  bit_title: string;
-  bit_abstract: string | null;
-  bit_body: SlateBody | BlockNode[];
-  status: string;
-  human_required: boolean;
-  complexity: string;
-  elements: Array<{ id: string; type: string; props: Record<string, unknown>; items?: Array<{ id: string; [k: string]: unknown }> }>;
-  references: Array<{ reference_id: string; label: string; position: number }>;
-}
 
 export const bit = (id: string) => call<BitView>('GET', withQuery(`/bits/${encodeURIComponent(id)}`, { format: 'slate' }));
 

@@ -2,7 +2,7 @@ import type { Operation } from './operation.js';
 import { restoreBitOperation } from './bits/restore-bit.js';
 import { meOperation, signOutOperation } from './auth/me.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
-import { inboxOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
+import { advanceStepOperation, inboxOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
 import { describePlatformTool } from './platform/describe-platform.js';
 import { addBitTool } from './bits/add-bit.js';
 import { archiveBitTool } from './bits/archive-bit.js';
@@ -65,6 +65,8 @@ const OPERATIONS: readonly Operation[] = [
   unlinkReferenceTool,
   inboxOperation,
   stepOperation,
+  saveStepOperation,
+  advanceStepOperation,
   trailPeopleOperation,
   restoreBitOperation,
   meOperation,

@@ -164,16 +164,16 @@ for (const engine of ENGINES) {
       await page.getByRole('button', { name: 'Save answers' }).click();
       await expect.poll(() => errors.allTextContents()).toEqual(['✖ Start with a capital letter']);
       // The server's own refusal (ANSWER_INVALID) lands on the field it names: the request is changed on its
-      // way so that the page's check cannot catch it first.
+      // way so that the page's check cannot catch it first. Save is one call, save_step, answering the step.
       await summary.fill('A long enough summary');
-      await page.route('**/api/v1/trails/*/answers', async (route) => {
+      await page.route('**/api/v1/trails/*/step/answers', async (route) => {
         const sent = JSON.parse(route.request().postData() ?? '{}') as { data: Array<{ element_id: string; value: { value: unknown } }> };
         for (const a of sent.data) if (a.element_id === world.minted.summary) a.value.value = 'X'.repeat(201);
         await route.continue({ postData: JSON.stringify(sent) });
       });
       await page.getByRole('button', { name: 'Save answers' }).click();
       await expect.poll(() => errors.allTextContents()).toEqual(['✖ must be at most 200 characters (got 201)']);
-      await page.unroute('**/api/v1/trails/*/answers');
+      await page.unroute('**/api/v1/trails/*/step/answers');
       await expectAccessible(page, 'step with errors');
     });
 

@@ -7,12 +7,12 @@ import { describe, expect, test } from 'vitest';
 import { markdownToBody } from '../../src/content/index.js';
 import { ELEMENTS, registerElement, type ElementType } from '../../src/content/elements/index.js';
 import { checkAnswers, stepElements } from '../../src/services/trails/step.js';
-import type { StepElementPayload } from '../../web/step-form/payload.js';
+import type { StepElement } from '../../web/step-form/payload.js';
 import { answersToSend, checkField, errorsFromRefusal, fieldsOf, initialValues, rulesFor, type Field } from '../../web/step-form/rules.js';
 import { ALL_ELEMENTS_ENTRIES, ALL_ELEMENTS_MARKDOWN } from './step-fixture.js';
 
 const { body, minted } = markdownToBody(ALL_ELEMENTS_MARKDOWN, { elements: ALL_ELEMENTS_ENTRIES });
-const elements: StepElementPayload[] = stepElements(body);
+const elements: StepElement[] = stepElements(body);
 const step = { elements, answers: [] };
 const fields = fieldsOf(step);
 const field = (key: string): Field => fields.find((f) => f.id === minted[key])!;
@@ -129,7 +129,7 @@ describe('refusals land on the fields they name', () => {
 describe('controls', () => {
   test("a registered element is given the notes and default of its definition's control, not of its type name", () => {
     registerElement({ ...ELEMENTS['date-picker'], type: 'shift-start' as ElementType, stepType: 'ShiftStart' });
-    const element: StepElementPayload = { element_id: 'e1', type: 'shift-start', element_type: 'ShiftStart', config: { picker_type: 'time', default_to_now: true }, required: true };
+    const element: StepElement = { element_id: 'e1', type: 'shift-start', element_type: 'ShiftStart', config: { picker_type: 'time', default_to_now: true }, required: true };
     const [shift] = fieldsOf({ elements: [element] });
     expect(rulesFor(shift)).toEqual(['Required', 'A time (HH:mm)']);
     expect(initialValues({ elements: [element], answers: [] }).e1).toMatch(/^\d\d:\d\d$/);

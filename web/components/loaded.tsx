@@ -4,7 +4,8 @@ import { useEffect, useState } from 'preact/hooks';
 
 export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'failed'; message: string; code?: string };
 
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [Loaded<T>, () => void] {
+/** The data, a reload, and a way to show data the page already has (an answer that carries the new state). */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [Loaded<T>, () => void, (data: T) => void] {
   const [result, setResult] = useState<Loaded<T>>({ state: 'loading' });
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -17,7 +18,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [Loaded<T>,
       live = false;
     };
   }, [...deps, tick]);
-  return [result, () => setTick((t) => t + 1)];
+  return [result, () => setTick((t) => t + 1), (data) => setResult({ state: 'ok', data })];
 }
 
 export function Show<T>({ loaded, title, children }: { loaded: Loaded<T>; title: string; children: (data: T) => ComponentChildren }) {

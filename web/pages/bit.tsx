@@ -39,7 +39,7 @@ export function BitPage({ params }: { params: Params }) {
           </p>
           {bit.bit_abstract && <p class="abstract">{bit.bit_abstract}</p>}
           <SlateView
-            body={bodyOf({ body: bit.bit_body })}
+            body={bodyOf(Array.isArray(bit.bit_body) ? bit.bit_body : [])}
             hooks={{
               element: (node, placement) => (placement === 'inline' ? <span class="inline-link">{(node.children as Array<{ text?: string }>).map((c) => c.text ?? '').join('')}</span> : describe(node)),
               connection: (node) => (

@@ -10,14 +10,16 @@ import { ReasonAction, TransferAction } from '../step-form/reason-action.js';
 
 export function StepPage({ params }: { params: Params }) {
   const trailId = params.trail_id;
-  const [loaded, reload] = useLoad(() => api.step(trailId), [trailId]);
+  const [loaded, reload, show] = useLoad(() => api.step(trailId), [trailId]);
   const [notice, setNotice] = useState<string | null>(null);
 
   const actions: StepActions = apiStepActions(trailId, {
-    moved({ currentStep }) {
+    moved({ payload, currentStep }) {
       if (currentStep) {
         setNotice(`Moved on to “${currentStep.bit_title}”.`);
-        reload();
+        // advance_step answered the new step's form: shown as it is, not read again.
+        if (payload) show(payload);
+        else reload();
       } else navigate(`/trails/${encodeURIComponent(trailId)}`);
     },
   });

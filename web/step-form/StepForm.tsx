@@ -207,7 +207,7 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
           </>
         )}
       </div>
-      <SlateView body={bodyOf(step)} hooks={hooks} />
+      <SlateView body={bodyOf(step.body)} hooks={hooks} />
       {step.references.length > 0 && (
         <section class="references" aria-labelledby="refs-title">
           <h2 id="refs-title">References</h2>

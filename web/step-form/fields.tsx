@@ -9,7 +9,7 @@ import { frameSandbox, frameUrl, linkUrl, shownUrl, videoSource } from './embed.
 import { controlId, describedBy, Notes, RequiredMark } from './notes.js';
 import { rulesFor, type Field, type FieldCheck } from './rules.js';
 import { SearchableField } from './searchable.js';
-import type { StepElementPayload } from './payload.js';
+import type { StepElement } from './payload.js';
 
 export interface FormState {
   values: Record<string, unknown>;
@@ -22,7 +22,7 @@ export interface FormState {
 const NO_CHECK: FieldCheck = { errors: [], warnings: [] };
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
-function CheckList({ element, form }: { element: StepElementPayload; form: FormState }) {
+function CheckList({ element, form }: { element: StepElement; form: FormState }) {
   const label = str(element.config.label) ?? 'Check-list';
   return (
     <fieldset class="field group checklist">
@@ -258,7 +258,7 @@ function Video({ field, form }: { field: Field; form: FormState }) {
   );
 }
 
-export function IframeEmbed({ element }: { element: StepElementPayload }) {
+export function IframeEmbed({ element }: { element: StepElement }) {
   const url = frameUrl(element.config.url);
   if (!url) return <p class="blocked">This embedded page's address is not allowed here.</p>;
   const height = numberProp(element.config, 'height');
@@ -271,7 +271,7 @@ export function IframeEmbed({ element }: { element: StepElementPayload }) {
   );
 }
 
-type Control = (props: { element: StepElementPayload; field: Field | undefined; form: FormState }) => ComponentChild;
+type Control = (props: { element: StepElement; field: Field | undefined; form: FormState }) => ComponentChild;
 
 /** A control answering one field (the element's own); nothing when the step has no such field. */
 function fieldControl(render: (field: Field, form: FormState) => ComponentChild): Control {
@@ -299,7 +299,7 @@ const CONTROLS: Record<ElementControl, Control> = {
 };
 
 /** The control of one block element of the step. */
-export function ElementControl({ element, form }: { element: StepElementPayload; form: FormState }) {
+export function ElementControl({ element, form }: { element: StepElement; form: FormState }) {
   const kind = controlOf(element.type);
   if (kind === undefined) return null;
   const Control = CONTROLS[kind];

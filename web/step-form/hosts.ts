@@ -5,25 +5,20 @@
  */
 import * as api from '../api.js';
 import { STEP_PAYLOAD_META_KEY } from '../../src/operations/platform/step-meta.js';
-import type { AnswerInput, StepActions, StepError, StepPayload } from './payload.js';
+import { submittedData, type StepActions, type StepError, type StepPayload } from './payload.js';
 
 /** What the form's host does once the trail moved on (advanced, handed over). */
 export interface HostEvents {
   moved(after: { payload?: StepPayload; currentStep: { bit_title: string } | null }): void;
 }
 
-const answerData = (answers: AnswerInput[]) => answers.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } }));
-
-/** The web app: REST under /api/v1. */
+/** The web app: REST under /api/v1, the step form's own operations, each answering the step payload. */
 export function apiStepActions(trailId: string, events: HostEvents): StepActions {
   return {
-    async save(answers) {
-      await api.submitAnswers(trailId, answers);
-      return api.step(trailId);
-    },
+    save: (answers) => api.saveStep(trailId, answers),
     async advance(connectionId) {
-      const after = await api.advance(trailId, connectionId);
-      events.moved({ currentStep: after.current_step });
+      const payload = await api.advanceStep(trailId, connectionId);
+      events.moved({ payload, currentStep: payload.step });
     },
   };
 }
@@ -60,7 +55,7 @@ async function payloadCall(call: CallTool, name: string, args: Record<string, un
 export function toolStepActions(call: CallTool, trailId: string, events: HostEvents): StepActions & { transfer(reason: string): Promise<void> } {
   return {
     async save(answers) {
-      dataOf(await call('submit_step_data', { trail_id: trailId, data: answerData(answers) }));
+      dataOf(await call('submit_step_data', { trail_id: trailId, data: submittedData(answers) }));
       return payloadCall(call, 'get_trail', { trail_id: trailId });
     },
     async advance(connectionId) {

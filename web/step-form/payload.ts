@@ -1,72 +1,25 @@
 /**
- * The one JSON shape the step form is fed: `GET /api/v1/trails/:id/step` (the trail's current step as the
- * trail tools show it, with the snapshot's Slate body, and what the caller may do). Nothing else reaches the
- * form, so it can run wherever that JSON can be handed over (this app, or a chat client later).
+ * The one JSON shape the step form is fed: the step payload (services/trails/shapes.ts stepPayloadShape: the
+ * trail's current step as the trail tools show it, with the snapshot's Slate body, and what the caller may do).
+ * Nothing else reaches the form, so it can run wherever that JSON can be handed over (this app, or a chat
+ * client). Its types are the shape's, inferred: the form restates none of it.
  */
-import type { BlockNode, ConnectionCondition, SlateBody } from '../../src/content/slate.js';
+import type { BlockNode, SlateBody } from '../../src/content/slate.js';
+import type { ErrorBody } from '../../src/errors.js';
+import type { StepPayload } from '../../src/services/trails/shapes.js';
 
-export interface StepElementPayload {
-  element_id: string;
-  type: string;
-  /** The step type name answers carry (TextArea, …); null for an iframe; each check-list item is a CheckListItem. */
-  element_type: string | null;
-  /** The element's props as the bit stores them: the only source of its rules. */
-  config: Record<string, unknown>;
-  items?: Array<{ id: string; [field: string]: unknown }>;
-  required: boolean;
-}
+export type { AnswerView, StepElement, StepPayload } from '../../src/services/trails/shapes.js';
 
-export interface AnswerPayload {
-  element_id: string;
-  element_type: string;
-  value: unknown;
-  warnings: string[];
-  answered_by: string;
-  answered_date_time_utc: string;
-}
+/** The current step as the form shows it (the payload's `step`, null once the trail ended). */
+export type StepView = NonNullable<StepPayload['step']>;
 
-export interface ConnectionChoice {
-  connection_id: string;
-  target_bit_id: string;
-  target_bit_title: string;
-  label: string | null;
-  condition: ConnectionCondition | null;
-}
-
-export interface ReferenceLinkPayload {
-  reference_id: string;
-  label: string;
-  position: number;
-}
-
-export interface StepView {
-  step_id: string;
-  seq: number;
-  bit_id: string;
-  bit_title: string;
-  bit_abstract: string | null;
-  /** The snapshot's Slate body (as get_bit format "slate": the node array, or the stored object). */
-  body: SlateBody | BlockNode[];
-  human_required: boolean;
-  elements: StepElementPayload[];
-  references: ReferenceLinkPayload[];
-  answers: AnswerPayload[];
-  required_missing: string[];
-  connections_available: ConnectionChoice[];
-  waiting_for_person: boolean;
-  transfer_reason: string | null;
-}
-
-export interface StepPayload {
-  trail: { trail_id: string; trail_title: string | null; flow_id: string; flow_title: string; status: string; trail_context: Record<string, unknown> };
-  /** Null once the trail is completed or cancelled. */
-  step: StepView | null;
-  /** What this session may do on the step (the same access checks as the tools). */
-  may: { answer: boolean; advance: boolean; transfer: boolean; cancel: boolean };
-}
-
-export function bodyOf(step: Pick<StepView, 'body'>): SlateBody {
-  return Array.isArray(step.body) ? { children: step.body } : step.body;
+/**
+ * A body as the server sends it for the form to render: the stored Slate nodes (the step payload's `body`,
+ * get_bit's `bit_body` with format slate). Their shape is the store's, checked when the bit was written; the
+ * wire schema says only "nodes", so this is where the form takes them as Slate.
+ */
+export function bodyOf(nodes: readonly unknown[]): SlateBody {
+  return { children: nodes as BlockNode[] };
 }
 
 /** One answer as submit_step_data takes it (the inner value; the API wraps it as `{value}`). */
@@ -76,12 +29,13 @@ export interface AnswerInput {
   value: unknown;
 }
 
-/** A refusal as the API answers it: the tools' error envelope. */
-export interface StepError {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
+/** Answers as submit_step_data and save_step take them: each inner value wrapped as `{value}`. */
+export function submittedData(answers: AnswerInput[]) {
+  return answers.map((a) => ({ element_id: a.element_id, element_type: a.element_type, value: { value: a.value } }));
 }
+
+/** A refusal as the API answers it: the tools' error envelope, what the form reads of it. */
+export type StepError = Pick<ErrorBody, 'code' | 'message' | 'details'>;
 
 /** What the host gives the form: saving answers returns the step as it now stands; advancing leaves it. */
 export interface StepActions {

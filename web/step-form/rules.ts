@@ -6,13 +6,13 @@
 import { answeredByItems, controlOf, ELEMENTS, isElementType } from '../../src/content/elements/index.js';
 import { dateAnswerFormat } from '../../src/content/elements/date-picker.js';
 import { numberProp, type AnswerTarget } from '../../src/content/elements/types.js';
-import type { AnswerInput, AnswerPayload, StepElementPayload, StepError, StepView } from './payload.js';
+import type { AnswerInput, AnswerView, StepElement, StepError } from './payload.js';
 
 /** One answerable unit: an element, or one item of a check-list (answered on its own as a CheckListItem). */
 export interface Field {
   /** What an answer names: the element id, or the check-list item's id. */
   id: string;
-  element: StepElementPayload;
+  element: StepElement;
   stepType: string;
   label: string;
   required: boolean;
@@ -25,12 +25,12 @@ export interface FieldCheck {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
-export function elementLabel(element: StepElementPayload): string {
+export function elementLabel(element: StepElement): string {
   return text(element.config.label) ?? text(element.config.custom_title) ?? text(element.config.altText) ?? text(element.config.url) ?? element.type;
 }
 
 /** Every answerable field of a step, in body order (iframes record nothing and have none). */
-export function fieldsOf(step: Pick<StepView, 'elements'>): Field[] {
+export function fieldsOf(step: { elements: StepElement[] }): Field[] {
   const fields: Field[] = [];
   for (const element of step.elements) {
     if (element.element_type === null) continue;
@@ -106,7 +106,7 @@ export function checkField(field: Field, value: unknown): FieldCheck {
 }
 
 /** The latest saved answer of each field. */
-export function savedValues(step: Pick<StepView, 'answers'>): Map<string, AnswerPayload> {
+export function savedValues(step: { answers: AnswerView[] }): Map<string, AnswerView> {
   return new Map(step.answers.map((a) => [a.element_id, a]));
 }
 
@@ -119,7 +119,7 @@ function nowFor(pickerType: string, seconds: boolean): string {
 }
 
 /** What each field shows first: its saved answer, else the default its config sets (a default is not an answer). */
-export function initialValues(step: Pick<StepView, 'elements' | 'answers'>): Record<string, unknown> {
+export function initialValues(step: { elements: StepElement[]; answers: AnswerView[] }): Record<string, unknown> {
   const saved = savedValues(step);
   const values: Record<string, unknown> = {};
   for (const field of fieldsOf(step)) {
@@ -147,7 +147,7 @@ export function initialValues(step: Pick<StepView, 'elements' | 'answers'>): Rec
  * The answers a save sends: every field whose value differs from its saved answer. A field never answered
  * is sent once it holds something (a check-list item once ticked, or shown ticked by its default).
  */
-export function answersToSend(step: Pick<StepView, 'elements' | 'answers'>, values: Record<string, unknown>): AnswerInput[] {
+export function answersToSend(step: { elements: StepElement[]; answers: AnswerView[] }, values: Record<string, unknown>): AnswerInput[] {
   const saved = savedValues(step);
   const out: AnswerInput[] = [];
   for (const field of fieldsOf(step)) {

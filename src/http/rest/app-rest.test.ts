@@ -129,6 +129,41 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
     expect(people.people).toEqual([{ principal_id: person.principalId, name: expect.any(String), kind: 'person' }]);
   });
 
+  it('save_step and advance_step: the step form\'s Save and Continue in one call each, answering the step payload, with the tools\' refusals', async () => {
+    const trail = (await browser.ok(browser.post<TrailView>('/trails', { flow_id: requests, trail_context: { requester: 'dee@example.com' } }))).trail_id;
+    const invalid = await browser.post(`/trails/${trail}/step/answers`, { data: [answer(id('intake', 'notes'), 'TextArea', 'ab')] });
+    expect([invalid.status, invalid.body.error?.code]).toEqual([422, 'ANSWER_INVALID']);
+    expect(invalid.body.error?.details).toMatchObject({ issues: [expect.objectContaining({ element_id: id('intake', 'notes') })] });
+    const unknown = await browser.post(`/trails/${trail}/step/answers`, { data: [answer('nope', 'TextArea', 'x')] });
+    expect([unknown.status, unknown.body.error?.code]).toEqual([404, 'ELEMENT_NOT_FOUND']);
+
+    const saved = await browser.ok(browser.post<StepPayload>(`/trails/${trail}/step/answers`, { data: [answer(id('intake', 'notes'), 'TextArea', 'Urgent'), answer(id('intake', 'route'), 'Dropdown', id('intake', 'std'))] }));
+    // The same payload the step operation reads afterwards: the answers, what is missing, the ways on, the Slate body.
+    expect(saved).toEqual(await browser.ok(browser.get<StepPayload>(`/trails/${trail}/step`)));
+    expect(saved.step!.answers.map((a) => [a.element_id, a.value])).toEqual([
+      [id('intake', 'notes'), 'Urgent'],
+      [id('intake', 'route'), id('intake', 'std')],
+    ]);
+    expect(saved.step!.required_missing).toEqual([]);
+    expect(saved.step!.connections_available.map((c) => c.target_bit_title)).toEqual(['Standard path', 'Extra notes']);
+    expect(saved.step!.body[0]).toEqual({ type: 'p', children: [{ text: 'Collect the request.' }] });
+
+    const choose = await browser.post(`/trails/${trail}/step/advance`, {});
+    expect([choose.status, choose.body.error?.code]).toEqual([422, 'VALIDATION_ERROR']);
+    expect(choose.body.error?.details?.available_connections).toHaveLength(2);
+    const toStandard = saved.step!.connections_available.find((c) => c.target_bit_id === bit.standard.bit_id)!;
+    const moved = await browser.ok(browser.post<StepPayload>(`/trails/${trail}/step/advance`, { connection_id: toStandard.connection_id, expected_step_id: saved.step!.step_id }));
+    expect(moved).toEqual(await browser.ok(browser.get<StepPayload>(`/trails/${trail}/step`)));
+    expect(moved.step).toMatchObject({ bit_title: 'Standard path', seq: 2, body: [{ type: 'p', children: [{ text: 'Handle it the usual way.' }] }] });
+    const retried = await browser.post(`/trails/${trail}/step/advance`, { connection_id: toStandard.connection_id, expected_step_id: saved.step!.step_id });
+    expect([retried.status, retried.body.error?.code]).toEqual([422, 'VALIDATION_ERROR']);
+
+    const completed = await browser.ok(browser.post<StepPayload>(`/trails/${trail}/step/advance`, {}));
+    expect(completed).toMatchObject({ trail: { status: 'completed' }, step: null, may: { answer: false, advance: false, transfer: false, cancel: false } });
+    const over = await browser.post(`/trails/${trail}/step/answers`, { data: [answer(id('intake', 'notes'), 'TextArea', 'Late')] });
+    expect([over.status, over.body.error?.code]).toEqual([409, 'TRAIL_NOT_RUNNING']);
+  });
+
   it('refuses a write without the run capability (403) and an agent on a human_required step (409), as the tools do', async () => {
     const reader = await h.principal({ kind: 'person', capabilities: ['read'] });
     const link = await h.services.signin.createLink({ principalId: reader.principalId, capabilities: ['waymark.read'] });
@@ -143,6 +178,12 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
     const advance = await fetch(`${web.origin}/api/v1/trails/${trail.data.trail_id}/advance`, { method: 'POST', headers: auth, body: '{}' });
     expect(advance.status).toBe(409);
     expect(((await advance.json()) as { error: { code: string } }).error.code).toBe('HUMAN_REQUIRED');
+    for (const [path, body] of [['step/advance', {}], ['step/answers', { data: [answer('x', 'TextArea', 'x')] }]] as const) {
+      const refused = await fetch(`${web.origin}/api/v1/trails/${trail.data.trail_id}/${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+      expect([path, refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([path, 409, 'HUMAN_REQUIRED']);
+    }
+    const saveReadOnly = await readOnly.post(`/trails/${trail.data.trail_id}/step/answers`, { data: [answer('x', 'TextArea', 'x')] });
+    expect([saveReadOnly.status, saveReadOnly.body.error?.details]).toEqual([403, { required_capability: 'waymark.run' }]);
     const payload = (await (await fetch(`${web.origin}/api/v1/trails/${trail.data.trail_id}/step`, { headers: auth })).json()) as { data: StepPayload };
     expect(payload.data.may).toEqual({ answer: false, advance: false, transfer: true, cancel: true });
     await h.owner.client.ok('cancel_trail', { trail_id: trail.data.trail_id });

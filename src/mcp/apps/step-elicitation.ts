@@ -10,18 +10,13 @@ import { formQuestions, isElementType } from '../../content/index.js';
 import { WaymarkError } from '../../errors.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
+import type { StepView } from '../../services/trails/shapes.js';
 
 /** Rounds of asking again when the server refuses the answers (the message says why). */
 const MAX_ROUNDS = 3;
 
 /** The part of a trail step the form is built from (the trail tools' current_step). */
-export interface ElicitableStep {
-  bit_title: string;
-  human_required: boolean;
-  waiting_for_person: boolean;
-  elements: Array<{ element_id: string; type: string; element_type: string | null; config: Record<string, unknown>; items?: Array<{ id: string; [field: string]: unknown }>; required: boolean }>;
-  answers: Array<{ element_id: string; value: unknown }>;
-}
+export type ElicitableStep = Pick<StepView, 'bit_title' | 'human_required' | 'waiting_for_person' | 'elements' | 'answers'>;
 
 interface FormField {
   /** The property name in the form: the element id, or a check-list item's id. */

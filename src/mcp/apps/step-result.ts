@@ -9,6 +9,7 @@ import type { Operation, OperationContext } from '../../operations/operation.js'
 import { NO_FEATURES } from '../../operations/platform/client-features.js';
 import { STEP_PAYLOAD_META_KEY } from './step-app.js';
 import { answerByElicitation, type ElicitableStep } from './step-elicitation.js';
+import { stepPayloadBeside } from '../../operations/trails/step-alongside.js';
 
 export interface StepResultContext extends OperationContext {
   elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
@@ -28,8 +29,12 @@ export async function withStepForm(operation: Operation, data: unknown, c: StepR
   if (features.elicitation && form.elicit && answer.current_step) {
     const answered = await answerByElicitation({ actor: c.actor, services: c.services, trailId, step: answer.current_step, elicit: c.elicit });
     // The trail as it now stands, in the operation's own answer shape (advance_trail answers the moved form).
-    return answered ? { data: form.elicit(await c.services.trails.get(c.actor, { trail_id: trailId })) } : { data };
+    return answered ? { data: form.elicit((await c.services.trails.get(c.actor, { trail_id: trailId }, 'markdown')).trail) } : { data };
   }
-  if (features.apps) return { data, meta: { [STEP_PAYLOAD_META_KEY]: await c.services.stepForm.payload(c.actor, { trail_id: trailId }) } };
+  if (features.apps) {
+    // Made from the read the operation's own service call did (step-alongside.ts); read again only if it kept none.
+    const payload = (await stepPayloadBeside(data)) ?? (await c.services.stepForm.payload(c.actor, { trail_id: trailId }));
+    return { data, meta: { [STEP_PAYLOAD_META_KEY]: payload } };
+  }
   return { data };
 }

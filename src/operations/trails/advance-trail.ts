@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
+import { withStepPayload } from './step-alongside.js';
 import { defineOperation, errorCode } from '../operation.js';
 import { recordId } from '../common-schemas.js';
 import { movedOf, trailId, trailMoved } from './trail-schemas.js';
+
+/** advance_trail's input, which the step form's advance_step takes too (trails/app-operations.ts). */
+export const advanceTrailInput = z.strictObject({
+  trail_id: trailId,
+  connection_id: recordId('One of current_step.connections_available.').optional(),
+  expected_step_id: recordId('current_step.step_id; a retried call then advances nothing.').optional(),
+});
 
 export const advanceTrailTool = defineOperation({
   name: 'advance_trail',
@@ -16,11 +24,10 @@ export const advanceTrailTool = defineOperation({
   access: RUN_ACCESS,
   rest: { method: 'post', path: '/trails/:trail_id/advance', operationId: 'advanceTrail' },
   stepForm: { elicit: movedOf },
-  input: z.strictObject({
-    trail_id: trailId,
-    connection_id: recordId('One of current_step.connections_available.').optional(),
-    expected_step_id: recordId('current_step.step_id; a retried call then advances nothing.').optional(),
-  }),
+  input: advanceTrailInput,
   output: trailMoved,
-  run: async ({ actor, services }, input) => movedOf(await services.trails.advance(actor, input)),
+  run: async (ctx, input) => {
+    const read = await ctx.services.trails.advance(ctx.actor, input, 'markdown');
+    return withStepPayload(ctx, movedOf(read.trail), read);
+  },
 });

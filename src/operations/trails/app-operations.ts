@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { LIMITS } from '../../limits/index.js';
 import { OPEN_TRAIL_STATUSES } from '../../store/enums.js';
 import { defineOperation } from '../operation.js';
+import { advanceTrailInput, advanceTrailTool } from './advance-trail.js';
+import { answersOf, submitStepDataInput, submitStepDataTool } from './submit-step-data.js';
 import { trailId } from './trail-schemas.js';
 import { inboxShape } from '../../services/trails/inbox-shapes.js';
 import { stepPayloadShape, trailPeopleShape } from '../../services/trails/shapes.js';
@@ -61,4 +63,37 @@ export const trailPeopleOperation = defineOperation({
   input: z.strictObject({ trail_id: trailId }),
   output: trailPeopleShape,
   run: ({ actor, services }, input) => services.trailPeople.list(actor, input),
+});
+
+/**
+ * The step form's Save (issue 25): submit_step_data's input, rules, errors and access, through the same service
+ * call, answered with the step payload as the step now stands, so a Save is one call and one read of the step.
+ */
+export const saveStepOperation = defineOperation({
+  name: 'save_step',
+  title: 'Save answers and read the step form',
+  description:
+    'Records answers to the current step as submit_step_data does (the same input, rules and errors), and answers the step payload as the step operation does, with the answers saved. Errors: those of submit_step_data.',
+  flags: { W: true, D: false, I: false },
+  access: submitStepDataTool.access,
+  rest: { method: 'post', path: '/trails/:trail_id/step/answers', operationId: 'saveStep' },
+  mcp: false,
+  input: submitStepDataInput,
+  output: stepPayloadShape,
+  run: ({ actor, services }, input) => services.stepForm.save(actor, { trail_id: input.trail_id, data: answersOf(input.data) }),
+});
+
+/** The step form's Continue: advance_trail's input, rules, errors and access, answered with the step payload of the step now current. */
+export const advanceStepOperation = defineOperation({
+  name: 'advance_step',
+  title: 'Leave the step and read the next one\'s form',
+  description:
+    'Leaves the current step as advance_trail does (the same input, rules and errors), and answers the step payload of the step the trail is now at (step null once it completed). Errors: those of advance_trail.',
+  flags: { W: true, D: false, I: false },
+  access: advanceTrailTool.access,
+  rest: { method: 'post', path: '/trails/:trail_id/step/advance', operationId: 'advanceStep' },
+  mcp: false,
+  input: advanceTrailInput,
+  output: stepPayloadShape,
+  run: ({ actor, services }, input) => services.stepForm.advance(actor, input),
 });

@@ -15,5 +15,5 @@ export const cancelTrailTool = defineOperation({
     reason: trailReason.optional().describe('Why; kept in the history.'),
   }),
   output: trailProgress,
-  run: async ({ actor, services }, input) => progressOf(await services.trails.cancel(actor, input)),
+  run: async ({ actor, services }, input) => progressOf((await services.trails.cancel(actor, input)).trail),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
+import { withStepPayload } from './step-alongside.js';
 import { defineOperation } from '../operation.js';
 import { trailId, trailView } from './trail-schemas.js';
 
@@ -13,5 +14,8 @@ export const getTrailTool = defineOperation({
   stepForm: { elicit: (view) => view },
   input: z.strictObject({ trail_id: trailId }),
   output: trailView,
-  run: ({ actor, services }, input) => services.trails.get(actor, input),
+  run: async (ctx, input) => {
+    const read = await ctx.services.trails.get(ctx.actor, input, 'markdown');
+    return withStepPayload(ctx, read.trail, read);
+  },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
 import { LIMITS } from '../../limits/index.js';
+import { withStepPayload } from './step-alongside.js';
 import { defineOperation } from '../operation.js';
 import { recordId } from '../common-schemas.js';
 import { STEP_PAYLOAD_TEXT, trailView } from './trail-schemas.js';
@@ -19,5 +20,8 @@ export const startTrailTool = defineOperation({
     trail_title: z.string().max(LIMITS.title).optional().describe('A name for this run.'),
   }),
   output: trailView,
-  run: ({ actor, services }, input) => services.trails.start(actor, input),
+  run: async (ctx, input) => {
+    const read = await ctx.services.trails.start(ctx.actor, input, 'markdown');
+    return withStepPayload(ctx, read.trail, read);
+  },
 });

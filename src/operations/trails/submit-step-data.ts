@@ -5,6 +5,27 @@ import { answerInnerSchema } from './answer-schemas.js';
 import { nodeRef } from '../common-schemas.js';
 import { PROGRESS_TEXT, progressOf, trailId, trailSubmitted } from './trail-schemas.js';
 import { LIMITS } from '../../limits/index.js';
+import type { SubmittedAnswer } from '../../services/trails/step.js';
+
+/** submit_step_data's input, which the step form's save_step takes too (trails/app-operations.ts). */
+export const submitStepDataInput = z.strictObject({
+  trail_id: trailId,
+  data: z
+    .array(
+      z.strictObject({
+        element_id: nodeRef.min(1).describe('For CheckListItem, the item\'s own id.'),
+        element_type: z.string().min(1).optional().describe('Optional: the step type name, e.g. TextArea; when given it must match.'),
+        value: z.strictObject({ value: answerInnerSchema.refine((v) => v !== undefined, { message: 'value.value is required' }) }),
+      }),
+    )
+    .min(1)
+    .max(LIMITS.answersPerCall),
+});
+
+/** The answers as the trail service takes them: each inner value unwrapped from the submitted `{value: <inner>}`. */
+export function answersOf(data: Array<{ element_id: string; element_type?: string; value: { value?: unknown } }>): SubmittedAnswer[] {
+  return data.map((d) => ({ element_id: d.element_id, element_type: d.element_type, value: d.value.value }));
+}
 
 export const submitStepDataTool = defineOperation({
   name: 'submit_step_data',
@@ -17,22 +38,10 @@ export const submitStepDataTool = defineOperation({
   flags: { W: true, D: false, I: false },
   access: RUN_ACCESS,
   rest: { method: 'post', path: '/trails/:trail_id/answers', operationId: 'submitStepData' },
-  input: z.strictObject({
-    trail_id: trailId,
-    data: z
-      .array(
-        z.strictObject({
-          element_id: nodeRef.min(1).describe('For CheckListItem, the item\'s own id.'),
-          element_type: z.string().min(1).optional().describe('Optional: the step type name, e.g. TextArea; when given it must match.'),
-          value: z.strictObject({ value: answerInnerSchema.refine((v) => v !== undefined, { message: 'value.value is required' }) }),
-        }),
-      )
-      .min(1)
-      .max(LIMITS.answersPerCall),
-  }),
+  input: submitStepDataInput,
   output: trailSubmitted,
   run: async ({ actor, services }, input) => {
-    const view = await services.trails.submit(actor, { trail_id: input.trail_id, data: input.data.map((d) => ({ element_id: d.element_id, element_type: d.element_type, value: d.value.value })) });
-    return { ...progressOf(view), warnings: view.warnings };
+    const read = await services.trails.submit(actor, { trail_id: input.trail_id, data: answersOf(input.data) });
+    return { ...progressOf(read.trail), warnings: read.warnings };
   },
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { recordId } from '../common-schemas.js';
 import { LIMITS } from '../../limits/index.js';
 import type { TrailMoved, TrailProgress, TrailView } from '../../services/trails/shapes.js';
+import type { TrailCore } from '../../services/trails/view.js';
 
 export { TRAIL_STATUSES } from '../../store/enums.js';
 
@@ -26,7 +27,7 @@ export function movedOf(view: TrailView): TrailMoved {
   return { trail_id: view.trail_id, status: view.status, last_modified_date_time_utc: view.last_modified_date_time_utc, current_step: view.current_step };
 }
 
-export function progressOf(view: TrailView): TrailProgress {
+export function progressOf(view: TrailCore): TrailProgress {
   const s = view.current_step;
   return {
     trail_id: view.trail_id,

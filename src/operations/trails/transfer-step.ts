@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
+import { withStepPayload } from './step-alongside.js';
 import { defineOperation } from '../operation.js';
 import { PROGRESS_TEXT, progressOf, trailId, trailProgress, trailReason } from './trail-schemas.js';
 
@@ -16,5 +17,8 @@ export const transferStepTool = defineOperation({
     reason: trailReason.describe('Why a person must take over, for that person.'),
   }),
   output: trailProgress,
-  run: async ({ actor, services }, input) => progressOf(await services.trails.transfer(actor, input)),
+  run: async (ctx, input) => {
+    const read = await ctx.services.trails.transfer(ctx.actor, input);
+    return withStepPayload(ctx, progressOf(read.trail), read);
+  },
 });

@@ -26,7 +26,8 @@ import { nextModified, nowIso } from '../clock.js';
 import { clearIncoming, queueArchive, syncConnectionList, syncConnectionRows } from './connection-rows.js';
 import type { ReferencesService } from '../references/references.service.js';
 import { resolveScope } from '../scopes.js';
-import type { BitWriteResult } from './shapes.js';
+import type { BitView, BitWriteResult } from './shapes.js';
+import { bitSummary } from './view.js';
 
 type Complexity = BitTable['complexity'];
 
@@ -183,7 +184,7 @@ export class BitsService {
     });
   }
 
-  async get(actor: Actor, input: { bit_id: string; format?: 'markdown' | 'slate' }) {
+  async get(actor: Actor, input: { bit_id: string; format?: 'markdown' | 'slate' }): Promise<BitView> {
     const bit = await findBit(this.store.db, input.bit_id, actor);
     if (!bit) throw notFound(input.bit_id);
     const format = input.format ?? 'markdown';
@@ -192,18 +193,11 @@ export class BitsService {
     const connectionNodes = read.connections;
     const targets = new Map((await findBits(this.store.db, [...new Set(connectionNodes.map((c) => c.target_bit_id))])).map((b) => [b.id, b]));
     const links = await listLinksForBit(this.store.db, bit.id);
+    const { created_date_time_utc, last_modified_date_time_utc, ...head } = bitSummary(bit, (raw) => this.store.dialect.parseJson(raw));
     return {
-      bit_id: bit.id,
-      bit_title: bit.title,
-      bit_abstract: bit.abstract,
-      bit_description: bit.description,
+      ...head,
       content_format: format,
       bit_body: read.body,
-      bit_categories: this.store.dialect.parseJson<string[]>(bit.categories),
-      complexity: bit.complexity,
-      human_required: bit.human_required === 1,
-      scope_id: bit.scope_id,
-      status: bit.status,
       elements: read.elements,
       connections: connectionNodes.map((c, i) => ({
         connection_id: c.id as string,
@@ -215,8 +209,8 @@ export class BitsService {
       })),
       references: links,
       created_by: bit.created_by,
-      created_date_time_utc: bit.created_at,
-      last_modified_date_time_utc: bit.updated_at,
+      created_date_time_utc,
+      last_modified_date_time_utc,
     };
   }
 

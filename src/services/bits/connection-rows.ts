@@ -8,7 +8,7 @@ import { assertConnectionCount, checkNamedConnection, collectConnections, remove
 import { WaymarkError } from '../../errors.js';
 import type { StoreDialect } from '../../store/dialects/dialect.js';
 import { lockBit, lockBitForWrite, readTargets, updateBit } from '../../store/repositories/bits.repo.js';
-import { incomingSources, outgoing, writeOutgoing, type StoredConnection } from '../../store/repositories/connections.repo.js';
+import { incomingSources, outgoing, writeOutgoing, type MirrorRow } from '../../store/repositories/connections.repo.js';
 import type { Tx } from '../../store/store.js';
 import type { Actor } from '../actor.js';
 import { nextModified, nowIso } from '../clock.js';
@@ -37,7 +37,7 @@ export interface SyncOptions {
   /** Ids of connection nodes the caller has just added itself, after checking their targets (connect_bits). */
   created?: ReadonlySet<string>;
   /** The source's rows as the caller has just read them under the source's lock (saves reading them again). */
-  stored?: StoredConnection[];
+  stored?: MirrorRow[];
 }
 
 /**

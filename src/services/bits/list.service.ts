@@ -9,6 +9,7 @@ import { resolveScope } from '../scopes.js';
 import { LIMITS } from '../../limits/index.js';
 import type { BitStatus } from '../../store/enums.js';
 import type { BitSummary } from './shapes.js';
+import { bitSummary } from './view.js';
 
 export interface ListBitsInput {
   scope_id?: string | null;
@@ -35,19 +36,7 @@ export class BitListService {
       (row) => category === undefined || parse<string[]>(row.categories).includes(category),
     );
     return {
-      bits: page.rows.map((row) => ({
-        bit_id: row.id,
-        bit_title: row.title,
-        bit_abstract: row.abstract,
-        bit_description: row.description,
-        bit_categories: parse<string[]>(row.categories),
-        complexity: row.complexity,
-        human_required: row.human_required === 1,
-        scope_id: row.scope_id,
-        status: row.status,
-        created_date_time_utc: row.created_at,
-        last_modified_date_time_utc: row.updated_at,
-      })),
+      bits: page.rows.map((row) => bitSummary(row, parse)),
       next_cursor: page.next_cursor,
     };
   }

@@ -3,13 +3,14 @@
  * mirror rows, each with its outgoing connections in sort_order and their conditions, which live in
  * the source bit's body (the `bit-connection` void node whose id is the connection id).
  */
-import { collectConnections, type ConnectionCondition, type ConnectionNode, type SlateBody } from '../../content/index.js';
+import type { ConnectionNode } from '../../content/index.js';
 import { connectionsFrom, connectionsTouching } from '../../store/repositories/connections.repo.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { connectionNodesOf, findBitHeads } from '../../store/repositories/bits.repo.js';
 import { accountWide } from '../../store/visibility.js';
 import type { StoreDialect } from '../../store/dialects/dialect.js';
 import type { Db, Tx } from '../../store/store.js';
+import { bitHead, connectionNodesById, connectionOf } from '../bits/view.js';
 import type { GraphBit } from './shapes.js';
 
 export type { GraphBit } from './shapes.js';
@@ -23,33 +24,6 @@ export interface FlowGraph {
 }
 
 type ConnectionRow = Awaited<ReturnType<typeof connectionsFrom>>[number];
-
-/** A `bit-connection` node of a stored body, as the graph and the trail steps read it. */
-export interface StoredConnection {
-  id: string;
-  target_bit_id: string;
-  label: string | null;
-  /** The preview flags (`preview: false`, …); the condition is `when`. */
-  params: Record<string, boolean>;
-  when: ConnectionCondition | null;
-}
-
-/** Every connection node of a body (content's collectConnections), by its id (the connection_id). */
-export function connectionNodes(body: SlateBody): Map<string, StoredConnection> {
-  return nodesById(collectConnections(body));
-}
-
-/** Connection nodes by their id; nodes without one (not stored yet) are left out. */
-function nodesById(nodes: ConnectionNode[]): Map<string, StoredConnection> {
-  const found = new Map<string, StoredConnection>();
-  for (const node of nodes) {
-    if (node.id === null) continue;
-    const params: Record<string, boolean> = {};
-    for (const [key, value] of Object.entries(node.params)) if (typeof value === 'boolean') params[key] = value;
-    found.set(node.id, { id: node.id, target_bit_id: node.target_bit_id, label: node.label || null, params, when: node.params.when ?? null });
-  }
-  return found;
-}
 
 /**
  * Breadth-first from the start bit along the mirror rows; each bit once, at its shortest depth.
@@ -111,33 +85,23 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
   const byId = new Map(rows.map((b) => [b.id, b]));
   // Only the connection nodes of a body are read, and only where connections leave the bit, the event loop
   // given back between two bits: a graph of 150 bits of 2 MB read whole held 300 MB and blocked 4.5 s.
-  const nodesOf = new Map<string, Map<string, StoredConnection>>();
+  const nodesOf = new Map<string, Map<string, ConnectionNode>>();
   for (const id of byId.keys()) {
     if ((outgoing.get(id) ?? []).length === 0) continue;
-    nodesOf.set(id, nodesById((await connectionNodesOf(q, dialect, id)) as ConnectionNode[]));
+    nodesOf.set(id, connectionNodesById((await connectionNodesOf(q, dialect, id)) as ConnectionNode[]));
     await yieldToEventLoop();
   }
   const describe = (id: string): GraphBit | null => {
     const bit = byId.get(id);
     if (!bit) return null;
-    const nodes = nodesOf.get(id) ?? new Map<string, StoredConnection>();
+    const nodes = nodesOf.get(id);
     return {
-      bit_id: bit.id,
-      bit_title: bit.title,
-      status: bit.status,
-      human_required: bit.human_required === 1,
+      ...bitHead(bit),
       depth: depth.get(id) ?? null,
       connections: (outgoing.get(id) ?? []).map((row) => {
-        const node = nodes.get(row.id);
-        return {
-          connection_id: row.id,
-          target_bit_id: row.target_bit_id,
-          target_bit_title: byId.get(row.target_bit_id)?.title ?? null,
-          sort_order: row.sort_order,
-          label: node?.label ?? null,
-          params: node?.params ?? {},
-          condition: node?.when ?? null,
-        };
+        const { connection_id, target_bit_id, ...rest } = connectionOf(row, nodes?.get(row.id));
+        // The target's title after its id, where get_flow has always put it.
+        return { connection_id, target_bit_id, target_bit_title: byId.get(row.target_bit_id)?.title ?? null, ...rest };
       }),
     };
   };

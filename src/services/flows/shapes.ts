@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { BIT_STATUSES, PRIORITIES, REVIEW_STATUSES } from '../../store/enums.js';
+import { connectionShape } from '../bits/shapes.js';
 
 export const flowWrittenShape = z.object({ flow_id: z.string(), last_modified_date_time_utc: z.string() });
 export type FlowWritten = z.infer<typeof flowWrittenShape>;
@@ -26,23 +27,8 @@ export const flowViewShape = z.object({
 });
 export type FlowView = z.infer<typeof flowViewShape>;
 
-/** The `when` of a connection: options of a dropdown or radio-button, or a check-list item's state. */
-export const conditionShape = z.union([
-  z.object({ element_id: z.string(), option_ids: z.array(z.string()) }),
-  z.object({ element_id: z.string(), checked: z.boolean() }),
-]);
-
-export const graphConnectionShape = z.object({
-  connection_id: z.string(),
-  target_bit_id: z.string(),
-  target_bit_title: z.string().nullable(),
-  sort_order: z.number().int(),
-  label: z.string().nullable(),
-  /** The preview flags of the connection's body node (`preview: false`, …), as stored. */
-  params: z.record(z.string(), z.boolean()),
-  /** Its `when`: available only when this option is chosen or this check-list item is (un)checked; null = always. */
-  condition: conditionShape.nullable(),
-});
+/** A connection in the graph: the stored connection with its target's title (null when the target is not visible). */
+export const graphConnectionShape = connectionShape.extend({ target_bit_title: z.string().nullable() });
 export type GraphConnection = z.infer<typeof graphConnectionShape>;
 
 export const graphBitShape = z.object({

@@ -16,7 +16,8 @@ export class TrailPeopleService {
   ) {}
 
   async list(actor: Actor, input: { trail_id: string }): Promise<TrailPeople> {
-    const view = await this.trails.get(actor, input);
+    // Names only: the step's body is not printed (the Slate reader leaves it in the snapshot).
+    const view = (await this.trails.get(actor, input, 'slate')).trail;
     const ids = new Set<string>([view.started_by]);
     for (const step of view.history) {
       for (const id of [step.left_by, step.cancellation?.cancelled_by, ...step.transfers.map((t) => t.transferred_by), ...step.answers.map((a) => a.answered_by)]) {

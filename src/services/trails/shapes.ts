@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { PRINCIPAL_KINDS, TRAIL_STATUSES } from '../../store/enums.js';
-import { conditionShape } from '../flows/shapes.js';
+import { connectionShape } from '../bits/shapes.js';
 import { referenceLinkShape } from '../references/shapes.js';
 
 /**
@@ -46,12 +46,11 @@ export const stepElementShape = z.object({
 });
 export type StepElement = z.infer<typeof stepElementShape>;
 
-export const availableConnectionShape = z.object({
-  connection_id: z.string(),
-  target_bit_id: z.string(),
+/** A connection of the step that its condition and its target's state let the trail follow now. */
+export const availableConnectionShape = connectionShape.pick({ connection_id: true, target_bit_id: true }).extend({
   target_bit_title: z.string(),
-  label: z.string().nullable(),
-  condition: conditionShape.nullable(),
+  label: connectionShape.shape.label,
+  condition: connectionShape.shape.condition,
 });
 export type AvailableConnection = z.infer<typeof availableConnectionShape>;
 

@@ -1,18 +1,21 @@
 /**
  * The step payload (issue 11): everything the step form shows and checks, in one JSON shape, so the form can
- * run wherever that shape arrives (the web app today, a chat client later). It is the trail view's current
- * step (the same elements, answers and available connections as get_trail) with the body as Slate nodes, each
+ * run wherever that shape arrives (the web app, an MCP App). It is the trail view's current step (the same
+ * elements, answers and available connections as get_trail) with the body as the snapshot's Slate nodes, each
  * element's answer rule (the text of the element definition that submit_step_data enforces) and what the
  * caller may do now.
+ *
+ * The step form's own reads and writes (step, save_step, advance_step) answer it from the one read their
+ * trail call made (trails.service.ts, reader 'slate'): one snapshot parse, no markdown printed for nobody.
  */
 import { ELEMENTS, isElementType } from '../../content/index.js';
 import { findFlow } from '../../store/repositories/flows.repo.js';
-import { findStep, stepSnapshot } from '../../store/repositories/trails.repo.js';
 import type { Store } from '../../store/store.js';
 import { hasAccess, RUN_ACCESS, type Actor } from '../actor.js';
 import { mayActOn, type TrailsService } from './trails.service.js';
-import type { BitSnapshot } from './step.js';
+import type { SubmittedAnswer } from './step.js';
 import type { StepPayload } from './shapes.js';
+import { withoutBody, type TrailRead } from './view.js';
 
 export type { StepPayload } from './shapes.js';
 
@@ -22,22 +25,20 @@ export class StepFormService {
     private readonly trails: TrailsService,
   ) {}
 
-  async payload(actor: Actor, input: { trail_id: string }): Promise<StepPayload> {
-    const view = await this.trails.get(actor, input);
+  /** The payload of a trail as a trail call has just read it (any reader: the body comes from the snapshot). */
+  async of(actor: Actor, read: TrailRead): Promise<StepPayload> {
+    const view = read.trail;
     const flow = await findFlow(this.store.db, view.flow_id);
     const current = view.current_step;
-    // A step's snapshot never changes once entered, so reading it after the view is consistent with it.
-    const row = current ? await findStep(this.store.db, current.step_id) : undefined;
-    const snapshot = row ? this.store.dialect.parseJson<BitSnapshot>(await stepSnapshot(this.store.db, row)) : null;
     const running = view.status === 'running' || view.status === 'waiting_for_person';
     const runs = hasAccess(actor, RUN_ACCESS);
     const acts = runs && running && current !== null && mayActOn(actor, current);
     let step: StepPayload['step'] = null;
-    if (current && snapshot) {
-      const { bit_body: _markdown, content_format: _format, elements, ...rest } = current;
+    if (current && read.snapshot) {
+      const { elements, ...core } = withoutBody(current);
       step = {
-        ...rest,
-        body: snapshot.body.children,
+        ...core,
+        body: read.snapshot.body.children,
         elements: elements.map((e) => ({ ...e, answer_rule: isElementType(e.type) && ELEMENTS[e.type].stepType !== null ? ELEMENTS[e.type].answerRule : null })),
       };
     }
@@ -46,5 +47,20 @@ export class StepFormService {
       step,
       may: { answer: acts, advance: acts, transfer: runs && running, cancel: runs && running },
     };
+  }
+
+  /** The step operation: the trail's current step as the form shows it. */
+  async payload(actor: Actor, input: { trail_id: string }): Promise<StepPayload> {
+    return this.of(actor, await this.trails.get(actor, input, 'slate'));
+  }
+
+  /** save_step: submit_step_data's rules, errors and access, answered with the step as it now stands. */
+  async save(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<StepPayload> {
+    return this.of(actor, await this.trails.submit(actor, input));
+  }
+
+  /** advance_step: advance_trail's, answered with the step the trail is now at (step null once it ended). */
+  async advance(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }): Promise<StepPayload> {
+    return this.of(actor, await this.trails.advance(actor, input, 'slate'));
   }
 }

@@ -4,21 +4,13 @@
  * answers against the element definitions (content/elements: one definition per type, never a second set
  * of answer rules), and which connections are available given the answers so far.
  */
-import { answeredByItems, checkStepAnswer, ELEMENTS, isElementType, listElements, nodeInventory, type ConnectionCondition, type SlateBody } from '../../content/index.js';
+import { answeredByItems, checkStepAnswer, collectConnections, ELEMENTS, isElementType, listElements, nodeInventory, type SlateBody } from '../../content/index.js';
 import { joinPath, pathText, type ValidationIssue } from '../../errors.js';
 import type { ReferenceLink } from '../references/shapes.js';
 import type { StepElement } from './shapes.js';
 import type { BitTable } from '../../store/schema.js';
-import { connectionNodes } from '../flows/graph.js';
-
-export interface SnapshotConnection {
-  connection_id: string;
-  target_bit_id: string;
-  sort_order: number;
-  label: string | null;
-  params: Record<string, boolean>;
-  when: ConnectionCondition | null;
-}
+import { connectionNodesById, connectionOf } from '../bits/view.js';
+import type { Condition, Connection } from '../bits/shapes.js';
 
 export interface BitSnapshot {
   bit_id: string;
@@ -30,7 +22,7 @@ export interface BitSnapshot {
   human_required: boolean;
   body: SlateBody;
   references: ReferenceLink[];
-  connections: SnapshotConnection[];
+  connections: Connection[];
   last_modified_date_time_utc: string;
 }
 
@@ -41,7 +33,7 @@ export function takeSnapshot(
   rows: Array<{ id: string; target_bit_id: string; sort_order: number }>,
 ): BitSnapshot {
   const body = parse<SlateBody>(bit.body);
-  const nodes = connectionNodes(body);
+  const nodes = connectionNodesById(collectConnections(body));
   return {
     bit_id: bit.id,
     title: bit.title,
@@ -52,18 +44,7 @@ export function takeSnapshot(
     human_required: bit.human_required === 1,
     body,
     references,
-    // The mirror rows are the set of connections; the body node adds label, flags and the condition.
-    connections: rows.map((row) => {
-      const node = nodes.get(row.id);
-      return {
-        connection_id: row.id,
-        target_bit_id: row.target_bit_id,
-        sort_order: row.sort_order,
-        label: node?.label ?? null,
-        params: node?.params ?? {},
-        when: node?.when ?? null,
-      };
-    }),
+    connections: rows.map((row) => connectionOf(row, nodes.get(row.id))),
     last_modified_date_time_utc: bit.updated_at,
   };
 }
@@ -122,15 +103,28 @@ export function missingRequired(elements: StepElement[], latest: Map<string, Lat
 }
 
 /**
- * A connection's `when` given the answers so far (authoring-interface.md, Body syntax rule 4): an option
+ * A step's snapshot as stored: snapshots taken before the connection's condition had one name kept it as `when`
+ * (the body syntax's word); they are read with it as `condition`. A stored snapshot never changes.
+ */
+export function storedSnapshot(stored: BitSnapshot): BitSnapshot {
+  for (const c of stored.connections as Array<Connection & { when?: Condition | null }>) {
+    if (c.condition !== undefined) continue;
+    c.condition = c.when ?? null;
+    delete c.when;
+  }
+  return stored;
+}
+
+/**
+ * A connection's condition given the answers so far (authoring-interface.md, Body syntax rule 4): an option
  * condition holds when the dropdown's or radio-button's latest answer is one of its options; a check-list
  * condition when the item's latest answer equals it, an unanswered item counting as unchecked.
  */
-export function conditionHolds(when: ConnectionCondition | null, latest: Map<string, LatestAnswer>): boolean {
-  if (!when) return true;
-  const answer = latest.get(when.element_id)?.value;
-  if ('option_ids' in when) return typeof answer === 'string' && when.option_ids.includes(answer);
-  return (answer === true) === when.checked;
+export function conditionHolds(condition: Condition | null, latest: Map<string, LatestAnswer>): boolean {
+  if (!condition) return true;
+  const answer = latest.get(condition.element_id)?.value;
+  if ('option_ids' in condition) return typeof answer === 'string' && condition.option_ids.includes(answer);
+  return (answer === true) === condition.checked;
 }
 
 export interface SubmittedAnswer {

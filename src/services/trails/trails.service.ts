@@ -25,9 +25,9 @@ import { nextArrival } from '../arrivals.js';
 import { currentCaller, inTransaction } from '../fair-share.js';
 import { TrailMoves } from './moves.js';
 import { trailContextIssues, type TrailContextSchema } from '../flows/trail-context-schema.js';
-import { checkAnswers, missingRequired, stepElements, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './step.js';
-import { answerView, availableConnections, historyEntry, latestAnswers, stepView } from './view.js';
-import type { AnswerView, AnswerWarnings, TrailPage, TrailView } from './shapes.js';
+import { checkAnswers, missingRequired, stepElements, storedSnapshot, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './step.js';
+import { answerView, availableConnections, historyEntry, inMarkdown, latestAnswers, stepCore, type BodyReader, type StepCore, type TrailCore, type TrailRead } from './view.js';
+import type { AnswerView, AnswerWarnings, TrailPage } from './shapes.js';
 
 /**
  * Whether stored JSON (a bit's body, a step's snapshot) is large enough that reading, parsing, writing it out and
@@ -126,10 +126,12 @@ export class TrailsService {
   }
 
   /**
-   * The trail with its current step payload and history, read in one go. `entered`: the current step's snapshot
-   * when the caller has just taken it, so it is not read back.
+   * The trail with its current step and history, read in one go, for the reader named: the current step's body
+   * printed as markdown for an agent, or left in the snapshot for the step form (which shows it as Slate).
+   * `entered`: the current step's snapshot when the caller holds it already (it has just taken or read it), so
+   * it is not read and parsed again.
    */
-  private async view(q: Q, trail: TrailTable, entered?: BitSnapshot): Promise<TrailView> {
+  private async view<R extends BodyReader>(q: Q, trail: TrailTable, reader: R, entered?: BitSnapshot): Promise<TrailRead<R>> {
     const steps = await repo.stepsOf(q, trail.id);
     const answers = await repo.answersOf(q, trail.id);
     const eventsByStep = new Map<string | null, repo.TrailEvent[]>();
@@ -141,23 +143,22 @@ export class TrailsService {
       byStep.set(row.step_id, list);
     }
     const history = [];
-    let current = null;
+    let current: StepCore | null = null;
+    let snapshot: BitSnapshot | null = null;
     for (const step of steps) {
       const stepAnswers = byStep.get(step.id) ?? [];
       const stepEvents = eventsByStep.get(step.id) ?? [];
       // Only the current step's snapshot is read: the history names each bit by the title kept on its step.
-      const snapshot = step.id === trail.current_step_id ? (entered ?? (await this.readSnapshot(q, step))) : null;
-      history.push(historyEntry(step, step.bit_title ?? snapshot?.title ?? '', stepAnswers, stepEvents));
-      if (snapshot) {
-        const targets = await findBitHeads(q, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
+      const kept = step.id === trail.current_step_id ? (entered ?? (await this.readSnapshot(q, step))) : null;
+      history.push(historyEntry(step, step.bit_title ?? kept?.title ?? '', stepAnswers, stepEvents));
+      if (kept) {
+        snapshot = kept;
+        const targets = await findBitHeads(q, [...new Set(kept.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
         const live = new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
-        if (large(snapshot.body.children)) await yieldToEventLoop();
-        const render = () => renderBodyOffThread(snapshot.body);
-        const markdown = await (q === this.store.db ? render() : inTransaction(render));
-        current = stepView({ step, snapshot, answers: stepAnswers }, trail.status, live, stepEvents, markdown);
+        current = stepCore({ step, snapshot: kept, answers: stepAnswers }, trail.status, live, stepEvents);
       }
     }
-    return {
+    const core: TrailCore = {
       trail_id: trail.id,
       flow_id: trail.flow_id,
       trail_title: trail.title,
@@ -169,14 +170,20 @@ export class TrailsService {
       current_step: current,
       history,
     };
+    if (reader === 'slate' || !snapshot) return { trail: reader === 'slate' ? core : inMarkdown(core, ''), snapshot } as TrailRead<R>;
+    const body = snapshot.body;
+    if (large(body.children)) await yieldToEventLoop();
+    const render = () => renderBodyOffThread(body);
+    const markdown = await (q === this.store.db ? render() : inTransaction(render));
+    return { trail: inMarkdown(core, markdown), snapshot } as TrailRead<R>;
   }
 
   /** A step's snapshot, read and parsed in turns of their own when it is large. */
   private async readSnapshot(q: Q, step: repo.StepRow): Promise<BitSnapshot> {
     const raw = await repo.stepSnapshot(q, step);
-    if (!large(raw)) return this.parse<BitSnapshot>(raw);
+    if (!large(raw)) return storedSnapshot(this.parse<BitSnapshot>(raw));
     await yieldToEventLoop();
-    const snapshot = this.parse<BitSnapshot>(raw);
+    const snapshot = storedSnapshot(this.parse<BitSnapshot>(raw));
     await yieldToEventLoop();
     return snapshot;
   }
@@ -192,7 +199,7 @@ export class TrailsService {
     return { trail, step, snapshot, answers };
   }
 
-  async start(actor: Actor, input: StartTrailInput): Promise<TrailView> {
+  async start<R extends BodyReader>(actor: Actor, input: StartTrailInput, reader: R): Promise<TrailRead<R>> {
     assertContextSize(input.trail_context);
     return this.store.transaction(async (tx) => {
       const flow = await findFlow(tx, input.flow_id, actor);
@@ -225,13 +232,14 @@ export class TrailsService {
       const entered = await this.enterStep(tx, trail, flow.start_bit_id, 1, now);
       trail.current_step_id = entered.id;
       await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id });
-      return this.view(tx, trail, entered.snapshot);
+      return this.view(tx, trail, reader, entered.snapshot);
     });
   }
 
-  async get(actor: Actor, input: { trail_id: string }): Promise<TrailView> {
+  /** get_trail reads the trail as markdown; the step form as Slate (and trail_people needs no body: Slate prints nothing). */
+  async get<R extends BodyReader>(actor: Actor, input: { trail_id: string }, reader: R): Promise<TrailRead<R>> {
     const db = this.store.db;
-    return this.view(db, this.visibleTrail(await repo.findTrail(db, input.trail_id, actor), input.trail_id));
+    return this.view(db, this.visibleTrail(await repo.findTrail(db, input.trail_id, actor), input.trail_id), reader);
   }
 
   async list(actor: Actor, input: ListTrailsInput): Promise<TrailPage> {
@@ -267,7 +275,8 @@ export class TrailsService {
     };
   }
 
-  async submit(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<TrailView & { warnings: AnswerWarnings }> {
+  /** Answers the step's progress (no body: submit_step_data shows none, the step form takes it from the snapshot). */
+  async submit(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<TrailRead<'slate'> & { warnings: AnswerWarnings }> {
     assertAnswerSizes(input.data);
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
@@ -306,7 +315,8 @@ export class TrailsService {
       trail.updated_at = nextModified(trail.updated_at);
       await repo.updateTrail(tx, trail.id, { updated_at: trail.updated_at });
       const warnings = check.accepted.filter((a) => a.warnings.length > 0).map((a) => ({ element_id: a.element_id, warnings: a.warnings }));
-      return { ...(await this.view(tx, trail)), warnings };
+      // The step is the one just read, and a snapshot never changes: the view takes it as it is.
+      return { ...(await this.view(tx, trail, 'slate', snapshot)), warnings };
     });
   }
 
@@ -336,11 +346,11 @@ export class TrailsService {
    * whose step was already left is refused instead of leaving the next step too. Without it, the step current
    * as the call arrived (trails/moves.ts).
    */
-  async advance(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }): Promise<TrailView> {
-    return this.advanceFrom(actor, input, currentCaller()?.arrival ?? nextArrival());
+  async advance<R extends BodyReader>(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }, reader: R): Promise<TrailRead<R>> {
+    return this.advanceFrom(actor, input, reader, currentCaller()?.arrival ?? nextArrival());
   }
 
-  private async advanceFrom(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }, arrival: number): Promise<TrailView> {
+  private async advanceFrom<R extends BodyReader>(actor: Actor, input: { trail_id: string; connection_id?: string; expected_step_id?: string }, reader: R, arrival: number): Promise<TrailRead<R>> {
     // The step the caller means to leave when it did not say: the one current as its call arrived (trails/moves.ts).
     const arrivedAt = input.expected_step_id === undefined ? (await repo.findTrail(this.store.db, input.trail_id, actor))?.current_step_id : undefined;
     return this.store.transaction(async (tx) => {
@@ -416,20 +426,20 @@ export class TrailsService {
         throw validationError([{ path: 'trail_id', message: 'the trail moved on while this call ran' }], `Trail ${trail.id} was advanced by another call meanwhile; nothing was advanced. Read it with get_trail.`);
       }
       this.moves.moved(trail.id);
-      return this.view(tx, trail, entered?.snapshot);
+      return this.view(tx, trail, reader, entered?.snapshot);
     });
   }
 
   /** Every transfer is kept as an event (trail_events): the history, the step's transfer_reason and list_trails read them. */
-  async transfer(actor: Actor, input: { trail_id: string; reason: string }): Promise<TrailView> {
+  async transfer(actor: Actor, input: { trail_id: string; reason: string }): Promise<TrailRead<'slate'>> {
     return this.store.transaction(async (tx) => {
-      const { trail, step } = await this.current(tx, actor, input.trail_id);
+      const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
       const now = nextModified(trail.updated_at);
       await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'transfer', reason: input.reason, principal_id: actor.principalId, at: now });
       trail.status = 'waiting_for_person';
       trail.updated_at = now;
       await repo.updateTrail(tx, trail.id, { status: trail.status, updated_at: now });
-      return this.view(tx, trail);
+      return this.view(tx, trail, 'slate', snapshot);
     });
   }
 
@@ -439,7 +449,7 @@ export class TrailsService {
    * that may run the trail may cancel it, a human_required step included: cancelling answers nothing.
    * A completed or already cancelled trail is TRAIL_NOT_RUNNING, so a repeated call changes nothing.
    */
-  async cancel(actor: Actor, input: { trail_id: string; reason?: string }): Promise<TrailView> {
+  async cancel(actor: Actor, input: { trail_id: string; reason?: string }): Promise<TrailRead<'slate'>> {
     return this.store.transaction(async (tx) => {
       const { trail, step } = await this.current(tx, actor, input.trail_id);
       const now = nextModified(trail.updated_at);
@@ -449,7 +459,7 @@ export class TrailsService {
       trail.status = 'cancelled';
       trail.updated_at = now;
       await repo.updateTrail(tx, trail.id, { current_step_id: null, status: trail.status, updated_at: now });
-      return this.view(tx, trail);
+      return this.view(tx, trail, 'slate');
     });
   }
 }

@@ -8,7 +8,7 @@ import type { Selectable } from 'kysely';
 import type { TrailAnswerTable, TrailTable } from '../../store/schema.js';
 import type { StepRow, TrailEvent } from '../../store/repositories/trails.repo.js';
 import { conditionHolds, missingRequired, stepElements, type BitSnapshot, type LatestAnswer } from './step.js';
-import type { AnswerView, AvailableConnection, HistoryEntry, StepView, TransferView } from './shapes.js';
+import type { AnswerView, AvailableConnection, HistoryEntry, StepView, TrailView, TransferView } from './shapes.js';
 
 type Parse = <T>(raw: unknown) => T;
 
@@ -33,13 +33,13 @@ export function latestAnswers(answers: AnswerView[]): Map<string, AnswerView & L
   return latest;
 }
 
-/** Connections of the snapshot whose `when` holds and whose target is still an active bit. */
+/** Connections of the snapshot whose condition holds and whose target is still an active bit. */
 export function availableConnections(snapshot: BitSnapshot, latest: Map<string, LatestAnswer>, liveTargets: Map<string, { title: string; status: string }>): AvailableConnection[] {
   const out: AvailableConnection[] = [];
   for (const c of snapshot.connections) {
     const target = liveTargets.get(c.target_bit_id);
-    if (!target || target.status !== 'active' || !conditionHolds(c.when, latest)) continue;
-    out.push({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: target.title, label: c.label, condition: c.when });
+    if (!target || target.status !== 'active' || !conditionHolds(c.condition, latest)) continue;
+    out.push({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: target.title, label: c.label, condition: c.condition });
   }
   return out;
 }
@@ -50,8 +50,40 @@ export interface StepState {
   answers: AnswerView[];
 }
 
-/** `bodyMarkdown`: the snapshot's body as get_bit prints it (renderBodyOffThread, which may print it on a conversion thread). */
-export function stepView(state: StepState, status: TrailTable['status'], liveTargets: Map<string, { title: string; status: string }>, events: TrailEvent[], bodyMarkdown: string): StepView {
+/** The current step but its body, which each reader takes in its own form (markdown or the snapshot's Slate). */
+export type StepCore = Omit<StepView, 'bit_body' | 'content_format'>;
+/** The trail with its current step but the step's body. */
+export type TrailCore = Omit<TrailView, 'current_step'> & { current_step: StepCore | null };
+
+/** How a reader takes the current step's body: an agent as markdown (the trail tools), a person's step form as Slate. */
+export type BodyReader = 'markdown' | 'slate';
+
+/**
+ * A trail as an operation read it, for the reader it named: with the current step's body as markdown for an
+ * agent, without it for the step form, which takes the body from the snapshot kept here (parsed once per call).
+ */
+export interface TrailRead<R extends BodyReader = BodyReader> {
+  trail: R extends 'markdown' ? TrailView : TrailCore;
+  /** The current step's snapshot; null once the trail ended. */
+  snapshot: BitSnapshot | null;
+}
+
+/** The trail as the trail tools show it: the current step's body as markdown (get_bit's, printed from the snapshot). */
+export function inMarkdown(trail: TrailCore, bodyMarkdown: string): TrailView {
+  if (!trail.current_step) return { ...trail, current_step: null };
+  // The body right after the abstract, where get_trail has always shown it.
+  const { step_id, seq, bit_id, bit_title, bit_abstract, ...rest } = trail.current_step;
+  return { ...trail, current_step: { step_id, seq, bit_id, bit_title, bit_abstract, bit_body: bodyMarkdown, content_format: 'markdown', ...rest } };
+}
+
+/** A step without its printed body: a markdown reader's step has one, the step form shows the snapshot's. */
+export function withoutBody(step: StepCore | StepView): StepCore {
+  if (!('bit_body' in step)) return step;
+  const { bit_body: _body, content_format: _format, ...core } = step;
+  return core;
+}
+
+export function stepCore(state: StepState, status: TrailTable['status'], liveTargets: Map<string, { title: string; status: string }>, events: TrailEvent[]): StepCore {
   const { step, snapshot } = state;
   const transfers = transfersOf(events);
   const elements = stepElements(snapshot.body);
@@ -62,8 +94,6 @@ export function stepView(state: StepState, status: TrailTable['status'], liveTar
     bit_id: snapshot.bit_id,
     bit_title: snapshot.title,
     bit_abstract: snapshot.abstract,
-    bit_body: bodyMarkdown,
-    content_format: 'markdown',
     complexity: snapshot.complexity,
     human_required: snapshot.human_required,
     elements,

@@ -48,7 +48,8 @@ export async function appendConnectionRow(q: Tx, row: { id: string; account_id: 
   return Number(inserted.sort_order);
 }
 
-export interface StoredConnection {
+/** A connection's mirror row as writeOutgoing compares it: the body node holds the rest (services/bits/view.ts connectionOf). */
+export interface MirrorRow {
   id: string;
   target_bit_id: string;
   sort_order: number;
@@ -70,7 +71,7 @@ export async function writeOutgoing(
   q: Tx,
   accountId: string,
   sourceBitId: string,
-  stored: readonly StoredConnection[],
+  stored: readonly MirrorRow[],
   wanted: ReadonlyArray<{ id: string; target_bit_id: string }>,
   createdAt: string,
 ): Promise<void> {
