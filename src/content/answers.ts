@@ -5,7 +5,7 @@
  */
 import type { ValidationIssue } from '../errors.js';
 import { ELEMENTS } from './elements/index.js';
-import { indexBody } from './body-index.js';
+import { indexBody, type BodyIndex } from './body-index.js';
 import type { SlateBody } from './slate.js';
 
 export interface StepAnswer {
@@ -19,8 +19,11 @@ export type StepAnswerResult =
   | { ok: true; element_id: string; element_type: string; value: unknown; warnings: string[] }
   | { ok: false; element_id: string; issues: ValidationIssue[] };
 
-/** Validates one answer against the body of the step's bit; issues are for ANSWER_INVALID's details. */
-export function checkStepAnswer(body: SlateBody, answer: StepAnswer): StepAnswerResult {
+/**
+ * Validates one answer against the body of the step's bit, or that body's index (a caller checking several answers
+ * indexes it once); issues are for ANSWER_INVALID's details.
+ */
+export function checkStepAnswer(body: SlateBody | BodyIndex, answer: StepAnswer): StepAnswerResult {
   const found = indexBody(body).get(answer.element_id);
   const fail = (message: string, path = 'element_id'): StepAnswerResult => ({
     ok: false,

@@ -35,6 +35,7 @@ export { slateToBody, type SlateInputOptions } from './slate-input.js';
 export { indexBody, type BodyIndex } from './body-index.js';
 export { applyElementEdits } from './edits.js';
 export { appendConnection, removeConnections } from './connections.js';
+export { whenShape as connectionConditionShape } from './constructs/bit-connection.js';
 export { assertConnectionCount, checkNamedConnection, connectionNotFound } from './connection-rules.js';
 export { validateElementEntries, type ElementEntry, type ItemEntry } from './entries.js';
 export {

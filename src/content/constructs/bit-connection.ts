@@ -22,7 +22,7 @@ const WHEN = 'is {element_id, option_ids: [..]} or {element_id, checked: boolean
  * A condition on a connection (authoring-interface.md, Body syntax rule 4): on the options chosen of an
  * element, or on a check-list item being checked or not. Other fields of it are dropped.
  */
-const whenShape = z.union(
+export const whenShape = z.union(
   [z.object({ element_id: z.string(), option_ids: z.array(z.string()) }), z.object({ element_id: z.string(), checked: z.boolean() })],
   { error: WHEN },
 );

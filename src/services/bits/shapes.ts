@@ -4,6 +4,7 @@
  * list-bits.ts; authoring-interface.md, "Bit").
  */
 import { z } from 'zod';
+import { connectionConditionShape } from '../../content/index.js';
 import { BIT_STATUSES, COMPLEXITIES } from '../../store/enums.js';
 import { referenceLinkShape } from '../references/shapes.js';
 
@@ -24,15 +25,12 @@ export const connectionWrittenShape = z.object({
 export type ConnectionResult = z.infer<typeof connectionWrittenShape>;
 
 /**
- * A connection's condition: options of a dropdown or radio-button, or a check-list item's state. The body
- * syntax writes it `when=` (authoring-interface.md, Body syntax rule 4) and get_bit keeps that name inside the
- * node's `params`; every view of a connection (get_flow's graph, a step's connections_available) and every
- * internal shape calls it `condition`.
+ * A connection's condition, as the body construct defines it (content's bit-connection.ts): options of a dropdown
+ * or radio-button, or a check-list item's state. The body syntax writes it `when=` (authoring-interface.md, Body
+ * syntax rule 4) and get_bit keeps that name inside the node's `params`; every view of a connection (get_flow's
+ * graph, a step's connections_available) and every internal shape calls it `condition`.
  */
-export const conditionShape = z.union([
-  z.object({ element_id: z.string(), option_ids: z.array(z.string()) }),
-  z.object({ element_id: z.string(), checked: z.boolean() }),
-]);
+export const conditionShape = connectionConditionShape;
 export type Condition = z.infer<typeof conditionShape>;
 
 /**

@@ -4,7 +4,7 @@
  * answers against the element definitions (content/elements: one definition per type, never a second set
  * of answer rules), and which connections are available given the answers so far.
  */
-import { answeredByItems, checkStepAnswer, collectConnections, ELEMENTS, isElementType, listElements, nodeInventory, type SlateBody } from '../../content/index.js';
+import { answeredByItems, checkStepAnswer, collectConnections, ELEMENTS, indexBody, isElementType, listElements, nodeInventory, type SlateBody } from '../../content/index.js';
 import { joinPath, pathText, type ValidationIssue } from '../../errors.js';
 import type { ReferenceLink } from '../references/shapes.js';
 import type { StepElement } from './shapes.js';
@@ -156,6 +156,8 @@ export interface AnswerCheck {
  */
 export function checkAnswers(body: SlateBody, data: SubmittedAnswer[]): AnswerCheck {
   const inventory = nodeInventory(body);
+  // Indexed once for the whole call, not once per answer.
+  const index = indexBody(body);
   const result: AnswerCheck = { unknown: [], issues: [], accepted: [] };
   data.forEach((answer, i) => {
     const entry = inventory.get(answer.element_id);
@@ -164,7 +166,7 @@ export function checkAnswers(body: SlateBody, data: SubmittedAnswer[]): AnswerCh
       result.unknown.push(answer.element_id);
       return;
     }
-    const checked = checkStepAnswer(body, answer);
+    const checked = checkStepAnswer(index, answer);
     if (checked.ok) {
       result.accepted.push({ element_id: answer.element_id, element_type: checked.element_type, value: checked.value, warnings: checked.warnings });
       return;
