@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.js';
+import { AuditService } from './events/audit.service.js';
 import { AuthService } from './auth/auth.service.js';
 import { BitListService } from './bits/list.service.js';
 import { BitRestoreService } from './bits/restore.service.js';
@@ -19,6 +20,7 @@ export { startConvertPool, stopConvertPool, convertPoolOptionsFromEnv } from './
 export interface Services {
   store: Store;
   auth: AuthService;
+  audit: AuditService;
   flows: FlowsService;
   bitList: BitListService;
   bitRestore: BitRestoreService;
@@ -41,6 +43,7 @@ export function createServices(store: Store): Services {
     connections: new ConnectionsService(store),
     store,
     auth: new AuthService(store),
+    audit: new AuditService(store),
     flows: new FlowsService(store),
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),

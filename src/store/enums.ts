@@ -32,3 +32,7 @@ export type OpenTrailStatus = (typeof OPEN_TRAIL_STATUSES)[number];
 
 export const TRAIL_EVENT_KINDS = ['transfer', 'cancel'] as const;
 export type TrailEventKind = (typeof TRAIL_EVENT_KINDS)[number];
+
+/** Who made a change an event records: a principal's kind, or the operator at the server's command line (`waymark token …`). */
+export const EVENT_ACTOR_KINDS = [...PRINCIPAL_KINDS, 'operator'] as const;
+export type EventActorKind = (typeof EVENT_ACTOR_KINDS)[number];
