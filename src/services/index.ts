@@ -1,6 +1,7 @@
 import type { Store } from '../store/store.js';
 import { AuditService } from './events/audit.service.js';
 import { AuthService } from './auth/auth.service.js';
+import { HistoryService } from './events/history.service.js';
 import { BitListService } from './bits/list.service.js';
 import { BitRestoreService } from './bits/restore.service.js';
 import { BitsService } from './bits/bits.service.js';
@@ -21,6 +22,7 @@ export interface Services {
   store: Store;
   auth: AuthService;
   audit: AuditService;
+  history: HistoryService;
   flows: FlowsService;
   bitList: BitListService;
   bitRestore: BitRestoreService;
@@ -44,6 +46,7 @@ export function createServices(store: Store): Services {
     store,
     auth: new AuthService(store),
     audit: new AuditService(store),
+    history: new HistoryService(store),
     flows: new FlowsService(store),
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),

@@ -7,15 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { chainHead, insertEvent, lockChain, resourceChanges } from '../../store/repositories/events.repo.js';
-import type { EventActorKind } from '../../store/enums.js';
+import type { EventActorKind, EventResourceType } from '../../store/enums.js';
 import type { StoreDialect } from '../../store/dialects/dialect.js';
 import type { Tx } from '../../store/store.js';
 import { nowIso } from '../clock.js';
 import { eventHash } from './chain.js';
 import { currentOperation } from './operation-context.js';
 
-/** What the events name as changed. */
-export type ResourceType = 'account' | 'scope' | 'bit' | 'flow' | 'reference' | 'trail' | 'token' | 'grant' | 'session' | 'signin_link' | 'principal';
 
 /** Who made a change: an Actor is one (its token id and OAuth client name where it has them). */
 export interface ChangeAuthor {
@@ -30,7 +28,7 @@ export interface ChangeAuthor {
 export type ChangeSummary = Record<string, string | number | boolean | null | string[]>;
 
 export interface Change {
-  resourceType: ResourceType;
+  resourceType: EventResourceType;
   resourceId: string;
   /** The resource's scope (null: account level): what history's visibility follows. */
   scopeId: string | null;

@@ -3,6 +3,7 @@
  * time (lockChain), so each reads the previous one's seq and hash and no two share a seq or fork the chain.
  */
 import type { StoreDialect } from '../dialects/dialect.js';
+import { visibleTo, type Visibility } from '../visibility.js';
 import type { EventTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
 
@@ -37,4 +38,22 @@ export async function insertEvent(tx: Tx, row: EventTable): Promise<void> {
 /** The account's events in chain order, `limit` at a time after `afterSeq`: what `waymark audit verify` walks. */
 export async function eventsAfter(q: Q, accountId: string, afterSeq: number, limit: number): Promise<EventTable[]> {
   return q.selectFrom('events').selectAll().where('account_id', '=', accountId).where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
+}
+
+export interface EventFilter {
+  resourceType?: string;
+  resourceId?: string;
+  principalId?: string;
+  operation?: string;
+}
+
+/** The events `seen` may see (visibility.ts: its account; a scope-limited one its scope's and account level's), newest first, before `beforeSeq`. */
+export async function listEvents(q: Q, seen: Visibility, filter: EventFilter, page: { limit: number; beforeSeq?: number }): Promise<EventTable[]> {
+  let query = q.selectFrom('events').selectAll().where(visibleTo(seen));
+  if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType);
+  if (filter.resourceId !== undefined) query = query.where('resource_id', '=', filter.resourceId);
+  if (filter.principalId !== undefined) query = query.where('principal_id', '=', filter.principalId);
+  if (filter.operation !== undefined) query = query.where('operation', '=', filter.operation);
+  if (page.beforeSeq !== undefined) query = query.where('seq', '<', page.beforeSeq);
+  return query.orderBy('seq', 'desc').limit(page.limit).execute();
 }
