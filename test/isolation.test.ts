@@ -40,8 +40,11 @@ const DOCUMENTED: Record<string, ErrorCode | 'filter'> = {
   element_id: 'ELEMENT_NOT_FOUND',
   id: 'ELEMENT_NOT_FOUND',
   parent_element_id: 'ELEMENT_NOT_FOUND',
-  // A filter over trails: a principal one cannot see takes part in none of one's trails.
+  // A filter over trails and changes: a principal one cannot see takes part in none of one's trails, and made
+  // none of the changes one can see.
   principal_id: 'filter',
+  // list_history's filter: a resource one cannot see has no change one can see.
+  resource_id: 'filter',
 };
 /** Where a tool answers otherwise, and why. */
 const DOCUMENTED_BY_TOOL: Record<string, ErrorCode | 'filter'> = {

@@ -114,6 +114,15 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     expect(JSON.stringify(described.data)).toContain(ownerId);
     const bit = structured(await client.callTool({ name: 'get_bit', arguments: { bit_id: ownerBitId } }));
     expect(bit, JSON.stringify(bit)).toMatchObject({ success: true });
+    // Signing in, consenting and a write through the grant are each one event of the person's (issue 26); the
+    // write names the app it came through.
+    const added = structured(await client.callTool({ name: 'add_bit', arguments: { bit_title: 'Through an app', bit_body: 'x' } }));
+    const events = await ts.store.db.selectFrom('events').select(['operation', 'resource_type', 'resource_id', 'principal_id', 'principal_kind', 'client_name', 'token_id']).where('principal_id', '=', ownerId).orderBy('seq').execute();
+    expect(events.filter((e) => e.operation !== 'add_bit' || e.resource_id === added.data?.bit_id).slice(-3)).toEqual([
+      { operation: 'sign_in', resource_type: 'session', resource_id: expect.any(String), principal_id: ownerId, principal_kind: 'person', client_name: null, token_id: null },
+      { operation: 'grant_access', resource_type: 'grant', resource_id: expect.any(String), principal_id: ownerId, principal_kind: 'person', client_name: 'Claude test', token_id: null },
+      { operation: 'add_bit', resource_type: 'bit', resource_id: added.data?.bit_id, principal_id: ownerId, principal_kind: 'person', client_name: 'Claude test', token_id: null },
+    ]);
     await client.close();
     await context.close();
   }, 60_000);

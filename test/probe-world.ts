@@ -107,6 +107,8 @@ export function worldId(world: World, tool: string, field: string): string | nul
       return world.scopeId;
     case 'principal_id':
       return world.principalId;
+    case 'resource_id':
+      return tool === 'list_history' ? world.bitId : undefined;
     default:
       return undefined;
   }

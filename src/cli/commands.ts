@@ -1,20 +1,23 @@
 /**
- * The short commands (init, account, scope, token, signin-link, session, migrate): each opens the store, does
+ * The short commands (init, account, scope, token, signin-link, session, audit, migrate): each opens the store, does
  * its one thing and closes it. Loaded by main.ts only for these, so `waymark stdio` and `serve` never load them.
  */
 import { CAPABILITY_KINDS, capabilityName } from '../config.js';
 import { PERMISSIONS, type Permission } from '../services/actor.js';
 import { parseDuration } from '../services/auth/auth.service.js';
 import { createServices, type Services } from '../services/index.js';
+import { asOperation } from '../services/events/operation-context.js';
 import { openStore, storeOptionsFromEnv } from '../store/store.js';
 import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
 import type { CliIo } from './io.js';
 
-async function withServices<T>(io: CliIo, work: (services: Services) => Promise<T>): Promise<T> {
+/** `operation`: the name the events of the command's change record (the command's own, e.g. `token_create`). */
+async function withServices<T>(io: CliIo, work: (services: Services) => Promise<T>, operation = 'cli'): Promise<T> {
   const store = openStore(storeOptionsFromEnv(io.env));
   try {
     await store.migrate();
-    return await work(createServices(store));
+    const services = createServices(store);
+    return await asOperation(operation, () => work(services));
   } finally {
     await store.close();
   }
@@ -43,7 +46,7 @@ export async function init(argv: string[], io: CliIo): Promise<void> {
     if (result.token) io.stdout.write(`${result.token.token}\n`);
     if (result.created) io.stderr.write(`Created account ${result.accountId} with an Admin owner.\n`);
     else if (!result.token) io.stderr.write(`The store is already set up (account ${result.accountId}); pass --new-token for another token.\n`);
-  });
+  }, 'init');
 }
 
 export async function account(argv: string[], io: CliIo): Promise<void> {
@@ -51,7 +54,7 @@ export async function account(argv: string[], io: CliIo): Promise<void> {
   if (sub !== 'create') throw new UsageError(`account: expected 'create'`);
   const args = parseArgs(rest, { values: [], flags: [] });
   const name = onePositional(args, 'account NAME');
-  await withServices(io, async (services) => io.stdout.write(`${await services.auth.createAccount(name)}\n`));
+  await withServices(io, async (services) => io.stdout.write(`${await services.auth.createAccount(name)}\n`), 'account_create');
 }
 
 export async function scope(argv: string[], io: CliIo): Promise<void> {
@@ -60,7 +63,7 @@ export async function scope(argv: string[], io: CliIo): Promise<void> {
   const args = parseArgs(rest, { values: ['account'], flags: [] });
   const accountId = requireOption(args, 'account');
   const name = onePositional(args, 'scope NAME');
-  await withServices(io, async (services) => io.stdout.write(`${await services.auth.createScope(accountId, name)}\n`));
+  await withServices(io, async (services) => io.stdout.write(`${await services.auth.createScope(accountId, name)}\n`), 'scope_create');
 }
 
 export async function token(argv: string[], io: CliIo): Promise<void> {
@@ -92,7 +95,7 @@ export async function token(argv: string[], io: CliIo): Promise<void> {
     io.stdout.write(`${issued.token}\n`);
     // stdout holds only the token; the principal's id (for --principal) goes to stderr.
     io.stderr.write(`principal ${issued.principalId}\n`);
-  });
+  }, 'token_create');
 }
 
 /** `author` alone is accepted as short for `waymark.author`. */
@@ -127,7 +130,7 @@ export async function signinLink(argv: string[], io: CliIo): Promise<void> {
     url.searchParams.set('token', link.token);
     io.stdout.write(`${url.href}\n`);
     io.stderr.write(`valid once, until ${link.expiresAt}\n`);
-  });
+  }, 'signin_link_create');
 }
 
 export async function session(argv: string[], io: CliIo): Promise<void> {
@@ -136,7 +139,7 @@ export async function session(argv: string[], io: CliIo): Promise<void> {
   const args = parseArgs(rest, { values: ['principal'], flags: [] });
   if (args.positionals.length > 0) throw new UsageError(`session revoke takes no positional arguments`);
   const principalId = requireOption(args, 'principal');
-  await withServices(io, async (services) => io.stdout.write(`${await services.signin.revokeSessions(principalId)}\n`));
+  await withServices(io, async (services) => io.stdout.write(`${await services.signin.revokeSessions(principalId)}\n`), 'session_revoke');
 }
 
 /** The columns of `token list`, tab-separated under a header line; `-` for none. */
@@ -159,7 +162,29 @@ async function tokenRevoke(argv: string[], io: CliIo): Promise<void> {
   await withServices(io, async (services) => {
     const result = await services.auth.revokeToken(tokenId);
     io.stderr.write(result.already ? `Token ${tokenId} was already revoked at ${result.revokedAt}.\n` : `Revoked token ${tokenId}.\n`);
-  });
+  }, 'token_revoke');
+}
+
+/**
+ * `audit verify --account ID`: walks the account's event chain (issue 26). OK prints how many events and the head
+ * (note it: removing the last events together is found only against a head noted earlier); a break prints every
+ * problem, the first one first, and fails.
+ */
+export async function audit(argv: string[], io: CliIo): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'verify') throw new UsageError(`audit: expected 'verify'`);
+  const args = parseArgs(rest, { values: ['account'], flags: [] });
+  if (args.positionals.length > 0) throw new UsageError(`audit verify takes no positional arguments`);
+  const accountId = requireOption(args, 'account');
+  const report = await withServices(io, (services) => services.audit.verify(accountId));
+  const head = report.head ? `, head event ${report.head.seq} ${report.head.hash}` : '';
+  if (report.ok) {
+    io.stdout.write(`OK: ${report.count} events${head}\n`);
+    return;
+  }
+  io.stdout.write(report.problems.map((p) => `${p.message}\n`).join(''));
+  const first = report.problems[0];
+  throw new Error(`the event chain of account ${accountId} is broken: first at event ${first?.seq} (${report.problems.length} problem(s), ${report.count} events read${head})`);
 }
 
 export async function migrate(argv: string[], io: CliIo): Promise<void> {

@@ -30,6 +30,8 @@ const USAGE = `Usage: waymark <command>
   signin-link create --principal ID [--expires-in 15m] [--capabilities read,run]
                                            print a one-time sign-in URL of the web app for a person
   session revoke --principal ID            end every web app session of a principal; print how many
+  audit verify --account ID                check the account's event chain: OK, or name the first edited
+                                           or missing event
   migrate                                  bring the store's schema up to date
 
 Capabilities: ${allCapabilityNames().join(', ')}
@@ -47,6 +49,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   token: async () => (await import('./commands.js')).token,
   'signin-link': async () => (await import('./commands.js')).signinLink,
   session: async () => (await import('./commands.js')).session,
+  audit: async () => (await import('./commands.js')).audit,
   migrate: async () => (await import('./commands.js')).migrate,
 };
 

@@ -9,6 +9,8 @@ export const INPUT_LIMITS = {
   inputDepth: 256,
   /** An element or item id, a key, or a node label in remove_node_ids, as a tool input (record ids are UUIDs). */
   nodeRefLength: 256,
+  /** A resource id or an operation name as a list_history filter (an OAuth grant's id is not a UUID). */
+  historyFilterLength: 200,
   /** A next_cursor given back (the server's own are about a hundred characters). */
   cursorLength: 512,
   /** The `query` of list_bits and list_flows, in characters. */

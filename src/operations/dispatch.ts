@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { errorBody, WaymarkError, type ErrorBody } from '../errors.js';
 import { assertAccess, type Actor } from '../services/actor.js';
 import { nextArrival } from '../services/arrivals.js';
+import { asOperation } from '../services/events/operation-context.js';
 import type { Services } from '../services/index.js';
 import type { ClientFeatures } from './platform/client-features.js';
 import type { Operation, OperationContext, SessionPort } from './operation.js';
@@ -62,7 +63,8 @@ async function run(operation: Operation, call: Call, args: unknown): Promise<Pre
 export async function dispatch(operation: Operation, call: Call, args: unknown): Promise<Outcome> {
   const started = performance.now();
   try {
-    const presented = await run(operation, call, args);
+    // The events the call's writes append name it (services/events/record.ts).
+    const presented = await asOperation(operation.name, () => run(operation, call, args));
     call.logger.debug({ operation: operation.name, door: call.door, ms: Math.round(performance.now() - started) }, 'call');
     return { ok: true, ...presented };
   } catch (error) {

@@ -30,6 +30,7 @@ import { listTrailsTool } from './trails/list-trails.js';
 import { startTrailTool } from './trails/start-trail.js';
 import { submitStepDataTool } from './trails/submit-step-data.js';
 import { transferStepTool } from './trails/transfer-step.js';
+import { listHistoryTool } from './events/list-history.js';
 
 /**
  * Every operation, each declared once: its doors (MCP, REST), access, shapes and what it shows a person are fields
@@ -63,6 +64,7 @@ const OPERATIONS: readonly Operation[] = [
   linkReferenceTool,
   updateBitReferenceLinkTool,
   unlinkReferenceTool,
+  listHistoryTool,
   inboxOperation,
   stepOperation,
   saveStepOperation,

@@ -21,6 +21,10 @@ export interface Actor extends Visibility {
    * web session), for the per-token quotas (quotas.ts); absent, the principal stands for it.
    */
   credential?: string;
+  /** The API key the call came with (tokens.id), for the events it writes; absent with a session or an OAuth token. */
+  tokenId?: string;
+  /** The OAuth client's registered name, when the call came with an access token of a grant (events name it). */
+  clientName?: string | null;
   /** When the request arrived at its door, before it was authenticated (arrivals.ts). */
   arrival?: number;
 }

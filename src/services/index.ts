@@ -1,5 +1,7 @@
 import type { Store } from '../store/store.js';
+import { AuditService } from './events/audit.service.js';
 import { AuthService } from './auth/auth.service.js';
+import { HistoryService } from './events/history.service.js';
 import { BitListService } from './bits/list.service.js';
 import { BitRestoreService } from './bits/restore.service.js';
 import { BitsService } from './bits/bits.service.js';
@@ -19,6 +21,8 @@ export { startConvertPool, stopConvertPool, convertPoolOptionsFromEnv } from './
 export interface Services {
   store: Store;
   auth: AuthService;
+  audit: AuditService;
+  history: HistoryService;
   flows: FlowsService;
   bitList: BitListService;
   bitRestore: BitRestoreService;
@@ -41,6 +45,8 @@ export function createServices(store: Store): Services {
     connections: new ConnectionsService(store),
     store,
     auth: new AuthService(store),
+    audit: new AuditService(store),
+    history: new HistoryService(store),
     flows: new FlowsService(store),
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),

@@ -32,3 +32,11 @@ export type OpenTrailStatus = (typeof OPEN_TRAIL_STATUSES)[number];
 
 export const TRAIL_EVENT_KINDS = ['transfer', 'cancel'] as const;
 export type TrailEventKind = (typeof TRAIL_EVENT_KINDS)[number];
+
+/** Who made a change an event records: a principal's kind, or the operator at the server's command line (`waymark token …`). */
+export const EVENT_ACTOR_KINDS = [...PRINCIPAL_KINDS, 'operator'] as const;
+export type EventActorKind = (typeof EVENT_ACTOR_KINDS)[number];
+
+/** What an event names as changed (issue 26). A link is its bit's change; sessions, links and tokens are the sign-in paths'. */
+export const EVENT_RESOURCE_TYPES = ['account', 'scope', 'bit', 'flow', 'reference', 'trail', 'token', 'grant', 'session', 'signin_link', 'principal'] as const;
+export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];

@@ -5,7 +5,7 @@
  * read them through the dialect's parseJson.
  */
 import type { Generated } from 'kysely';
-import type { BitStatus, Complexity, Permission, Priority, PrincipalKind, ReviewStatus, TrailEventKind, TrailStatus } from './enums.js';
+import type { BitStatus, Complexity, EventActorKind, Permission, Priority, PrincipalKind, ReviewStatus, TrailEventKind, TrailStatus } from './enums.js';
 
 export type { TrailEventKind } from './enums.js';
 
@@ -210,6 +210,34 @@ export interface DB {
   signin_sessions: SigninSessionTable;
   oauth_records: OAuthRecordTable;
   oauth_secrets: OAuthSecretTable;
+  events: EventTable;
+}
+
+/** One accepted change (migration 013): append-only, chained per account by hash. */
+export interface EventTable {
+  id: string;
+  account_id: string;
+  /** 1, 2, 3, … per account, without gaps. */
+  seq: number;
+  occurred_at: string;
+  /** The scope of the resource changed; null at account level. */
+  scope_id: string | null;
+  /** Null when the operator changed it at the command line. */
+  principal_id: string | null;
+  principal_kind: EventActorKind;
+  /** The API key's id (tokens.id) the call came with. */
+  token_id: string | null;
+  /** The OAuth client's name when the call came through a grant. */
+  client_name: string | null;
+  operation: string;
+  resource_type: string;
+  resource_id: string;
+  /** The resource's change count after this change (1 for its first event). */
+  revision: number | null;
+  /** JSON object text: a few ids and names, never a secret. */
+  summary: string;
+  prev_hash: string | null;
+  hash: string;
 }
 
 /** One record of the authorization server (migration 011): any oidc-provider model, its payload as the library wrote it. */

@@ -10,6 +10,7 @@ import { WaymarkError } from '../../errors.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
 import { capabilitiesIn, grantableCapabilities } from '../../services/auth/oauth.service.js';
+import { asOperation } from '../../services/events/operation-context.js';
 import { renderConsentPage, renderErrorPage, renderGrantsPage, renderSignInNeededPage } from './pages.js';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -155,7 +156,7 @@ export function consentRouter(services: Services, logger: Logger, provider: () =
         grant.rejectOIDCScope(refused.join(' '));
         grant.rejectResourceScope(resource, refused.join(' '));
       }
-      const grantId = await grant.save();
+      const grantId = await asOperation('grant_access', () => grant.save());
       await p.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
     }),
   );

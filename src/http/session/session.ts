@@ -13,6 +13,7 @@ import { errorBody, WaymarkError } from '../../errors.js';
 import type { Logger } from 'pino';
 import type { Services } from '../../services/index.js';
 import type { RedeemRefusal, SessionActor } from '../../services/auth/signin.service.js';
+import { asOperation } from '../../services/events/operation-context.js';
 import { signinRefusalPage } from './signin-page.js';
 
 export const SESSION_COOKIE = `${brand}_session`;
@@ -136,7 +137,7 @@ export function webSession(services: Services, options: WebSessionOptions): WebS
             return;
           }
           const token = typeof req.query.token === 'string' ? req.query.token : '';
-          const result = token === '' ? ({ ok: false, reason: 'unknown' } as const) : await services.signin.redeem(token);
+          const result = token === '' ? ({ ok: false, reason: 'unknown' } as const) : await asOperation('sign_in', () => services.signin.redeem(token));
           // The link's secret must not leak through the Referer of what the page loads, nor be cached.
           res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
           if (!result.ok) {
@@ -146,7 +147,7 @@ export function webSession(services: Services, options: WebSessionOptions): WebS
           }
           // A new sign-in replaces a session this browser still holds.
           const previous: unknown = req.cookies?.[SESSION_COOKIE];
-          if (typeof previous === 'string' && previous !== '') await services.signin.signOut(previous);
+          if (typeof previous === 'string' && previous !== '') await asOperation('sign_in', () => services.signin.signOut(previous));
           res.cookie(SESSION_COOKIE, result.session, { ...cookie, maxAge: LIMITS.sessionAbsoluteMs });
           options.logger.info({ principal: result.principalId }, 'signed in');
           res.redirect(303, '/app/');

@@ -6,6 +6,7 @@ import * as repo from '../../store/repositories/auth.repo.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { Actor, Permission, PrincipalKind } from '../actor.js';
 import { nowIso } from '../clock.js';
+import { operatorOf, recordChange } from '../events/record.js';
 import type { OwnTokenView } from './shapes.js';
 
 /**
@@ -86,14 +87,20 @@ export class AuthService {
 
   async createAccount(name: string): Promise<string> {
     const id = randomUUID();
-    await repo.insertAccount(this.store.db, { id, name, created_at: nowIso() });
+    await this.store.transaction(async (tx) => {
+      await repo.insertAccount(tx, { id, name, created_at: nowIso() });
+      await recordChange(tx, this.store.dialect, operatorOf(id), { resourceType: 'account', resourceId: id, scopeId: null });
+    });
     return id;
   }
 
   async createScope(accountId: string, name: string): Promise<string> {
     if (!(await repo.findAccount(this.store.db, accountId))) throw new WaymarkError('VALIDATION_ERROR', `No account ${accountId}`, { issues: [{ path: 'account', message: 'unknown account' }] });
     const id = randomUUID();
-    await repo.insertScope(this.store.db, { id, account_id: accountId, name, created_at: nowIso() });
+    await this.store.transaction(async (tx) => {
+      await repo.insertScope(tx, { id, account_id: accountId, name, created_at: nowIso() });
+      await recordChange(tx, this.store.dialect, operatorOf(accountId), { resourceType: 'scope', resourceId: id, scopeId: id });
+    });
     return id;
   }
 
@@ -116,6 +123,7 @@ export class AuthService {
       if (!scope || scope.account_id !== request.accountId) throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${scopeId} in account ${request.accountId}`, { scope_id: scopeId });
     }
     let principalId = request.principalId;
+    let principalScopeId = scopeId;
     if (principalId) {
       const principal = await repo.findPrincipal(tx, principalId);
       if (!principal || principal.account_id !== request.accountId) throw new WaymarkError('VALIDATION_ERROR', `No principal ${principalId} in account ${request.accountId}`, { issues: [{ path: 'principal', message: 'unknown principal' }] });
@@ -130,6 +138,7 @@ export class AuthService {
         const issues = differ.map(([field, asked, held]) => ({ path: String(field), message: `principal ${principalId} has ${String(field)} ${String(held ?? 'account level')}, not ${String(asked ?? 'account level')}` }));
         throw new WaymarkError('VALIDATION_ERROR', `${issues.map((i) => i.message).join('; ')}: a token carries its principal's permission, kind and scope.`, { issues });
       }
+      principalScopeId = principal.scope_id;
     } else {
       principalId = randomUUID();
       await repo.insertPrincipal(tx, {
@@ -144,13 +153,20 @@ export class AuthService {
     }
     const token = `${brand}_${randomBytes(32).toString('base64url')}`;
     const expiresAt = request.expiresInMs ? new Date(Date.now() + request.expiresInMs).toISOString() : null;
+    const tokenId = randomUUID();
     await repo.insertToken(tx, {
-      id: randomUUID(),
+      id: tokenId,
       principal_id: principalId,
       token_hash: hashToken(token),
       capabilities: this.store.dialect.json(request.capabilities),
       expires_at: expiresAt,
       created_at: nowIso(),
+    });
+    await recordChange(tx, this.store.dialect, operatorOf(request.accountId), {
+      resourceType: 'token',
+      resourceId: tokenId,
+      scopeId: principalScopeId,
+      summary: { principal_id: principalId, capabilities: request.capabilities, expires_at: expiresAt },
     });
     return { token, principalId, expiresAt };
   }
@@ -210,7 +226,10 @@ export class AuthService {
       }
       if (row.revoked_at !== null) return { revokedAt: row.revoked_at, already: true };
       const now = nowIso();
-      if (await repo.revokeToken(tx, tokenId, now)) return { revokedAt: now, already: false };
+      if (await repo.revokeToken(tx, tokenId, now)) {
+        await recordChange(tx, this.store.dialect, owner ?? operatorOf(row.account_id), { resourceType: 'token', resourceId: tokenId, scopeId: row.scope_id, summary: { principal_id: row.principal_id } });
+        return { revokedAt: now, already: false };
+      }
       // Another revoke got there first (PostgreSQL: the row was read unlocked).
       const again = await repo.findToken(tx, tokenId);
       return { revokedAt: again?.revoked_at ?? now, already: true };
@@ -222,7 +241,7 @@ export class AuthService {
     const row = await repo.findTokenByHash(this.store.db, hashToken(token));
     if (!row || row.revoked_at !== null) return null;
     if (row.expires_at !== null && Date.parse(row.expires_at) <= Date.now()) return null;
-    return { ...actorOfRow(this.store, row), expiresAt: row.expires_at };
+    return { ...actorOfRow(this.store, row), tokenId: row.token_id, expiresAt: row.expires_at };
   }
 
   /** A principal's name and kind, for showing who is signed in. */

@@ -4,8 +4,10 @@
  * name; the library owns the payload, this file only keeps the columns its lookups need.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { findPrincipal } from '../../store/repositories/auth.repo.js';
 import * as repo from '../../store/repositories/oauth.repo.js';
-import type { Store } from '../../store/store.js';
+import type { Store, Tx } from '../../store/store.js';
+import { recordChange } from '../events/record.js';
 
 const epoch = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 
@@ -31,7 +33,7 @@ export class StoreAdapter implements Adapter {
       const existing = (await repo.findRecord(this.store.db, 'Client', id))?.expires_at;
       expiresAt = existing !== undefined && (existing === null || existing > unused) ? existing : unused;
     }
-    await repo.upsertRecord(this.store.db, {
+    const row = {
       model: this.model,
       id,
       payload: this.store.dialect.json(payload),
@@ -41,9 +43,32 @@ export class StoreAdapter implements Adapter {
       principal_id: payload.accountId ?? null,
       expires_at: expiresAt,
       consumed_at: null,
+    };
+    if (this.model !== 'Grant') {
+      await repo.upsertRecord(this.store.db, row);
+      return;
+    }
+    await this.store.transaction(async (tx) => {
+      await repo.upsertRecord(tx, row);
+      // A client a person granted access to lives as long as the grant (its tokens need it).
+      if (typeof payload.clientId === 'string' && expiresAt !== null) await repo.extendClientLife(tx, payload.clientId, expiresAt);
+      await this.recordGrant(tx, id, payload);
     });
-    // A client a person granted access to lives as long as the grant (its tokens need it).
-    if (this.model === 'Grant' && typeof payload.clientId === 'string' && expiresAt !== null) await repo.extendClientLife(this.store.db, payload.clientId, expiresAt);
+  }
+
+  /** A grant is saved when a person consents (http/oauth/consent.ts): access given to an app is an event of theirs. */
+  private async recordGrant(tx: Tx, id: string, payload: AdapterPayload): Promise<void> {
+    const principal = payload.accountId ? await findPrincipal(tx, payload.accountId) : undefined;
+    if (!principal) return;
+    const clientId = typeof payload.clientId === 'string' ? payload.clientId : null;
+    const client = clientId ? await repo.findRecord(tx, 'Client', clientId) : undefined;
+    const clientName = client ? this.store.dialect.parseJson<{ client_name?: string }>(client.payload).client_name : undefined;
+    await recordChange(tx, this.store.dialect, { accountId: principal.account_id, principalId: principal.id, kind: principal.kind, clientName }, {
+      resourceType: 'grant',
+      resourceId: id,
+      scopeId: principal.scope_id,
+      summary: { client_id: clientId },
+    });
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {

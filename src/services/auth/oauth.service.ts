@@ -12,6 +12,7 @@ import * as repo from '../../store/repositories/oauth.repo.js';
 import type { Store } from '../../store/store.js';
 import { permissionAtLeast, type Actor } from '../actor.js';
 import { nowIso } from '../clock.js';
+import { recordChange } from '../events/record.js';
 import { StoreAdapter, UNUSED_CLIENT_TTL_SECONDS } from './oauth-adapter.js';
 import type { GrantView } from './shapes.js';
 
@@ -96,13 +97,17 @@ export class OAuthService {
     const principal = await authRepo.findPrincipal(this.store.db, principalId);
     if (!principal) return null;
     let capabilities = capabilitiesIn(scope);
+    let clientName: string | null = null;
     if (grantId !== undefined) {
       const row = await repo.findRecord(this.store.db, 'Grant', grantId);
       if (!row || row.principal_id !== principalId) return null;
-      const granted = new Set(grantedBy(this.store.dialect.parseJson<GrantPayload>(row.payload)));
+      const grant = this.store.dialect.parseJson<GrantPayload>(row.payload);
+      const granted = new Set(grantedBy(grant));
       capabilities = capabilities.filter((c) => granted.has(c));
+      clientName = await this.clientName(grant.clientId);
     }
     return {
+      clientName,
       accountId: principal.account_id,
       principalId: principal.id,
       kind: principal.kind,
@@ -110,6 +115,12 @@ export class OAuthService {
       scopeId: principal.scope_id,
       capabilities,
     };
+  }
+
+  /** A registered client's name (its registration's client_name), for the events its calls write. */
+  private async clientName(clientId: string): Promise<string | null> {
+    const row = await repo.findRecord(this.store.db, 'Client', clientId);
+    return row ? (this.store.dialect.parseJson<ClientPayload>(row.payload).client_name ?? null) : null;
   }
 
   async listGrants(actor: Actor): Promise<GrantView[]> {
@@ -150,6 +161,8 @@ export class OAuthService {
       const row = await repo.findRecord(tx, 'Grant', grantId);
       if (!row || row.principal_id !== actor.principalId) throw new WaymarkError('GRANT_NOT_FOUND', `No grant ${grantId} of yours: list them with GET /api/v1/oauth/grants.`, { grant_id: grantId });
       await repo.deleteByGrant(tx, grantId);
+      const { clientId } = this.store.dialect.parseJson<GrantPayload>(row.payload);
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'grant', resourceId: grantId, scopeId: actor.scopeId, summary: { client_id: clientId } });
       return { grant_id: grantId, revoked: true };
     });
   }

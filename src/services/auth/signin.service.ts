@@ -15,6 +15,7 @@ import type { Store } from '../../store/store.js';
 import type { Actor } from '../actor.js';
 import { actorOfRow, hashToken } from './auth.service.js';
 import { nowIso } from '../clock.js';
+import { operatorOf, recordChange } from '../events/record.js';
 
 /** What a session carries besides its Actor: its id, the key its CSRF tokens are signed with, the person's name. */
 export interface SessionActor extends Actor {
@@ -63,14 +64,18 @@ export class SigninService {
     const token = secret('link');
     const now = nowIso();
     const expiresAt = new Date(Date.parse(now) + lifeMs).toISOString();
-    await repo.insertLink(this.store.db, {
-      id: randomUUID(),
-      principal_id: principal.id,
-      token_hash: hashToken(token),
-      capabilities: JSON.stringify([...new Set(capabilities)]),
-      expires_at: expiresAt,
-      used_at: null,
-      created_at: now,
+    const id = randomUUID();
+    await this.store.transaction(async (tx) => {
+      await repo.insertLink(tx, {
+        id,
+        principal_id: principal.id,
+        token_hash: hashToken(token),
+        capabilities: JSON.stringify([...new Set(capabilities)]),
+        expires_at: expiresAt,
+        used_at: null,
+        created_at: now,
+      });
+      await recordChange(tx, this.store.dialect, operatorOf(principal.account_id), { resourceType: 'signin_link', resourceId: id, scopeId: principal.scope_id, summary: { principal_id: principal.id, expires_at: expiresAt } });
     });
     return { token, principalId: principal.id, expiresAt };
   }
@@ -86,8 +91,9 @@ export class SigninService {
       if (!(await repo.markLinkUsed(tx, link.id, now))) return { ok: false, reason: 'used' };
       const session = secret('session');
       const expiresAt = new Date(Date.parse(now) + LIMITS.sessionAbsoluteMs).toISOString();
+      const sessionId = randomUUID();
       await repo.insertSession(tx, {
-        id: randomUUID(),
+        id: sessionId,
         principal_id: link.principal_id,
         token_hash: hashToken(session),
         capabilities: link.capabilities,
@@ -97,6 +103,11 @@ export class SigninService {
         expires_at: expiresAt,
         revoked_at: null,
       });
+      const principal = await findPrincipal(tx, link.principal_id);
+      if (principal) {
+        const author = { accountId: principal.account_id, principalId: principal.id, kind: principal.kind };
+        await recordChange(tx, this.store.dialect, author, { resourceType: 'session', resourceId: sessionId, scopeId: principal.scope_id, summary: { signin_link_id: link.id } });
+      }
       return { ok: true, session, principalId: link.principal_id, expiresAt };
     });
   }
@@ -120,13 +131,22 @@ export class SigninService {
 
   /** Ends the session; an unknown or ended one is left as it is. */
   async signOut(session: string): Promise<void> {
-    const row = await repo.findSessionByHash(this.store.db, hashToken(session));
-    if (row) await repo.revokeSession(this.store.db, row.session_id, nowIso());
+    await this.store.transaction(async (tx) => {
+      const row = await repo.findSessionByHash(tx, hashToken(session));
+      if (!row || row.revoked_at !== null) return;
+      if (!(await repo.revokeSession(tx, row.session_id, nowIso()))) return;
+      await recordChange(tx, this.store.dialect, actorOfRow(this.store, row), { resourceType: 'session', resourceId: row.session_id, scopeId: row.scope_id });
+    });
   }
 
   /** Ends every live session of a principal (`waymark session revoke`); answers how many there were. */
   async revokeSessions(principalId: string): Promise<number> {
-    if (!(await findPrincipal(this.store.db, principalId))) throw validationError([{ path: 'principal', message: `no principal ${principalId}` }]);
-    return repo.revokeSessionsOf(this.store.db, principalId, nowIso());
+    const principal = await findPrincipal(this.store.db, principalId);
+    if (!principal) throw validationError([{ path: 'principal', message: `no principal ${principalId}` }]);
+    return this.store.transaction(async (tx) => {
+      const ended = await repo.revokeSessionsOf(tx, principalId, nowIso());
+      if (ended > 0) await recordChange(tx, this.store.dialect, operatorOf(principal.account_id), { resourceType: 'principal', resourceId: principalId, scopeId: principal.scope_id, summary: { sessions_ended: ended } });
+      return ended;
+    });
   }
 }

@@ -26,6 +26,7 @@ import { nextModified, nowIso } from '../clock.js';
 import { clearIncoming, queueArchive, syncConnectionList, syncConnectionRows } from './connection-rows.js';
 import type { ReferencesService } from '../references/references.service.js';
 import { resolveScope } from '../scopes.js';
+import { fieldsGiven, recordChange } from '../events/record.js';
 import type { BitView, BitWriteResult } from './shapes.js';
 import { bitSummary } from './view.js';
 
@@ -112,6 +113,7 @@ export class BitsService {
       await insertBit(tx, { ...row, body: this.store.dialect.json({ children: [] }) });
       await syncConnectionList(tx, this.store.dialect, actor, row, prepared.connections, new Set(prepared.fresh));
       await updateBit(tx, id, { body: this.store.dialect.writtenJson(prepared.json) });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: id, scopeId });
       return { bit_id: id, last_modified_date_time_utc: now, minted_node_ids: prepared.minted, removed_node_ids: [] };
     });
   }
@@ -180,6 +182,7 @@ export class BitsService {
       if (input.complexity !== undefined) changes.complexity = input.complexity;
       if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;
       await updateBit(tx, bit.id, changes);
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { fields: fieldsGiven(input, ['bit_id']) } });
       return { bit_id: bit.id, last_modified_date_time_utc: changes.updated_at as string, minted_node_ids: minted, removed_node_ids: removed };
     });
   }
@@ -233,6 +236,7 @@ export class BitsService {
       await syncConnectionRows(tx, this.store.dialect, actor, bit, body);
       const updated = nextModified(bit.updated_at);
       await updateBit(tx, bit.id, { status: 'archived', body: this.store.dialect.json(body), updated_at: updated });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { status: 'archived' } });
       return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
     });
   }

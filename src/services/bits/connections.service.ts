@@ -13,6 +13,7 @@ import type { Store } from '../../store/store.js';
 import { assertCanWriteIn, type Actor } from '../actor.js';
 import { notFound } from './bits.service.js';
 import { nextModified, nowIso } from '../clock.js';
+import { recordChange } from '../events/record.js';
 import { checkTarget, syncConnectionRows } from './connection-rows.js';
 import type { ConnectionResult } from './shapes.js';
 
@@ -46,6 +47,7 @@ export class ConnectionsService {
       if (inBody !== count) await syncConnectionRows(tx, dialect, actor, source, body, { created: new Set([id]) });
       const updated = nextModified(source.updated_at);
       await updateBit(tx, source.id, { body: dialect.json(body), updated_at: updated });
+      await recordChange(tx, dialect, actor, { resourceType: 'bit', resourceId: source.id, scopeId: source.scope_id, summary: { connection_id: id, target_bit_id: input.target_bit_id } });
       return { connection_id: id, source_bit_id: source.id, source_bit_last_modified_date_time_utc: updated, target_bit_id: input.target_bit_id };
     });
   }
@@ -65,6 +67,7 @@ export class ConnectionsService {
       await syncConnectionRows(tx, this.store.dialect, actor, source, body);
       const updated = nextModified(source.updated_at);
       await updateBit(tx, source.id, { body: this.store.dialect.json(body), updated_at: updated });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: source.id, scopeId: source.scope_id, summary: { connection_id: row.id, target_bit_id: row.target_bit_id } });
       return { connection_id: row.id, source_bit_id: source.id, source_bit_last_modified_date_time_utc: updated, target_bit_id: row.target_bit_id };
     });
   }

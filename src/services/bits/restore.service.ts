@@ -9,6 +9,7 @@ import { lockBit, updateBit } from '../../store/repositories/bits.repo.js';
 import type { Store } from '../../store/store.js';
 import { assertCanWriteIn, type Actor } from '../actor.js';
 import { nextModified } from '../clock.js';
+import { recordChange } from '../events/record.js';
 import type { RestoredBit } from './shapes.js';
 
 export class BitRestoreService {
@@ -22,6 +23,7 @@ export class BitRestoreService {
       if (bit.status === 'active') return { bit_id: bit.id, status: 'active', last_modified_date_time_utc: bit.updated_at, was_already_active: true };
       const updated = nextModified(bit.updated_at);
       await updateBit(tx, bit.id, { status: 'active', updated_at: updated });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { status: 'active' } });
       return { bit_id: bit.id, status: 'active', last_modified_date_time_utc: updated, was_already_active: false };
     });
   }

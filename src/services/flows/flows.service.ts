@@ -11,6 +11,7 @@ import * as repo from '../../store/repositories/flows.repo.js';
 import type { Db, Store, Tx } from '../../store/store.js';
 import { assertCanWriteIn, type Actor } from '../actor.js';
 import { resolveScope } from '../scopes.js';
+import { fieldsGiven, recordChange } from '../events/record.js';
 import { blankToNull, checkTitle, checkTitleIfGiven } from '../bits/text-fields.js';
 import { nextModified, nowIso } from '../clock.js';
 import { buildFlowGraph } from './graph.js';
@@ -142,6 +143,7 @@ export class FlowsService {
         created_at: now,
         updated_at: now,
       });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: id, scopeId, summary: { start_bit_id: input.start_bit_id } });
       return { flow_id: id, last_modified_date_time_utc: now };
     });
   }
@@ -199,6 +201,7 @@ export class FlowsService {
       }
       changes.updated_at = nextModified(flow.updated_at);
       await repo.updateFlow(tx, flow.id, changes);
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: flow.id, scopeId: flow.scope_id, summary: { fields: fieldsGiven(input, ['flow_id']) } });
       return { flow_id: flow.id, last_modified_date_time_utc: changes.updated_at };
     });
   }
@@ -209,6 +212,7 @@ export class FlowsService {
       assertCanWriteIn(actor, flow.scope_id);
       const updated = nextModified(flow.updated_at);
       await repo.updateFlow(tx, flow.id, { review_status: input.review_status, updated_at: updated });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: flow.id, scopeId: flow.scope_id, summary: { review_status: input.review_status } });
       return { flow_id: flow.id, review_status: input.review_status, is_active: flow.is_active === 1, last_modified_date_time_utc: updated };
     });
   }

@@ -13,6 +13,7 @@ import { AccountGate } from '../account-gate.js';
 import { assertAccess, assertCanWriteIn, type Access, type Actor } from '../actor.js';
 import { nextModified, nowIso } from '../clock.js';
 import { resolveScope } from '../scopes.js';
+import { fieldsGiven, recordChange } from '../events/record.js';
 import { blankToNull, checkTitle } from '../bits/text-fields.js';
 import { searchTexts } from '../../content/search-text.js';
 import { checkReferenceContent, deriveAbstract, referenceText, type SlateNode } from './content.js';
@@ -99,6 +100,7 @@ export class ReferencesService {
         created_at: now,
         updated_at: now,
       });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: id, scopeId });
     });
     return { reference_id: id, last_modified_date_time_utc: now };
   }
@@ -135,6 +137,7 @@ export class ReferencesService {
       if (Object.keys(changes).length === 0) return { reference_id: row.id, last_modified_date_time_utc: row.updated_at };
       changes.updated_at = nextModified(row.updated_at);
       await repo.updateReference(tx, row.id, changes);
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: row.id, scopeId: row.scope_id, summary: { fields: fieldsGiven(input, ['reference_id']) } });
       return { reference_id: row.id, last_modified_date_time_utc: changes.updated_at };
     });
   }
@@ -204,6 +207,8 @@ export class ReferencesService {
       const ordered = [...list];
       ordered.splice(position, 0, row);
       await links.writePositions(tx, ordered);
+      // A link is part of its bit (get_bit lists them): the bit is what changed.
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { reference_id: reference.id, position } });
       return { bit_id: bit.id, bit_reference_id: id, reference_id: reference.id, position };
     });
   }
@@ -218,14 +223,17 @@ export class ReferencesService {
       if (input.position !== undefined && input.position > list.length - 1) throw positionIssue(input.position, list.length - 1);
       // Set, not toggled: the same call twice leaves the same state (I).
       const label = blankToNull(input.display_label);
-      if (label !== undefined && label !== link.display_label) {
-        await links.setDisplayLabel(tx, link.id, label);
-      }
+      const relabelled = label !== undefined && label !== link.display_label;
+      if (relabelled) await links.setDisplayLabel(tx, link.id, label);
       const position = input.position ?? index;
       if (position !== index) {
         const ordered = list.filter((l) => l.id !== link.id);
         ordered.splice(position, 0, link);
         await links.writePositions(tx, ordered);
+      }
+      // The same call again changes nothing, and records nothing.
+      if (relabelled || position !== index) {
+        await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { reference_id: reference.id, position } });
       }
       return { bit_id: bit.id, bit_reference_id: link.id, reference_id: reference.id, position };
     });
@@ -241,6 +249,7 @@ export class ReferencesService {
       if (!link) throw linkNotFound(bit.id, reference.id);
       await links.deleteLink(tx, link.id);
       await links.writePositions(tx, list.filter((l) => l.id !== link.id));
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { reference_id: reference.id, unlinked: true } });
       return { bit_id: bit.id, reference_id: reference.id };
     });
   }

@@ -24,6 +24,7 @@ import { renderBodyOffThread } from '../convert/pool.js';
 import { nextArrival } from '../arrivals.js';
 import { currentCaller, inTransaction } from '../fair-share.js';
 import { TrailMoves } from './moves.js';
+import { recordChange } from '../events/record.js';
 import { trailContextIssues, type TrailContextSchema } from '../flows/trail-context-schema.js';
 import { checkAnswers, missingRequired, stepElements, storedSnapshot, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './step.js';
 import { answerView, availableConnections, historyEntry, inMarkdown, latestAnswers, stepCore, type BodyReader, type StepCore, type TrailCore, type TrailRead } from './view.js';
@@ -232,6 +233,7 @@ export class TrailsService {
       const entered = await this.enterStep(tx, trail, flow.start_bit_id, 1, now);
       trail.current_step_id = entered.id;
       await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { flow_id: flow.id, step_id: entered.id } });
       return this.view(tx, trail, reader, entered.snapshot);
     });
   }
@@ -314,6 +316,7 @@ export class TrailsService {
       await repo.insertAnswers(tx, rows);
       trail.updated_at = nextModified(trail.updated_at);
       await repo.updateTrail(tx, trail.id, { updated_at: trail.updated_at });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, element_ids: rows.map((r) => r.element_id) } });
       const warnings = check.accepted.filter((a) => a.warnings.length > 0).map((a) => ({ element_id: a.element_id, warnings: a.warnings }));
       // The step is the one just read, and a snapshot never changes: the view takes it as it is.
       return { ...(await this.view(tx, trail, 'slate', snapshot)), warnings };
@@ -425,6 +428,7 @@ export class TrailsService {
       if (!(await repo.moveTrail(tx, trail.id, step.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now }))) {
         throw validationError([{ path: 'trail_id', message: 'the trail moved on while this call ran' }], `Trail ${trail.id} was advanced by another call meanwhile; nothing was advanced. Read it with get_trail.`);
       }
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status } });
       this.moves.moved(trail.id);
       return this.view(tx, trail, reader, entered?.snapshot);
     });
@@ -439,6 +443,7 @@ export class TrailsService {
       trail.status = 'waiting_for_person';
       trail.updated_at = now;
       await repo.updateTrail(tx, trail.id, { status: trail.status, updated_at: now });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status } });
       return this.view(tx, trail, 'slate', snapshot);
     });
   }
@@ -459,6 +464,7 @@ export class TrailsService {
       trail.status = 'cancelled';
       trail.updated_at = now;
       await repo.updateTrail(tx, trail.id, { current_step_id: null, status: trail.status, updated_at: now });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status } });
       return this.view(tx, trail, 'slate');
     });
   }

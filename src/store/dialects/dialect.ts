@@ -55,6 +55,12 @@ export interface StoreDialect {
    * FOR UPDATE (archive_bit) is waited for and its outcome read. SQLite: nothing.
    */
   forKeyShare<O>(query: SelectQueryBuilder<DB, keyof DB, O>): SelectQueryBuilder<DB, keyof DB, O>;
+  /**
+   * Holds an exclusive lock on `key` until the transaction ends, so that transactions that take it append one after
+   * another (an account's event chain, events.repo.ts). PostgreSQL: a transaction-level advisory lock on the key's
+   * 64-bit hash (two keys sharing a hash only wait for each other). SQLite: nothing, as for forUpdate.
+   */
+  lockKey(tx: Kysely<DB>, key: string): Promise<void>;
   /** Whether an error is a transient conflict worth running the transaction again for. */
   isRetryable(error: unknown): boolean;
   /** Whether an error is a unique-constraint violation. */

@@ -94,6 +94,9 @@ export function postgresDialect(url: string, options: PostgresOptions = {}): Sto
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forUpdate(),
     forNoKeyUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forNoKeyUpdate(),
     forKeyShare: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query.forKeyShare(),
+    lockKey: async (tx, key) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(tx);
+    },
     isRetryable: (error) => RETRYABLE.has((error as { code?: string } | null)?.code ?? ''),
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === '23505',
     jsonText: (column, key) => sql<string | null>`(${sql.ref(column)} ->> ${jsonKey(key)})`,

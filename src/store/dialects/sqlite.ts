@@ -154,6 +154,7 @@ export function sqliteDialect(file: string, options: SqliteOptions = {}): StoreD
     forUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
     forNoKeyUpdate: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
     forKeyShare: <O>(query: SelectQueryBuilder<DB, keyof DB, O>) => query,
+    lockKey: async () => {},
     isRetryable: (error) => {
       const code = (error as { code?: string } | null)?.code;
       return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';

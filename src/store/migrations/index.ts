@@ -12,6 +12,7 @@ import { tokenRevocation } from './009-token-revocation.js';
 import { signinSessions } from './010-signin-sessions.js';
 import { oauthRecords } from './011-oauth.js';
 import { duplicateStepIndex } from './012-duplicate-step-index.js';
+import { events } from './013-events.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: MigrationTarget): Record<string, Migration> {
@@ -28,5 +29,6 @@ export function migrations(dialect: MigrationTarget): Record<string, Migration> 
     '010-signin-sessions': signinSessions(),
     '011-oauth': oauthRecords(dialect),
     '012-duplicate-step-index': duplicateStepIndex(),
+    '013-events': events(),
   };
 }

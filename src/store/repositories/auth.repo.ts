@@ -94,8 +94,14 @@ export async function listTokens(q: Q, accountId: string, principalId?: string) 
     .execute();
 }
 
+/** A token by its id, with its principal's account and scope. */
 export async function findToken(q: Q, id: string) {
-  return q.selectFrom('tokens').select(['id', 'principal_id', 'revoked_at']).where('id', '=', id).executeTakeFirst();
+  return q
+    .selectFrom('tokens')
+    .innerJoin('principals', 'principals.id', 'tokens.principal_id')
+    .select(['tokens.id', 'tokens.principal_id', 'tokens.revoked_at', 'principals.account_id', 'principals.scope_id'])
+    .where('tokens.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Marks a token revoked unless it already is; whether this call revoked it. */

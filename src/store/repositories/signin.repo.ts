@@ -50,8 +50,10 @@ export async function touchSession(q: Q, id: string, at: string): Promise<void> 
   await q.updateTable('signin_sessions').set({ last_seen_at: at }).where('id', '=', id).execute();
 }
 
-export async function revokeSession(q: Q, id: string, at: string): Promise<void> {
-  await q.updateTable('signin_sessions').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+/** Ends a live session; whether this call ended it. */
+export async function revokeSession(q: Q, id: string, at: string): Promise<boolean> {
+  const result = await q.updateTable('signin_sessions').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Revokes every live session of a principal; answers how many were live. */

@@ -1,0 +1,74 @@
+/**
+ * One event per accepted change (issue 26), appended by the service that makes the change inside its own
+ * transaction, so that the change and its event commit or roll back together: a refused write leaves none.
+ * Call it last in the transaction (after the change's own locks): it takes the account's chain lock and holds it
+ * to the commit, so taken earlier it would hold every other writer of the account behind this one's work.
+ * A write that changes nothing (archive_bit of an archived bit, revoking a revoked key) records nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { chainHead, insertEvent, lockChain, resourceChanges } from '../../store/repositories/events.repo.js';
+import type { EventActorKind, EventResourceType } from '../../store/enums.js';
+import type { StoreDialect } from '../../store/dialects/dialect.js';
+import type { Tx } from '../../store/store.js';
+import { nowIso } from '../clock.js';
+import { eventHash } from './chain.js';
+import { currentOperation } from './operation-context.js';
+
+
+/** Who made a change: an Actor is one (its token id and OAuth client name where it has them). */
+export interface ChangeAuthor {
+  accountId: string;
+  principalId: string | null;
+  kind: EventActorKind;
+  tokenId?: string | null;
+  clientName?: string | null;
+}
+
+/** A summary holds a few ids, names and counts: never a body, an answer or a secret. */
+export type ChangeSummary = Record<string, string | number | boolean | null | string[]>;
+
+export interface Change {
+  resourceType: EventResourceType;
+  resourceId: string;
+  /** The resource's scope (null: account level): what history's visibility follows. */
+  scopeId: string | null;
+  summary?: ChangeSummary;
+}
+
+/** The operator at the server's command line (`waymark token create …`): no principal, no token. */
+const CLIENT_NAME_CHARS = 200;
+
+/** The fields of an input a call set (its id fields left out): what an update's event names as changed. */
+export function fieldsGiven(input: object, ids: readonly string[]): string[] {
+  return Object.entries(input).filter(([key, value]) => value !== undefined && !ids.includes(key)).map(([key]) => key).sort();
+}
+
+export function operatorOf(accountId: string): ChangeAuthor {
+  return { accountId, principalId: null, kind: 'operator' };
+}
+
+export async function recordChange(tx: Tx, dialect: StoreDialect, author: ChangeAuthor, change: Change): Promise<void> {
+  const accountId = author.accountId;
+  await lockChain(tx, dialect, accountId);
+  const head = await chainHead(tx, accountId);
+  const revision = (await resourceChanges(tx, accountId, change.resourceType, change.resourceId)) + 1;
+  const event = {
+    id: randomUUID(),
+    account_id: accountId,
+    seq: (head ? Number(head.seq) : 0) + 1,
+    occurred_at: nowIso(),
+    scope_id: change.scopeId,
+    principal_id: author.principalId,
+    principal_kind: author.kind,
+    token_id: author.tokenId ?? null,
+    // A registered client names itself (registration is open): kept short.
+    client_name: author.clientName?.slice(0, CLIENT_NAME_CHARS) ?? null,
+    operation: currentOperation(),
+    resource_type: change.resourceType,
+    resource_id: change.resourceId,
+    revision,
+    summary: JSON.stringify(change.summary ?? {}),
+    prev_hash: head?.hash ?? null,
+  };
+  await insertEvent(tx, { ...event, hash: eventHash(event) });
+}
