@@ -14,7 +14,6 @@ import { nowIso } from '../clock.js';
 import { eventHash } from './chain.js';
 import { currentOperation } from './operation-context.js';
 
-
 /** Who made a change: an Actor is one (its token id and OAuth client name where it has them). */
 export interface ChangeAuthor {
   accountId: string;
@@ -35,7 +34,7 @@ export interface Change {
   summary?: ChangeSummary;
 }
 
-/** The operator at the server's command line (`waymark token create …`): no principal, no token. */
+/** A registered client names itself (registration is open): its name is kept to this many characters. */
 const CLIENT_NAME_CHARS = 200;
 
 /** The fields of an input a call set (its id fields left out): what an update's event names as changed. */
@@ -43,6 +42,7 @@ export function fieldsGiven(input: object, ids: readonly string[]): string[] {
   return Object.entries(input).filter(([key, value]) => value !== undefined && !ids.includes(key)).map(([key]) => key).sort();
 }
 
+/** The operator at the server's command line (`waymark token create …`): no principal, no token. */
 export function operatorOf(accountId: string): ChangeAuthor {
   return { accountId, principalId: null, kind: 'operator' };
 }
@@ -61,7 +61,6 @@ export async function recordChange(tx: Tx, dialect: StoreDialect, author: Change
     principal_id: author.principalId,
     principal_kind: author.kind,
     token_id: author.tokenId ?? null,
-    // A registered client names itself (registration is open): kept short.
     client_name: author.clientName?.slice(0, CLIENT_NAME_CHARS) ?? null,
     operation: currentOperation(),
     resource_type: change.resourceType,
