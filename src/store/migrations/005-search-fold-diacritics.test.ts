@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestStore, type TestStore } from '../../../test/engines.js';
@@ -22,16 +23,19 @@ describe.each(ENGINES)('migration 005 (search folds diacritics) on %s', (engine)
     const before = await migrator.migrateTo('003-trail-step-actors');
     expect(before.error).toBeUndefined();
     const services = createServices(s);
-    const accountId = await services.auth.createAccount('before 005');
-    const issued = await services.auth.createToken({ accountId, permission: 'view', capabilities: [capabilityName('read')] });
     const now = new Date().toISOString();
+    // The account as stored then, written directly: today's services also append an event, a table of a later migration.
+    const accountId = randomUUID();
+    await s.db.insertInto('accounts').values({ id: accountId, name: 'before 005', created_at: now }).execute();
+    const authorId = randomUUID();
     // As stored before migration 007 added snippet_text.
     await insertReferences(s.db, [{
       id: 'old-reference', account_id: accountId, scope_id: null, title: 'Crème brûlée', abstract: null,
       content: s.dialect.json([{ type: 'p', children: [{ text: 'A café dessert.' }] }]), search_text: 'A café dessert.',
-      categories: s.dialect.json([]), is_active: 1, author_principal_id: issued.principalId, created_at: now, updated_at: now,
+      categories: s.dialect.json([]), is_active: 1, author_principal_id: authorId, created_at: now, updated_at: now,
     } as Parameters<typeof insertReferences>[1][number]]);
     await s.migrate();
+    const issued = await services.auth.createToken({ accountId, permission: 'view', capabilities: [capabilityName('read')] });
     client = await connectClient(services, issued.token);
     const found = await client.ok<{ results: Array<{ reference_id: string; reference_title: string; snippet: string }> }>('search_references', { query: 'creme brulee cafe' });
     expect(found.results.map((r) => [r.reference_id, r.reference_title])).toEqual([['old-reference', 'Crème brûlée']]);

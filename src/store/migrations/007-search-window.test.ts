@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Migrator, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestStore, type TestStore } from '../../../test/engines.js';
@@ -26,18 +27,21 @@ describe.each(ENGINES)('migration 007 (search window) on %s', (engine) => {
     const migrator = new Migrator({ db: s.db, provider: { getMigrations: async () => migrations(s.dialect) } });
     expect((await migrator.migrateTo('006-lower-text')).error).toBeUndefined();
     const services = createServices(s);
-    const accountId = await services.auth.createAccount('before 007');
-    const issued = await services.auth.createToken({ accountId, permission: 'view', capabilities: [capabilityName('read')] });
     const now = new Date().toISOString();
+    // The account as stored then, written directly: today's services also append an event, a table of a later migration.
+    const accountId = randomUUID();
+    await s.db.insertInto('accounts').values({ id: accountId, name: 'before 007', created_at: now }).execute();
+    const authorId = randomUUID();
     // Stored whole before 007: a word early, one past the snippet window, one past the searchable bound.
     const filler = (n: number) => 'filler words here '.repeat(Math.ceil(n / 18));
     const long = `Early lighthouse notes. ${filler(LIMITS.snippetWindowChars)} middle albatross. ${filler(LIMITS.searchableReferenceChars)} late kingfisher.`;
     const row = (id: string, title: string, text: string) => ({
       id, account_id: accountId, scope_id: null, title, abstract: null, content: s.dialect.json([{ type: 'p', children: [{ text }] }]),
-      search_text: text, categories: s.dialect.json([]), is_active: 1, author_principal_id: issued.principalId, created_at: now, updated_at: now,
+      search_text: text, categories: s.dialect.json([]), is_active: 1, author_principal_id: authorId, created_at: now, updated_at: now,
     }) as Parameters<typeof insertReferences>[1][number];
     await insertReferences(s.db, [row(LONG_ID, 'Coast', long), row(SHORT_ID, 'Harbour', 'A short lighthouse note.')]);
     await s.migrate();
+    const issued = await services.auth.createToken({ accountId, permission: 'view', capabilities: [capabilityName('read')] });
 
     const stored = await sql<{ id: string; search_text: string; snippet_text: string }>`SELECT id, search_text, snippet_text FROM library_references ORDER BY id`.execute(s.db);
     const [longRow, shortRow] = stored.rows;
