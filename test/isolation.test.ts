@@ -1,6 +1,8 @@
 /**
- * Isolation probe (issue 7, item 3), generated from the tool declarations: for every tool of allTools(),
- * its declared `access` and the id-bearing fields of its input schema, four callers try it:
+ * Isolation probe (issue 7, item 3), generated from the operation declarations: for every operation a token may
+ * call (the registry's, but the session-only ones), through its own door (an MCP tool over MCP, the web app's and
+ * the REST-only operations at their /api/v1 route with a Bearer token), its declared `access` and the id-bearing
+ * fields of its input schema, four callers try it:
  *
  * - a principal of another account, and a principal limited to another scope of the same account, each
  *   with every capability and Admin, naming a record of the owner's world in one id field while every other
@@ -17,11 +19,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityName, type CapabilityKind } from '../src/config.js';
 import type { ErrorCode } from '../src/errors.js';
-import { allTools } from '../src/operations/registry.js';
-import type { Operation } from '../src/operations/operation.js';
+import { REGISTRY } from '../src/operations/registry.js';
+import type { Operation, RestRoute } from '../src/operations/operation.js';
 import { PERMISSIONS } from '../src/services/actor.js';
 import { ENGINES } from './engines.js';
 import { startHarness, type Envelope, type Harness, type Principal } from './harness.js';
+import { startWebServer, type WebServer } from './web-client.js';
 import { baseInput, buildWorld, dumpStore, fieldBase, idPaths, pathId, withPath, type World } from './probe-world.js';
 
 const CAPABILITIES: CapabilityKind[] = ['author', 'read', 'run'];
@@ -52,6 +55,9 @@ const DOCUMENTED_BY_TOOL: Record<string, ErrorCode | 'filter'> = {
   'advance_trail.connection_id': 'VALIDATION_ERROR',
   // Another trail's step is not this trail's current step: refused the same as an id that does not exist.
   'advance_trail.expected_step_id': 'VALIDATION_ERROR',
+  // The step form's Continue takes advance_trail's input and answers as it does.
+  'advance_step.connection_id': 'VALIDATION_ERROR',
+  'advance_step.expected_step_id': 'VALIDATION_ERROR',
   // remove_node_ids lists nodes of the bit being written; an id that is not one of them removes nothing, and
   // the body that drops the caller's own node is refused for that node.
   'update_bit.remove_node_ids': 'BIT_CONTENT_LOSS',
@@ -86,7 +92,9 @@ describe.each(ENGINES)('isolation probe on %s', (engine) => {
   let otherWorld: World;
   let scoped: Principal;
   let scopedWorld: World;
-  const tools = allTools();
+  let web: WebServer;
+  /** Session-only operations take no token at all (a Bearer token is refused them whole: dispatch.test.ts). */
+  const tools = REGISTRY.operations.filter((operation) => !operation.sessionOnly);
 
   beforeAll(async () => {
     h = await startHarness(engine);
@@ -98,13 +106,37 @@ describe.each(ENGINES)('isolation probe on %s', (engine) => {
     otherWorld = await buildWorld(otherAccount.client, otherAccount.principalId, null);
     scoped = await h.principal({ scopeId: ownScope });
     scopedWorld = await buildWorld(scoped.client, scoped.principalId, ownScope);
+    web = await startWebServer(h.services);
   });
-  afterAll(async () => h.close());
+  afterAll(async () => {
+    await web.close();
+    await h.close();
+  });
+
+  /** A call through the operation's own door: MCP for a tool, else its REST route with the caller's Bearer token. */
+  async function call(caller: Principal, tool: Operation, args: Record<string, unknown>): Promise<Envelope> {
+    if (tool.mcp !== false) return caller.client.call(tool.name, args);
+    const route = tool.rest as RestRoute;
+    const rest = { ...args };
+    const path = route.path.replace(/:([a-z_]+)/g, (_m, name: string) => {
+      const value = encodeURIComponent(String(rest[name]));
+      delete rest[name];
+      return value;
+    });
+    const query = new URLSearchParams();
+    if (route.method === 'get') for (const [name, value] of Object.entries(rest)) for (const v of [value].flat()) query.set(name, String(v));
+    const res = await fetch(`${web.origin}/api/v1${path}${query.size > 0 ? `?${query}` : ''}`, {
+      method: route.method.toUpperCase(),
+      headers: { authorization: `Bearer ${caller.token}`, ...(route.method === 'post' ? { 'content-type': 'application/json' } : {}) },
+      ...(route.method === 'post' ? { body: JSON.stringify(rest) } : {}),
+    });
+    return (await res.json()) as Envelope;
+  }
 
   /** Calls and proves that the call wrote nothing. */
   async function callWritingNothing(caller: Principal, tool: Operation, args: Record<string, unknown>): Promise<Envelope> {
     const before = await dumpStore(h.store.store);
-    const envelope = await caller.client.call(tool.name, args);
+    const envelope = await call(caller, tool, args);
     const after = await dumpStore(h.store.store);
     expect(after === before, `${tool.name} ${JSON.stringify(args).slice(0, 300)} wrote to the store: ${JSON.stringify(envelope).slice(0, 300)}`).toBe(true);
     return envelope;
@@ -186,7 +218,7 @@ describe.each(ENGINES)('isolation probe on %s', (engine) => {
   for (const tool of tools) {
     it(`${tool.name} · control: the base input with the caller's own ids gets past validation and lookups`, async () => {
       const world = await buildWorld(otherAccount.client, otherAccount.principalId, null);
-      const answer = await otherAccount.client.call(tool.name, baseInput(tool, world));
+      const answer = await call(otherAccount, tool, baseInput(tool, world));
       if (!answer.success) {
         const code = answer.error?.code ?? '';
         expect(['VALIDATION_ERROR', 'FORBIDDEN', 'INTERNAL_ERROR'], JSON.stringify(answer.error)).not.toContain(code);

@@ -179,6 +179,7 @@ export function overrides(tool: string, world: World): Record<string, unknown> {
     case 'create_reference':
       return { reference_content: [{ type: 'p', children: [{ text: 'probe' }] }] };
     case 'submit_step_data':
+    case 'save_step':
       return { data: [{ element_id: world.elementId, element_type: 'TextArea', value: { value: 'probe' } }] };
     case 'update_bit':
       return { elements: [{ id: world.elementId, type: 'text-area', props: { label: 'Probe' } }] };
