@@ -75,6 +75,9 @@ function accessRefusal(actor: Actor, access: Access): WaymarkError | null {
   return null;
 }
 
+/** What any valid token may call (describe_platform, who am I, a person's own grants and keys). */
+export const ANY_TOKEN_ACCESS: Access = { capability: 'any', permission: 'view' };
+
 /** What the trail tools need, to run a trail or to read one (CONTRACT.md: the run capability). */
 export const RUN_ACCESS: Access = { capability: 'run', permission: 'view' };
 

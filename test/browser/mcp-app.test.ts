@@ -15,7 +15,7 @@ import { chromium, type Browser, type Frame, type FrameLocator, type Page } from
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { STEP_APP_URI } from '../../src/mcp/apps/step-app.js';
+import { STEP_APP_URI } from '../../src/operations/platform/step-meta.js';
 import { ENGINES } from '../engines.js';
 import type { TrailView } from '../../src/services/trails/shapes.js';
 import { silentLogger } from '../harness.js';

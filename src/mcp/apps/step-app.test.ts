@@ -15,7 +15,8 @@ import { zodEnglishOnly } from '../../../scripts/build-web.js';
 import { ENGINES } from '../../../test/engines.js';
 import { connectClient, startHarness, type Harness, type ToolClient } from '../../../test/harness.js';
 import { capabilityName } from '../../config.js';
-import { STEP_APP_URI, STEP_PAYLOAD_META_KEY, STEP_TOOL_META } from './step-app.js';
+import { STEP_APP_URI, STEP_PAYLOAD_META_KEY } from '../../operations/platform/step-meta.js';
+import { STEP_TOOL_META } from './step-app.js';
 
 /** The trail tools that put a person in front of a step (their declarations' stepForm). */
 const STEP_TOOLS: ReadonlySet<string> = new Set(['start_trail', 'get_trail', 'advance_trail', 'transfer_step']);

@@ -11,7 +11,6 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { webRoot } from '../../config.js';
 import { STEP_APP_URI } from '../../operations/platform/step-meta.js';
 
-export { STEP_APP_URI, STEP_PAYLOAD_META_KEY } from '../../operations/platform/step-meta.js';
 
 /** Where the build puts the document, inside the web app's build (WAYMARK_WEB_ROOT moves both). */
 export const STEP_APP_FILE = 'mcp-step-app.html';

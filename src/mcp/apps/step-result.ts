@@ -7,7 +7,7 @@ import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotoco
 import type { Presented } from '../../operations/dispatch.js';
 import type { Operation, OperationContext } from '../../operations/operation.js';
 import { NO_FEATURES } from '../../operations/platform/client-features.js';
-import { STEP_PAYLOAD_META_KEY } from './step-app.js';
+import { STEP_PAYLOAD_META_KEY } from '../../operations/platform/step-meta.js';
 import { answerByElicitation, type ElicitableStep } from './step-elicitation.js';
 import { stepPayloadBeside } from '../../operations/trails/step-alongside.js';
 

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { grantListShape, grantRevokedShape, ownTokenListShape, tokenRevokedShape } from '../../services/auth/shapes.js';
+import { ANY_TOKEN_ACCESS } from '../../services/actor.js';
 import { defineOperation } from '../operation.js';
 
-const ANY = { capability: 'any', permission: 'view' } as const;
 const id = z.string().min(1).max(200);
 
 export const listGrantsOperation = defineOperation({
@@ -15,7 +15,7 @@ export const listGrantsOperation = defineOperation({
   title: 'My connected apps',
   description: 'The OAuth grants the signed-in person gave: each app, the hosts it redirects to, the capabilities it holds and until when.',
   flags: { W: false, D: false, I: true },
-  access: ANY,
+  access: ANY_TOKEN_ACCESS,
   rest: { method: 'get', path: '/oauth/grants', operationId: 'listGrants' },
   mcp: false,
   sessionOnly: true,
@@ -29,7 +29,7 @@ export const revokeGrantOperation = defineOperation({
   title: 'Disconnect an app',
   description: 'Revokes one of the signed-in person\'s OAuth grants and every token issued under it.',
   flags: { W: true, D: true, I: false },
-  access: ANY,
+  access: ANY_TOKEN_ACCESS,
   rest: { method: 'delete', path: '/oauth/grants/:grant_id', operationId: 'revokeGrant' },
   mcp: false,
   sessionOnly: true,
@@ -43,7 +43,7 @@ export const listOwnTokensOperation = defineOperation({
   title: 'My API keys',
   description: 'The signed-in person\'s own live API keys (`waymark token create`): id, capabilities, when made and until when. Never the secret.',
   flags: { W: false, D: false, I: true },
-  access: ANY,
+  access: ANY_TOKEN_ACCESS,
   rest: { method: 'get', path: '/oauth/tokens', operationId: 'listOwnTokens' },
   mcp: false,
   sessionOnly: true,
@@ -57,7 +57,7 @@ export const revokeOwnTokenOperation = defineOperation({
   title: 'Revoke an API key',
   description: 'Revokes one of the signed-in person\'s own API keys; revoking a revoked key changes nothing.',
   flags: { W: true, D: true, I: true },
-  access: ANY,
+  access: ANY_TOKEN_ACCESS,
   rest: { method: 'delete', path: '/oauth/tokens/:token_id', operationId: 'revokeOwnToken' },
   mcp: false,
   sessionOnly: true,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { WaymarkError } from '../../errors.js';
 import { meShape, signedOutShape } from '../../services/auth/shapes.js';
+import { ANY_TOKEN_ACCESS } from '../../services/actor.js';
 import { defineOperation, type SessionPort } from '../operation.js';
 
-const ANY = { capability: 'any', permission: 'view' } as const;
 
 function sessionOf(session: SessionPort | undefined): SessionPort {
   if (!session) throw new WaymarkError('INTERNAL_ERROR', 'This operation is served only over HTTP.');
@@ -17,7 +17,7 @@ export const meOperation = defineOperation({
   description:
     'The caller\'s principal, account and capabilities; with a session, the CSRF token its POST requests carry (header X-CSRF-Token) and when the session ends at the latest.',
   flags: { W: false, D: false, I: true },
-  access: ANY,
+  access: ANY_TOKEN_ACCESS,
   rest: { method: 'get', path: '/me', operationId: 'me' },
   mcp: false,
   input: z.strictObject({}),
@@ -46,7 +46,7 @@ export const signOutOperation = defineOperation({
   title: 'End the web app session',
   description: 'Ends the session of the cookie and clears it (X-CSRF-Token required). With a Bearer token there is no session: signed_out is false.',
   flags: { W: true, D: false, I: true },
-  access: ANY,
+  access: ANY_TOKEN_ACCESS,
   rest: { method: 'post', path: '/signout', operationId: 'signOut' },
   mcp: false,
   input: z.strictObject({}),

@@ -8,6 +8,7 @@ import { hasAccess } from '../../services/actor.js';
 import { describeClientFeatures } from './client-features.js';
 import { STEP_APP_URI } from './step-meta.js';
 import { defineOperation, flagText, type Operation } from '../operation.js';
+import { ANY_TOKEN_ACCESS } from '../../services/actor.js';
 
 /**
  * describe_platform: an agent's manual, generated from the definitions the server enforces (the tool
@@ -20,7 +21,7 @@ export function describePlatformTool(allTools: () => readonly Operation[]) {
     description:
       'Call it first: your permissions, the tools you may call, every limit, the body syntax, the element types with their props and answers, and the error codes with what to do.',
     flags: { W: false, D: false, I: true },
-    access: { capability: 'any', permission: 'view' },
+    access: ANY_TOKEN_ACCESS,
     input: z.strictObject({}),
     output: z.object({
       brand: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
+import { ANY_TOKEN_ACCESS } from '../../services/actor.js';
 
 /**
  * noop: a tool that does nothing, served only by a server given it as an extra operation (the tool-call bench's
@@ -11,7 +12,7 @@ export const noopTool = defineOperation({
   title: 'Do nothing (benchmark baseline)',
   description: 'Does nothing and answers {}: the baseline of the tool-call benchmark. Only present in the server of the tool-call benchmark.',
   flags: { W: false, D: false, I: false },
-  access: { capability: 'any', permission: 'view' },
+  access: ANY_TOKEN_ACCESS,
   input: z.strictObject({}),
   output: z.object({}),
   run: async () => ({}),
