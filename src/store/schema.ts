@@ -112,6 +112,8 @@ export interface TrailTable {
   started_by: string;
   created_at: string;
   updated_at: string;
+  /** The approved flow version the trail runs (migration 014); null: the bits as they are when it enters them. */
+  flow_version: number | null;
 }
 export interface TrailStepTable {
   id: string;
@@ -138,6 +140,8 @@ export interface TrailStepTable {
   snapshot_hash: string | null;
   snapshot_step_id: string | null;
   bit_title: string | null;
+  /** The bit revision the step ran (migration 014); null on steps entered before it. */
+  bit_revision: number | null;
 }
 export interface TrailAnswerTable {
   id: Generated<number>;
@@ -211,6 +215,32 @@ export interface DB {
   oauth_records: OAuthRecordTable;
   oauth_secrets: OAuthSecretTable;
   events: EventTable;
+  revisions: RevisionTable;
+  flow_versions: FlowVersionTable;
+}
+
+/** A bit's, flow's or reference's state after its revision-th change (migration 014; services/revisions/codec.ts). */
+export interface RevisionTable {
+  resource_id: string;
+  revision: number;
+  resource_type: string;
+  account_id: string;
+  created_at: string;
+  kind: 'full' | 'delta';
+  data: Uint8Array;
+  /** Stored bytes a reader reads for this revision: from the last full one to this one. */
+  chain_bytes: number;
+}
+
+/** A flow as approved (migration 014): its revision then, and its graph with each bit's revision (JSON text). */
+export interface FlowVersionTable {
+  flow_id: string;
+  version: number;
+  account_id: string;
+  flow_revision: number;
+  graph: string;
+  approved_by: string | null;
+  created_at: string;
 }
 
 /** One accepted change (migration 013): append-only, chained per account by hash. */

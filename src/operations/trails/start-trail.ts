@@ -18,6 +18,7 @@ export const startTrailTool = defineOperation({
     flow_id: recordId(),
     trail_context: z.record(z.string(), z.unknown()).optional().describe('Default {}.'),
     trail_title: z.string().max(LIMITS.title).optional().describe('A name for this run.'),
+    version: z.enum(['current', 'approved']).optional().describe('"approved": run the bits as last approved, whatever is edited later. Default "current".'),
   }),
   output: trailView,
   run: async (ctx, input) => {

@@ -11,6 +11,8 @@ import type { EventActorKind, EventResourceType } from '../../store/enums.js';
 import type { StoreDialect } from '../../store/dialects/dialect.js';
 import type { Tx } from '../../store/store.js';
 import { nowIso } from '../clock.js';
+import { keepRevision } from '../revisions/keep.js';
+import { isRevised } from '../revisions/state.js';
 import { eventHash } from './chain.js';
 import { currentOperation } from './operation-context.js';
 
@@ -47,7 +49,8 @@ export function operatorOf(accountId: string): ChangeAuthor {
   return { accountId, principalId: null, kind: 'operator' };
 }
 
-export async function recordChange(tx: Tx, dialect: StoreDialect, author: ChangeAuthor, change: Change): Promise<void> {
+/** Appends the change's event (and keeps its revision); answers the resource's new revision number. */
+export async function recordChange(tx: Tx, dialect: StoreDialect, author: ChangeAuthor, change: Change): Promise<number> {
   const accountId = author.accountId;
   await lockChain(tx, dialect, accountId);
   const head = await chainHead(tx, accountId);
@@ -70,4 +73,7 @@ export async function recordChange(tx: Tx, dialect: StoreDialect, author: Change
     prev_hash: head?.hash ?? null,
   };
   await insertEvent(tx, { ...event, hash: eventHash(event) });
+  // A bit's, flow's or reference's change also keeps its state as this revision (revisions/keep.ts).
+  if (isRevised(change.resourceType)) await keepRevision(tx, dialect, accountId, change.resourceType, change.resourceId, revision, event.occurred_at);
+  return revision;
 }

@@ -12,10 +12,15 @@ import type { Db, Store, Tx } from '../../store/store.js';
 import { assertCanWriteIn, type Actor } from '../actor.js';
 import { resolveScope } from '../scopes.js';
 import { fieldsGiven, recordChange } from '../events/record.js';
+import { readRevision } from '../revisions/read.js';
+import { currentVersionGraph, graphsDiffer, parseVersionGraph } from '../revisions/flow-version.js';
+import { findFlowVersion, insertFlowVersion } from '../../store/repositories/revisions.repo.js';
+import { comparable } from '../revisions/compare.js';
+import { currentState } from '../revisions/state.js';
 import { blankToNull, checkTitle, checkTitleIfGiven } from '../bits/text-fields.js';
 import { nextModified, nowIso } from '../clock.js';
 import { buildFlowGraph } from './graph.js';
-import type { FlowView, FlowWithGraph, FlowWritten } from './shapes.js';
+import type { FlowApproval, FlowView, FlowWithGraph, FlowWritten } from './shapes.js';
 import { flowGraphMermaid } from './mermaid.js';
 import { assertTrailContextSchema, sameSchema, type TrailContextSchema } from './trail-context-schema.js';
 import { LIMITS } from '../../limits/index.js';
@@ -212,7 +217,16 @@ export class FlowsService {
       assertCanWriteIn(actor, flow.scope_id);
       const updated = nextModified(flow.updated_at);
       await repo.updateFlow(tx, flow.id, { review_status: input.review_status, updated_at: updated });
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: flow.id, scopeId: flow.scope_id, summary: { review_status: input.review_status } });
+      if (input.review_status !== 'approved') {
+        await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: flow.id, scopeId: flow.scope_id, summary: { review_status: input.review_status } });
+      } else {
+        // An approval fixes a flow version: the flow's revision, its graph and each of its bits' revisions.
+        const version = Number((await findFlowVersion(tx, flow.account_id, flow.id))?.version ?? 0) + 1;
+        const summary = { review_status: input.review_status, flow_version: version };
+        const revision = await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: flow.id, scopeId: flow.scope_id, summary });
+        const graph = await currentVersionGraph(tx, this.store.dialect, flow.account_id, flow.start_bit_id);
+        await insertFlowVersion(tx, { flow_id: flow.id, version, account_id: flow.account_id, flow_revision: revision, graph: JSON.stringify(graph), approved_by: actor.principalId, created_at: updated });
+      }
       return { flow_id: flow.id, review_status: input.review_status, is_active: flow.is_active === 1, last_modified_date_time_utc: updated };
     });
   }
@@ -220,7 +234,7 @@ export class FlowsService {
   async get(actor: Actor, input: { flow_id: string; include_graph?: boolean; format?: 'json' | 'mermaid' }): Promise<FlowWithGraph> {
     const db = this.store.db;
     const flow = this.visibleFlow(await repo.findFlow(db, input.flow_id, actor), input.flow_id);
-    const view = this.view(flow);
+    const view = { ...this.view(flow), approval: await this.approval(db, flow) };
     if (!input.include_graph && input.format !== 'mermaid') return view;
     const graph = await buildFlowGraph(db, this.store.dialect, actor.accountId, flow.start_bit_id);
     return {
@@ -230,6 +244,25 @@ export class FlowsService {
         unreachable_bit_ids: graph.unreachable_bit_ids,
         ...(input.format === 'mermaid' ? { mermaid: flowGraphMermaid(graph) } : {}),
       },
+    };
+  }
+
+  /**
+   * The flow's last approved version, and whether anything changed since: the flow's fields (its review status
+   * and activity aside), its graph, or a revision of one of its bits.
+   */
+  private async approval(db: Db, flow: FlowTable): Promise<FlowApproval | null> {
+    const version = await findFlowVersion(db, flow.account_id, flow.id);
+    if (!version) return null;
+    const approved = await readRevision(db, flow.account_id, flow.id, version.flow_revision);
+    const now = await currentState(db, this.store.dialect, flow.account_id, 'flow', flow.id);
+    const fieldsChanged = !approved || !now || JSON.stringify(comparable(approved.state.fields)) !== JSON.stringify(comparable(now.fields));
+    const graph = await currentVersionGraph(db, this.store.dialect, flow.account_id, flow.start_bit_id);
+    return {
+      version: Number(version.version),
+      approved_by: version.approved_by,
+      approved_date_time_utc: version.created_at,
+      changed_since: fieldsChanged || graphsDiffer(parseVersionGraph(version.graph), graph),
     };
   }
 

@@ -50,5 +50,15 @@ export const flowGraphViewShape = z.object({
 export type FlowGraphView = z.infer<typeof flowGraphViewShape>;
 
 /** get_flow's answer: the flow, and its graph when asked for. */
-export const flowWithGraphShape = flowViewShape.extend({ graph: flowGraphViewShape.optional() });
+/** get_flow: the flow's last approved version, and whether anything changed since (null: never approved). */
+export const flowApprovalShape = z.object({
+  version: z.number().int(),
+  approved_by: z.string().nullable(),
+  approved_date_time_utc: z.string(),
+  /** The flow's fields, its graph or one of its bits changed since; diff_revisions shows what. */
+  changed_since: z.boolean(),
+});
+export type FlowApproval = z.infer<typeof flowApprovalShape>;
+
+export const flowWithGraphShape = flowViewShape.extend({ approval: flowApprovalShape.nullable().optional(), graph: flowGraphViewShape.optional() });
 export type FlowWithGraph = z.infer<typeof flowWithGraphShape>;

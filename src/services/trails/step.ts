@@ -11,6 +11,8 @@ import type { StepElement } from './shapes.js';
 import type { BitTable } from '../../store/schema.js';
 import { connectionNodesById, connectionOf } from '../bits/view.js';
 import type { Condition, Connection } from '../bits/shapes.js';
+import type { RevisionState } from '../revisions/codec.js';
+import { bitRowOf, passThrough } from '../revisions/rows.js';
 
 export interface BitSnapshot {
   bit_id: string;
@@ -47,6 +49,13 @@ export function takeSnapshot(
     connections: rows.map((row) => connectionOf(row, nodes.get(row.id))),
     last_modified_date_time_utc: bit.updated_at,
   };
+}
+
+/** A snapshot of a bit revision (an approved flow version's): its connections are its body's, in body order. */
+export function snapshotOfRevision(bitId: string, state: RevisionState): BitSnapshot {
+  const { row, references } = bitRowOf(bitId, '', state);
+  const rows = collectConnections(row.body as SlateBody).flatMap((node, i) => (node.id === null ? [] : [{ id: node.id, target_bit_id: node.target_bit_id, sort_order: i }]));
+  return takeSnapshot(row, passThrough, references, rows);
 }
 
 /** The interactive elements of a snapshot, in body order, named as submit_step_data names them. */

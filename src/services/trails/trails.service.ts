@@ -25,8 +25,11 @@ import { nextArrival } from '../arrivals.js';
 import { currentCaller, inTransaction } from '../fair-share.js';
 import { TrailMoves } from './moves.js';
 import { recordChange } from '../events/record.js';
+import { findFlowVersion, latestRevision } from '../../store/repositories/revisions.repo.js';
+import { readRevision } from '../revisions/read.js';
+import { parseVersionGraph } from '../revisions/flow-version.js';
 import { trailContextIssues, type TrailContextSchema } from '../flows/trail-context-schema.js';
-import { checkAnswers, missingRequired, stepElements, storedSnapshot, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './step.js';
+import { checkAnswers, missingRequired, snapshotOfRevision, stepElements, storedSnapshot, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './step.js';
 import { answerView, availableConnections, historyEntry, inMarkdown, latestAnswers, stepCore, type BodyReader, type StepCore, type TrailCore, type TrailRead } from './view.js';
 import type { AnswerView, AnswerWarnings, TrailPage } from './shapes.js';
 
@@ -43,6 +46,8 @@ export interface StartTrailInput {
   flow_id: string;
   trail_context?: Record<string, unknown>;
   trail_title?: string;
+  /** 'approved': run the flow's last approved version; 'current' (the default): the bits as they are when entered. */
+  version?: 'current' | 'approved';
 }
 
 export interface ListTrailsInput {
@@ -96,15 +101,12 @@ export class TrailsService {
     }
   }
 
-  /** Enters a bit as the trail's next step: the bit as it is now, with its links and connections, is kept. */
-  private async enterStep(tx: Tx, trail: { id: string; account_id: string }, bitId: string, seq: number, at: string): Promise<{ id: string; snapshot: BitSnapshot }> {
-    const bit = await findBit(tx, bitId, accountWide(trail.account_id));
-    if (!bit || bit.status !== 'active') {
-      throw new WaymarkError('BIT_ARCHIVED', `Bit ${bitId} is no longer active, so the trail cannot enter it; ask an author to repoint the flow or restore the bit.`, { bit_id: bitId });
-    }
-    const big = large(bit.body);
-    if (big) await yieldToEventLoop();
-    const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await connectionsFrom(tx, trail.account_id, [bitId]));
+  /**
+   * Enters a bit as the trail's next step: the bit as it is now, with its links and connections, or, on a trail
+   * that runs an approved flow version, the bit revision that version holds. The step records the revision.
+   */
+  private async enterStep(tx: Tx, trail: Pick<TrailTable, 'id' | 'account_id' | 'flow_id' | 'flow_version'>, bitId: string, seq: number, at: string): Promise<{ id: string; snapshot: BitSnapshot }> {
+    const { snapshot, revision, big } = trail.flow_version === null ? await this.liveBit(tx, trail.account_id, bitId) : await this.approvedBit(tx, trail, bitId);
     const id = randomUUID();
     if (big) await yieldToEventLoop();
     // A bit entered again unchanged (a loop in the flow) shares the snapshot its first entry stored (migration 008).
@@ -122,8 +124,32 @@ export class TrailsService {
       snapshot_hash: hash,
       snapshot_step_id: holder ?? null,
       entered_at: at,
+      bit_revision: revision,
     });
     return { id, snapshot };
+  }
+
+  private async liveBit(tx: Tx, accountId: string, bitId: string): Promise<{ snapshot: BitSnapshot; revision: number | null; big: boolean }> {
+    const bit = await findBit(tx, bitId, accountWide(accountId));
+    if (!bit || bit.status !== 'active') {
+      throw new WaymarkError('BIT_ARCHIVED', `Bit ${bitId} is no longer active, so the trail cannot enter it; ask an author to repoint the flow or restore the bit.`, { bit_id: bitId });
+    }
+    const big = large(bit.body);
+    if (big) await yieldToEventLoop();
+    const snapshot = takeSnapshot(bit, (raw) => this.parse(raw), await listLinksForBit(tx, bitId), await connectionsFrom(tx, accountId, [bitId]));
+    const revision = await latestRevision(tx, accountId, bitId);
+    return { snapshot, revision: revision ? Number(revision.revision) : null, big };
+  }
+
+  /** The bit as the trail's approved flow version holds it (archived since or not). */
+  private async approvedBit(tx: Tx, trail: Pick<TrailTable, 'account_id' | 'flow_id' | 'flow_version'>, bitId: string): Promise<{ snapshot: BitSnapshot; revision: number; big: boolean }> {
+    const version = await findFlowVersion(tx, trail.account_id, trail.flow_id, trail.flow_version ?? undefined);
+    const revision = version ? parseVersionGraph(version.graph).bits[bitId] : undefined;
+    const read = revision === undefined ? null : await readRevision(tx, trail.account_id, bitId, revision);
+    if (!read || revision === undefined) {
+      throw new WaymarkError('BIT_NOT_FOUND', `Bit ${bitId} is not part of version ${trail.flow_version} of flow ${trail.flow_id}, which this trail runs.`, { bit_id: bitId, flow_version: trail.flow_version });
+    }
+    return { snapshot: snapshotOfRevision(bitId, read.state), revision, big: read.state.nodes.length > 1000 };
   }
 
   /**
@@ -208,9 +234,12 @@ export class TrailsService {
       if (flow.is_active !== 1) {
         throw new WaymarkError('FLOW_INACTIVE', `Flow ${flow.id} is inactive, so no trail can start on it; an author re-activates it with update_flow (is_active: true).`, { flow_id: flow.id });
       }
+      // The approved version runs as approved: its start bit, its trail_context_schema, its bits' revisions.
+      const approved = input.version === 'approved' ? await this.approvedVersion(tx, flow) : null;
+      const schema = approved ? approved.schema : flow.trail_context_schema === null ? null : this.parse<TrailContextSchema>(flow.trail_context_schema);
       const context = input.trail_context ?? {};
-      if (flow.trail_context_schema !== null) {
-        const issues = trailContextIssues(this.parse<TrailContextSchema>(flow.trail_context_schema), context);
+      if (schema !== null) {
+        const issues = trailContextIssues(schema, context);
         if (issues.length > 0) {
           throw issuesError('TRAIL_CONTEXT_INVALID', issues, { lead: "trail_context does not fit the flow's trail_context_schema (get_flow shows it): ", show: (i) => `${i.path} ${i.message}` });
         }
@@ -228,14 +257,26 @@ export class TrailsService {
         started_by: actor.principalId,
         created_at: now,
         updated_at: now,
+        flow_version: approved?.version ?? null,
       };
       await repo.insertTrail(tx, trail);
-      const entered = await this.enterStep(tx, trail, flow.start_bit_id, 1, now);
+      const entered = await this.enterStep(tx, trail, approved?.startBitId ?? flow.start_bit_id, 1, now);
       trail.current_step_id = entered.id;
       await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id });
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { flow_id: flow.id, step_id: entered.id } });
       return this.view(tx, trail, reader, entered.snapshot);
     });
+  }
+
+  /** The flow's last approved version, its start bit and trail_context_schema as approved. */
+  private async approvedVersion(tx: Tx, flow: { id: string; account_id: string }): Promise<{ version: number; startBitId: string; schema: TrailContextSchema | null }> {
+    const version = await findFlowVersion(tx, flow.account_id, flow.id);
+    const read = version ? await readRevision(tx, flow.account_id, flow.id, version.flow_revision) : null;
+    if (!version || !read) {
+      throw new WaymarkError('FLOW_NOT_APPROVED', `Flow ${flow.id} has no approved version to run: approve it (review_flow with review_status "approved"), or start the trail without version to run the bits as they are now.`, { flow_id: flow.id });
+    }
+    const schema = (read.state.fields.trail_context_schema ?? null) as TrailContextSchema | null;
+    return { version: Number(version.version), startBitId: parseVersionGraph(version.graph).start_bit_id, schema };
   }
 
   /** get_trail reads the trail as markdown; the step form as Slate (and trail_people needs no body: Slate prints nothing). */

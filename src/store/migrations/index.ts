@@ -13,6 +13,7 @@ import { signinSessions } from './010-signin-sessions.js';
 import { oauthRecords } from './011-oauth.js';
 import { duplicateStepIndex } from './012-duplicate-step-index.js';
 import { events } from './013-events.js';
+import { revisions } from './014-revisions.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: MigrationTarget): Record<string, Migration> {
@@ -30,5 +31,6 @@ export function migrations(dialect: MigrationTarget): Record<string, Migration> 
     '011-oauth': oauthRecords(dialect),
     '012-duplicate-step-index': duplicateStepIndex(),
     '013-events': events(),
+    '014-revisions': revisions(dialect),
   };
 }

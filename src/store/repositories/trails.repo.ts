@@ -55,6 +55,7 @@ const STEP_COLUMNS = [
   'left_by',
   'snapshot_hash',
   'snapshot_step_id',
+  'bit_revision',
 ] as const;
 
 export type StepRow = Omit<TrailStepTable, 'bit_snapshot'>;

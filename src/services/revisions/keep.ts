@@ -1,0 +1,24 @@
+/**
+ * Keeps a bit's, flow's or reference's state after an accepted change as its revision n (the revision its event
+ * carries), inside the change's transaction: recordChange (events/record.ts) calls it, so every change that has
+ * an event has its revision, and none without. Stored as a delta against the revision before when that is
+ * cheaper to read (codec.ts).
+ */
+import { insertRevision, latestRevision, revisionChain } from '../../store/repositories/revisions.repo.js';
+import type { StoreDialect } from '../../store/dialects/dialect.js';
+import type { Tx } from '../../store/store.js';
+import { decodeChain, encodeRevision } from './codec.js';
+import { currentState, type RevisedType } from './state.js';
+
+export async function keepRevision(tx: Tx, dialect: StoreDialect, accountId: string, type: RevisedType, id: string, revision: number, at: string): Promise<void> {
+  const state = await currentState(tx, dialect, accountId, type, id);
+  if (!state) return;
+  const head = await latestRevision(tx, accountId, id);
+  let previous = null;
+  if (head) {
+    const chain = await revisionChain(tx, accountId, id, Number(head.revision));
+    if (chain.length > 0) previous = { state: decodeChain(chain), chain_bytes: Number(head.chain_bytes) };
+  }
+  const stored = encodeRevision(state, previous);
+  await insertRevision(tx, { resource_id: id, revision, resource_type: type, account_id: accountId, created_at: at, ...stored });
+}
