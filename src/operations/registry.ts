@@ -31,6 +31,7 @@ import { startTrailTool } from './trails/start-trail.js';
 import { submitStepDataTool } from './trails/submit-step-data.js';
 import { transferStepTool } from './trails/transfer-step.js';
 import { listHistoryTool } from './events/list-history.js';
+import { diffRevisionsTool, getRevisionTool, restoreRevisionTool } from './events/revisions.js';
 
 /**
  * Every operation, each declared once: its doors (MCP, REST), access, shapes and what it shows a person are fields
@@ -65,6 +66,9 @@ const OPERATIONS: readonly Operation[] = [
   updateBitReferenceLinkTool,
   unlinkReferenceTool,
   listHistoryTool,
+  getRevisionTool,
+  diffRevisionsTool,
+  restoreRevisionTool,
   inboxOperation,
   stepOperation,
   saveStepOperation,

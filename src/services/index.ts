@@ -2,6 +2,7 @@ import type { Store } from '../store/store.js';
 import { AuditService } from './events/audit.service.js';
 import { AuthService } from './auth/auth.service.js';
 import { HistoryService } from './events/history.service.js';
+import { RevisionsService } from './revisions/revisions.service.js';
 import { BitListService } from './bits/list.service.js';
 import { BitRestoreService } from './bits/restore.service.js';
 import { BitsService } from './bits/bits.service.js';
@@ -23,6 +24,7 @@ export interface Services {
   auth: AuthService;
   audit: AuditService;
   history: HistoryService;
+  revisions: RevisionsService;
   flows: FlowsService;
   bitList: BitListService;
   bitRestore: BitRestoreService;
@@ -40,14 +42,17 @@ export interface Services {
 export function createServices(store: Store): Services {
   const references = new ReferencesService(store);
   const trails = new TrailsService(store);
+  const bits = new BitsService(store, references);
+  const flows = new FlowsService(store);
   return {
-    bits: new BitsService(store, references),
+    bits,
     connections: new ConnectionsService(store),
     store,
     auth: new AuthService(store),
     audit: new AuditService(store),
     history: new HistoryService(store),
-    flows: new FlowsService(store),
+    revisions: new RevisionsService(store, bits, flows, references),
+    flows,
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),
     references,

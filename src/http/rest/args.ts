@@ -1,6 +1,6 @@
 /**
  * A REST request as an operation's arguments: the path's parameters over the query (GET, DELETE) or the JSON body
- * (POST), read as the operation's own zod input types, which then validate them as they do over MCP.
+ * (POST), the path and query read as the operation's own zod input types, which then validate them as they do over MCP.
  */
 import type { Request } from 'express';
 import type { z } from 'zod';
@@ -21,7 +21,7 @@ function innerType(schema: z.ZodType): z.ZodType {
  * A query string's values as the tool's input types: numbers and booleans from their text, arrays from repeated
  * keys. What does not read as the type stays text, so the tool's own validation names the field.
  */
-function fromQuery(query: Request['query'], input: z.ZodObject): Record<string, unknown> {
+function fromQuery(query: Request['query'] | Request['params'], input: z.ZodObject): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(query)) {
     const field = input.shape[key] as z.ZodType | undefined;
@@ -43,5 +43,6 @@ export function operationArgs(operation: Operation, req: Request): Record<string
     if (typeof req.body !== 'object' || Array.isArray(req.body)) throw validationError([{ path: '', message: 'the request body must be a JSON object' }]);
     source = req.body as Record<string, unknown>;
   }
-  return { ...source, ...req.params };
+  // A path's parameters are text too: a revision number in the path reads as the number the input wants.
+  return { ...source, ...fromQuery(req.params, operation.input) };
 }

@@ -18,6 +18,8 @@ export const listHistoryTool = defineOperation({
     resource_id: z.string().max(LIMITS.historyFilterLength).optional(),
     principal_id: recordId().optional(),
     operation: z.string().max(LIMITS.historyFilterLength).optional(),
+    since: z.iso.datetime({ offset: true }).optional().describe('Changes at or after this time.'),
+    until: z.iso.datetime({ offset: true }).optional().describe('Changes before this time.'),
     ...pageInput,
   }),
   output: historyPageShape,

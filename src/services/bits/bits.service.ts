@@ -15,6 +15,7 @@ import { bitBody, findBit, findBits, insertBit, lockBitForWrite, lockBitHeadForW
 import { activeFlowsStartingAt } from '../../store/repositories/flows.repo.js';
 import { listLinksForBit } from '../../store/repositories/links.repo.js';
 import type { BitTable } from '../../store/schema.js';
+import type { ReferenceLink } from '../references/shapes.js';
 import type { Store, Tx } from '../../store/store.js';
 import { assertCanWriteIn, type Actor } from '../actor.js';
 import type { BodyInput, PreparedBody } from './body.js';
@@ -190,12 +191,15 @@ export class BitsService {
   async get(actor: Actor, input: { bit_id: string; format?: 'markdown' | 'slate' }): Promise<BitView> {
     const bit = await findBit(this.store.db, input.bit_id, actor);
     if (!bit) throw notFound(input.bit_id);
-    const format = input.format ?? 'markdown';
+    return this.viewOf(bit, await listLinksForBit(this.store.db, bit.id), input.format ?? 'markdown');
+  }
+
+  /** get_bit's view of a bit's row with its links: the live one, or a revision's (revisions/rows.ts). */
+  async viewOf(bit: BitTable, links: ReferenceLink[], format: 'markdown' | 'slate'): Promise<BitView> {
     // As markdown, a large body stored as text is read on a conversion thread alone (readBodyOffThread).
     const read = format === 'markdown' ? await readBodyOffThread(typeof bit.body === 'string' ? bit.body : this.parseBody(bit.body)) : this.slateView(bit.body);
     const connectionNodes = read.connections;
     const targets = new Map((await findBits(this.store.db, [...new Set(connectionNodes.map((c) => c.target_bit_id))])).map((b) => [b.id, b]));
-    const links = await listLinksForBit(this.store.db, bit.id);
     const { created_date_time_utc, last_modified_date_time_utc, ...head } = bitSummary(bit, (raw) => this.store.dialect.parseJson(raw));
     return {
       ...head,

@@ -17,6 +17,8 @@ export interface ListHistoryInput {
   resource_id?: string;
   principal_id?: string;
   operation?: string;
+  since?: string;
+  until?: string;
   cursor?: string;
   limit?: number;
 }
@@ -40,7 +42,15 @@ export class HistoryService {
     const rows = await listEvents(
       this.store.db,
       actor,
-      { resourceType: input.resource_type, resourceId: input.resource_id, principalId: input.principal_id, operation: input.operation },
+      {
+        resourceType: input.resource_type,
+        resourceId: input.resource_id,
+        principalId: input.principal_id,
+        operation: input.operation,
+        // Times are stored as UTC ISO text with milliseconds, so they compare as text once written the same way.
+        since: input.since === undefined ? undefined : new Date(input.since).toISOString(),
+        until: input.until === undefined ? undefined : new Date(input.until).toISOString(),
+      },
       { limit: limit + 1, beforeSeq },
     );
     const page = rows.slice(0, limit);

@@ -290,7 +290,8 @@ export class ReferencesService {
     return { bit, reference };
   }
 
-  private view(row: ReferenceRow): ReferenceView {
+  /** get_reference's view of a reference's row: the live one, or a revision's (revisions/rows.ts). */
+  view(row: Omit<ReferenceRow, 'search_text'>): ReferenceView {
     return {
       reference_id: row.id,
       reference_title: row.title,

@@ -74,6 +74,8 @@ export const stepViewShape = z.object({
   waiting_for_person: z.boolean(),
   transfer_reason: z.string().nullable().describe('The reason of the last transfer_step on this step, if any.'),
   entered_date_time_utc: z.string(),
+  /** The bit revision the step runs (get_revision shows it); null on steps entered before revisions were kept. */
+  bit_revision: z.number().int().nullable(),
 });
 export type StepView = z.infer<typeof stepViewShape>;
 
@@ -90,6 +92,7 @@ export const historyEntryShape = z.object({
   seq: z.number().int(),
   bit_id: z.string(),
   bit_title: z.string(),
+  bit_revision: z.number().int().nullable(),
   entered_date_time_utc: z.string(),
   left_date_time_utc: z.string().nullable(),
   left_by: z.string().nullable(),
@@ -114,6 +117,8 @@ export const trailViewShape = z.object({
   started_by: z.string(),
   started_date_time_utc: z.string(),
   last_modified_date_time_utc: z.string(),
+  /** The approved flow version the trail runs (start_trail version "approved"); null: the bits as they were when entered. */
+  flow_version: z.number().int().nullable(),
   current_step: stepViewShape.nullable(),
   history: z.array(historyEntryShape),
 });

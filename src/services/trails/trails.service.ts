@@ -194,6 +194,7 @@ export class TrailsService {
       started_by: trail.started_by,
       started_date_time_utc: trail.created_at,
       last_modified_date_time_utc: trail.updated_at,
+      flow_version: trail.flow_version === null ? null : Number(trail.flow_version),
       current_step: current,
       history,
     };

@@ -104,6 +104,7 @@ export function stepCore(state: StepState, status: TrailTable['status'], liveTar
     waiting_for_person: status === 'waiting_for_person',
     transfer_reason: transfers.at(-1)?.reason ?? null,
     entered_date_time_utc: step.entered_at,
+    bit_revision: step.bit_revision === null ? null : Number(step.bit_revision),
   };
 }
 
@@ -119,6 +120,7 @@ export function historyEntry(step: StepRow, bitTitle: string, answers: AnswerVie
     seq: step.seq,
     bit_id: step.bit_id,
     bit_title: bitTitle,
+    bit_revision: step.bit_revision === null ? null : Number(step.bit_revision),
     entered_date_time_utc: step.entered_at,
     left_date_time_utc: step.left_at,
     left_by: step.left_by,

@@ -49,6 +49,9 @@ export interface EventFilter {
   resourceId?: string;
   principalId?: string;
   operation?: string;
+  /** occurred_at bounds, as stored (UTC ISO text): since inclusive, until exclusive. */
+  since?: string;
+  until?: string;
 }
 
 /** The events `seen` may see (visibility.ts: its account; a scope-limited one its scope's and account level's), newest first, before `beforeSeq`. */
@@ -58,6 +61,21 @@ export async function listEvents(q: Q, seen: Visibility, filter: EventFilter, pa
   if (filter.resourceId !== undefined) query = query.where('resource_id', '=', filter.resourceId);
   if (filter.principalId !== undefined) query = query.where('principal_id', '=', filter.principalId);
   if (filter.operation !== undefined) query = query.where('operation', '=', filter.operation);
+  if (filter.since !== undefined) query = query.where('occurred_at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('occurred_at', '<', filter.until);
   if (page.beforeSeq !== undefined) query = query.where('seq', '<', page.beforeSeq);
   return query.orderBy('seq', 'desc').limit(page.limit).execute();
+}
+
+/** The event that made this revision of the resource. */
+export async function eventOfRevision(q: Q, accountId: string, resourceType: string, resourceId: string, revision: number): Promise<EventTable | undefined> {
+  return q
+    .selectFrom('events')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('resource_type', '=', resourceType)
+    .where('resource_id', '=', resourceId)
+    .where('revision', '=', revision)
+    .limit(1)
+    .executeTakeFirst();
 }

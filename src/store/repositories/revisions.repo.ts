@@ -3,6 +3,7 @@
  * id (ids are UUIDs, unique across kinds), always with the account, so a reader never reaches another account's.
  */
 import type { FlowVersionTable, RevisionTable } from '../schema.js';
+import { visibleTo, type Visibility } from '../visibility.js';
 import type { Db, Tx } from '../store.js';
 
 type Q = Db | Tx;
@@ -11,13 +12,13 @@ export async function insertRevision(tx: Tx, row: RevisionTable): Promise<void> 
   await tx.insertInto('revisions').values(row).execute();
 }
 
-export type RevisionHead = Pick<RevisionTable, 'revision' | 'kind' | 'chain_bytes'>;
+export type RevisionHead = Pick<RevisionTable, 'revision' | 'kind' | 'chain_bytes' | 'resource_type'>;
 
 /** The resource's latest stored revision (without its data). */
 export async function latestRevision(q: Q, accountId: string, resourceId: string): Promise<RevisionHead | undefined> {
   return q
     .selectFrom('revisions')
-    .select(['revision', 'kind', 'chain_bytes'])
+    .select(['revision', 'kind', 'chain_bytes', 'resource_type'])
     .where('resource_id', '=', resourceId)
     .where('account_id', '=', accountId)
     .orderBy('revision', 'desc')
@@ -81,4 +82,17 @@ export async function findFlowVersion(q: Q, accountId: string, flowId: string, v
   let query = q.selectFrom('flow_versions').selectAll().where('flow_id', '=', flowId).where('account_id', '=', accountId);
   if (version !== undefined) query = query.where('version', '=', version);
   return query.orderBy('version', 'desc').limit(1).executeTakeFirst();
+}
+
+const TABLES = { bit: 'bits', flow: 'flows', reference: 'library_references' } as const;
+
+/** Whether `seen` may see this bit, flow or reference (now: a resource keeps its account and scope). */
+export async function resourceVisible(q: Q, type: keyof typeof TABLES, id: string, seen: Visibility): Promise<boolean> {
+  const row = await q.selectFrom(TABLES[type]).select('id').where('id', '=', id).where(visibleTo(seen)).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The flow version whose flow revision this is, if an approval made one. */
+export async function flowVersionAt(q: Q, accountId: string, flowId: string, flowRevision: number): Promise<FlowVersionTable | undefined> {
+  return q.selectFrom('flow_versions').selectAll().where('flow_id', '=', flowId).where('account_id', '=', accountId).where('flow_revision', '=', flowRevision).orderBy('version', 'desc').limit(1).executeTakeFirst();
 }
