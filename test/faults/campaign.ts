@@ -1,8 +1,9 @@
 /**
  * The fault test (issue 7, item 1): several clients write over Streamable HTTP to a `waymark serve`
  * child process, which is killed with SIGKILL at random moments and restarted on the same store; after
- * each restart every acknowledged write must be there, no refused write may have left a trace, and the
- * store's invariants must hold. Used by test/faults.test.ts (short) and test/faults/run.ts (long).
+ * each restart every acknowledged write must be there, no refused write may have left a trace, the
+ * store's invariants must hold, and the event log must hold each applied write's event and no other
+ * (events.ts). Used by test/faults.test.ts (short) and test/faults/run.ts (long).
  */
 import { randomInt } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -10,8 +11,10 @@ import { sql } from 'kysely';
 import { capabilityName } from '../../src/config.js';
 import { createServices } from '../../src/services/index.js';
 import type { Store } from '../../src/store/store.js';
+import { chainHead } from '../../src/store/repositories/events.repo.js';
 import { createTestStore, type Engine } from '../engines.js';
 import { RemoteClient } from './client.js';
+import { EventChecker, type EventFindings } from './events.js';
 import { step } from './load.js';
 import { Model, readSnapshot } from './model.js';
 import { killServe, startServe, stopServe, terminateServe, type ServeProcess } from './server.js';
@@ -61,7 +64,14 @@ export interface FaultReport {
   };
   writes_lost: number;
   refused_traces: number;
+  /** Every invariant broken, the event log's included (events_missing, events_orphan and its chain and revisions). */
   invariant_violations: number;
+  /** Events of the load read after the restarts, each once (issue 26). */
+  events_checked: number;
+  /** Acknowledged writes, and writes in flight found applied, that have no event. */
+  events_missing: number;
+  /** Events that no acknowledged or applied write accounts for, or that name a record not in the store. */
+  events_orphan: number;
   /** Answers the load did not expect (a refusal of a valid write, a transport failure without a kill). */
   unexpected_answers: number;
   /** Lines the server logged at level error (each INTERNAL_ERROR has one). */
@@ -90,6 +100,7 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
   const tally = new Tally();
   const cache: RoundTripCache = new Map();
   const found: Verification = { unknownApplied: 0, unknownAbsent: 0, lost: [], traces: [], invariants: [] };
+  const foundEvents: EventFindings = { checked: 0, missing: [], orphans: [], invariants: [] };
   let verifications = 0;
   let kills = 0;
   let termStops = 0;
@@ -105,10 +116,15 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
     const services = createServices(ts.store);
     const { accountId } = await services.auth.init();
     const tokens: string[] = [];
+    const principals = new Map<string, number>();
     for (let i = 0; i < clients; i++) {
       const issued = await services.auth.createToken({ accountId, permission: 'edit', capabilities: (['author', 'read', 'run'] as const).map(capabilityName), kind: 'agent', name: `fault client ${i}` });
       tokens.push(issued.token);
+      principals.set(issued.principalId, i);
     }
+    // The account's and the tokens' events are the setup's: the load's come after.
+    const setupSeq = Number((await chainHead(ts.store.db, accountId))?.seq ?? 0);
+    const events = new EventChecker(ts.store, accountId, principals, setupSeq);
     const tag = seed.toString(36);
     const workers = tokens.map((_, i) => new Worker(i, model, tally, new Random(seed + i + 1), tag));
 
@@ -117,14 +133,19 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       const pending = workers.flatMap((w) => (w.pending ? [w.pending] : []));
       const result = verify(model, snapshot, pending, cache);
       for (const w of workers) w.pending = null;
+      const ev = await events.check(workers, snapshot);
       verifications++;
       found.unknownApplied += result.unknownApplied;
       found.unknownAbsent += result.unknownAbsent;
       found.lost.push(...result.lost);
       found.traces.push(...result.traces);
       found.invariants.push(...result.invariants);
-      const problems = result.lost.length + result.traces.length + result.invariants.length;
-      log(`${options.engine} ${when}: ${snapshot.bits.size} bits, ${snapshot.connections.length} connections; in flight ${pending.length} (applied ${result.unknownApplied}); problems ${problems}`);
+      foundEvents.checked += ev.checked;
+      foundEvents.missing.push(...ev.missing);
+      foundEvents.orphans.push(...ev.orphans);
+      foundEvents.invariants.push(...ev.invariants);
+      const problems = result.lost.length + result.traces.length + result.invariants.length + ev.missing.length + ev.orphans.length + ev.invariants.length;
+      log(`${options.engine} ${when}: ${snapshot.bits.size} bits, ${snapshot.connections.length} connections, ${ev.checked} new events; in flight ${pending.length} (applied ${result.unknownApplied}); problems ${problems}`);
     };
 
     serve = await launch();
@@ -186,13 +207,16 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       },
       writes_lost: found.lost.length,
       refused_traces: found.traces.length,
-      invariant_violations: found.invariants.length,
+      invariant_violations: found.invariants.length + foundEvents.missing.length + foundEvents.orphans.length + foundEvents.invariants.length,
+      events_checked: foundEvents.checked,
+      events_missing: foundEvents.missing.length,
+      events_orphan: foundEvents.orphans.length,
       unexpected_answers: tally.surprises.length,
       server_errors: serverErrors.length,
       records,
       ...(selfCheck ? { self_check: selfCheck } : {}),
       ...(startup ? { startup } : {}),
-      problems: [...(startup?.problems ?? []), ...hung, ...found.lost, ...found.traces, ...found.invariants, ...tally.surprises, ...serverErrors].slice(0, 40),
+      problems: [...(startup?.problems ?? []), ...hung, ...found.lost, ...found.traces, ...found.invariants, ...foundEvents.missing, ...foundEvents.orphans, ...foundEvents.invariants, ...tally.surprises, ...serverErrors].slice(0, 40),
       duration_ms: Date.now() - started,
     };
   } finally {
