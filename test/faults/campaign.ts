@@ -5,12 +5,13 @@
  * store's invariants must hold, and the event log must hold each applied write's event and no other
  * (events.ts). Used by test/faults.test.ts (short) and test/faults/run.ts (long).
  */
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { capabilityName } from '../../src/config.js';
 import { createServices } from '../../src/services/index.js';
 import type { Store } from '../../src/store/store.js';
+import { eventHash } from '../../src/services/events/chain.js';
 import { chainHead } from '../../src/store/repositories/events.repo.js';
 import { createTestStore, type Engine } from '../engines.js';
 import { RemoteClient } from './client.js';
@@ -77,7 +78,7 @@ export interface FaultReport {
   /** Lines the server logged at level error (each INTERNAL_ERROR has one). */
   server_errors: number;
   records: Record<string, number>;
-  self_check?: { lost: number; traces: number; invariants: number };
+  self_check?: { lost: number; traces: number; invariants: number; events_missing: number; events_orphan: number; event_invariants: number };
   startup?: StartupReport;
   /** The first problems found, for a failure's message. */
   problems: string[];
@@ -187,7 +188,7 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
     serve = null;
     const records = await countRecords(ts.store, accountId);
     const serverErrors = servers.flatMap((s) => s.errors);
-    const selfCheck = options.selfCheck ? await sabotage(ts.store, accountId, model, cache) : undefined;
+    const selfCheck = options.selfCheck ? await sabotage(ts.store, accountId, model, cache, { workers, principals, setupSeq }) : undefined;
     if (options.journalPath) writeFileSync(options.journalPath, tally.journal.map((e) => JSON.stringify(e)).join('\n') + '\n');
     return {
       engine: options.engine,
@@ -237,7 +238,13 @@ async function waitForQuietPostgres(store: Store): Promise<void> {
   }
 }
 
-async function sabotage(store: Store, accountId: string, model: Model, cache: RoundTripCache): Promise<{ lost: number; traces: number; invariants: number }> {
+interface RunEvents {
+  workers: Worker[];
+  principals: Map<string, number>;
+  setupSeq: number;
+}
+
+async function sabotage(store: Store, accountId: string, model: Model, cache: RoundTripCache, run: RunEvents): Promise<NonNullable<FaultReport['self_check']>> {
   const connected = [...model.bits.values()].find((b) => b.connections.some((c) => c.id !== null));
   const connection = connected?.connections.find((c) => c.id !== null);
   const bit = [...model.bits.values()][0];
@@ -253,8 +260,36 @@ async function sabotage(store: Store, accountId: string, model: Model, cache: Ro
   model.refusedMarkers.push('record of a refused write');
   if (flow) await store.db.updateTable('flows').set({ title: 'record of a refused write' }).where('id', '=', flow.id).execute();
   else if (second) await store.db.updateTable('bits').set({ title: 'record of a refused write' }).where('id', '=', second.id).execute();
-  const result = verify(model, await readSnapshot(store, accountId), [], cache);
-  return { lost: result.lost.length, traces: result.traces.length, invariants: result.invariants.length };
+  await sabotageEvents(store, accountId, run);
+  const snapshot = await readSnapshot(store, accountId);
+  const result = verify(model, snapshot, [], cache);
+  // The whole log again, from the setup on.
+  const events = await new EventChecker(store, accountId, run.principals, run.setupSeq).check(run.workers, snapshot);
+  return {
+    lost: result.lost.length,
+    traces: result.traces.length,
+    invariants: result.invariants.length,
+    events_missing: events.missing.length,
+    events_orphan: events.orphans.length,
+    event_invariants: events.invariants.length,
+  };
+}
+
+/**
+ * The last event deleted and a forged one in its place, chained as the server would (so only the writes can tell
+ * them: the chain still verifies), and an event in the middle edited (which only the chain can tell).
+ */
+async function sabotageEvents(store: Store, accountId: string, run: RunEvents): Promise<void> {
+  const rows = await store.db.selectFrom('events').selectAll().where('account_id', '=', accountId).where('seq', '>', run.setupSeq).orderBy('seq').execute();
+  const last = rows.at(-1);
+  const [principal] = run.principals.keys();
+  if (!last || principal === undefined) return;
+  await store.db.deleteFrom('events').where('id', '=', last.id).execute();
+  const { hash: _hash, ...kept } = last;
+  const forged = { ...kept, id: randomUUID(), principal_id: principal, operation: 'add_bit', resource_type: 'bit', resource_id: randomUUID(), revision: 1, summary: '{}' };
+  await store.db.insertInto('events').values({ ...forged, hash: eventHash(forged) }).execute();
+  const middle = rows[Math.floor((rows.length - 1) / 2)];
+  if (middle !== last) await store.db.updateTable('events').set({ summary: '{"edited":true}' }).where('id', '=', middle.id).execute();
 }
 
 async function countRecords(store: Store, accountId: string): Promise<Record<string, number>> {
