@@ -1,17 +1,21 @@
 /**
  * The fault test (issue 7, item 1): several clients write over Streamable HTTP to a `waymark serve`
  * child process, which is killed with SIGKILL at random moments and restarted on the same store; after
- * each restart every acknowledged write must be there, no refused write may have left a trace, and the
- * store's invariants must hold. Used by test/faults.test.ts (short) and test/faults/run.ts (long).
+ * each restart every acknowledged write must be there, no refused write may have left a trace, the
+ * store's invariants must hold, and the event log must hold each applied write's event and no other
+ * (events.ts). Used by test/faults.test.ts (short) and test/faults/run.ts (long).
  */
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { capabilityName } from '../../src/config.js';
 import { createServices } from '../../src/services/index.js';
 import type { Store } from '../../src/store/store.js';
+import { eventHash } from '../../src/services/events/chain.js';
+import { chainHead } from '../../src/store/repositories/events.repo.js';
 import { createTestStore, type Engine } from '../engines.js';
 import { RemoteClient } from './client.js';
+import { EventChecker, type EventFindings } from './events.js';
 import { step } from './load.js';
 import { Model, readSnapshot } from './model.js';
 import { killServe, startServe, stopServe, terminateServe, type ServeProcess } from './server.js';
@@ -61,13 +65,20 @@ export interface FaultReport {
   };
   writes_lost: number;
   refused_traces: number;
+  /** Every invariant broken, the event log's included (events_missing, events_orphan and its chain and revisions). */
   invariant_violations: number;
+  /** Events of the load read after the restarts, each once (issue 26). */
+  events_checked: number;
+  /** Acknowledged writes, and writes in flight found applied, that have no event. */
+  events_missing: number;
+  /** Events that no acknowledged or applied write accounts for, or that name a record not in the store. */
+  events_orphan: number;
   /** Answers the load did not expect (a refusal of a valid write, a transport failure without a kill). */
   unexpected_answers: number;
   /** Lines the server logged at level error (each INTERNAL_ERROR has one). */
   server_errors: number;
   records: Record<string, number>;
-  self_check?: { lost: number; traces: number; invariants: number };
+  self_check?: { lost: number; traces: number; invariants: number; events_missing: number; events_orphan: number; event_invariants: number };
   startup?: StartupReport;
   /** The first problems found, for a failure's message. */
   problems: string[];
@@ -90,6 +101,7 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
   const tally = new Tally();
   const cache: RoundTripCache = new Map();
   const found: Verification = { unknownApplied: 0, unknownAbsent: 0, lost: [], traces: [], invariants: [] };
+  const foundEvents: EventFindings = { checked: 0, missing: [], orphans: [], invariants: [] };
   let verifications = 0;
   let kills = 0;
   let termStops = 0;
@@ -105,10 +117,15 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
     const services = createServices(ts.store);
     const { accountId } = await services.auth.init();
     const tokens: string[] = [];
+    const principals = new Map<string, number>();
     for (let i = 0; i < clients; i++) {
       const issued = await services.auth.createToken({ accountId, permission: 'edit', capabilities: (['author', 'read', 'run'] as const).map(capabilityName), kind: 'agent', name: `fault client ${i}` });
       tokens.push(issued.token);
+      principals.set(issued.principalId, i);
     }
+    // The account's and the tokens' events are the setup's: the load's come after.
+    const setupSeq = Number((await chainHead(ts.store.db, accountId))?.seq ?? 0);
+    const events = new EventChecker(ts.store, accountId, principals, setupSeq);
     const tag = seed.toString(36);
     const workers = tokens.map((_, i) => new Worker(i, model, tally, new Random(seed + i + 1), tag));
 
@@ -117,14 +134,19 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       const pending = workers.flatMap((w) => (w.pending ? [w.pending] : []));
       const result = verify(model, snapshot, pending, cache);
       for (const w of workers) w.pending = null;
+      const ev = await events.check(workers, snapshot);
       verifications++;
       found.unknownApplied += result.unknownApplied;
       found.unknownAbsent += result.unknownAbsent;
       found.lost.push(...result.lost);
       found.traces.push(...result.traces);
       found.invariants.push(...result.invariants);
-      const problems = result.lost.length + result.traces.length + result.invariants.length;
-      log(`${options.engine} ${when}: ${snapshot.bits.size} bits, ${snapshot.connections.length} connections; in flight ${pending.length} (applied ${result.unknownApplied}); problems ${problems}`);
+      foundEvents.checked += ev.checked;
+      foundEvents.missing.push(...ev.missing);
+      foundEvents.orphans.push(...ev.orphans);
+      foundEvents.invariants.push(...ev.invariants);
+      const problems = result.lost.length + result.traces.length + result.invariants.length + ev.missing.length + ev.orphans.length + ev.invariants.length;
+      log(`${options.engine} ${when}: ${snapshot.bits.size} bits, ${snapshot.connections.length} connections, ${ev.checked} new events; in flight ${pending.length} (applied ${result.unknownApplied}); problems ${problems}`);
     };
 
     serve = await launch();
@@ -166,7 +188,7 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
     serve = null;
     const records = await countRecords(ts.store, accountId);
     const serverErrors = servers.flatMap((s) => s.errors);
-    const selfCheck = options.selfCheck ? await sabotage(ts.store, accountId, model, cache) : undefined;
+    const selfCheck = options.selfCheck ? await sabotage(ts.store, accountId, model, cache, { workers, principals, setupSeq }) : undefined;
     if (options.journalPath) writeFileSync(options.journalPath, tally.journal.map((e) => JSON.stringify(e)).join('\n') + '\n');
     return {
       engine: options.engine,
@@ -186,13 +208,16 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       },
       writes_lost: found.lost.length,
       refused_traces: found.traces.length,
-      invariant_violations: found.invariants.length,
+      invariant_violations: found.invariants.length + foundEvents.missing.length + foundEvents.orphans.length + foundEvents.invariants.length,
+      events_checked: foundEvents.checked,
+      events_missing: foundEvents.missing.length,
+      events_orphan: foundEvents.orphans.length,
       unexpected_answers: tally.surprises.length,
       server_errors: serverErrors.length,
       records,
       ...(selfCheck ? { self_check: selfCheck } : {}),
       ...(startup ? { startup } : {}),
-      problems: [...(startup?.problems ?? []), ...hung, ...found.lost, ...found.traces, ...found.invariants, ...tally.surprises, ...serverErrors].slice(0, 40),
+      problems: [...(startup?.problems ?? []), ...hung, ...found.lost, ...found.traces, ...found.invariants, ...foundEvents.missing, ...foundEvents.orphans, ...foundEvents.invariants, ...tally.surprises, ...serverErrors].slice(0, 40),
       duration_ms: Date.now() - started,
     };
   } finally {
@@ -213,7 +238,13 @@ async function waitForQuietPostgres(store: Store): Promise<void> {
   }
 }
 
-async function sabotage(store: Store, accountId: string, model: Model, cache: RoundTripCache): Promise<{ lost: number; traces: number; invariants: number }> {
+interface RunEvents {
+  workers: Worker[];
+  principals: Map<string, number>;
+  setupSeq: number;
+}
+
+async function sabotage(store: Store, accountId: string, model: Model, cache: RoundTripCache, run: RunEvents): Promise<NonNullable<FaultReport['self_check']>> {
   const connected = [...model.bits.values()].find((b) => b.connections.some((c) => c.id !== null));
   const connection = connected?.connections.find((c) => c.id !== null);
   const bit = [...model.bits.values()][0];
@@ -229,8 +260,36 @@ async function sabotage(store: Store, accountId: string, model: Model, cache: Ro
   model.refusedMarkers.push('record of a refused write');
   if (flow) await store.db.updateTable('flows').set({ title: 'record of a refused write' }).where('id', '=', flow.id).execute();
   else if (second) await store.db.updateTable('bits').set({ title: 'record of a refused write' }).where('id', '=', second.id).execute();
-  const result = verify(model, await readSnapshot(store, accountId), [], cache);
-  return { lost: result.lost.length, traces: result.traces.length, invariants: result.invariants.length };
+  await sabotageEvents(store, accountId, run);
+  const snapshot = await readSnapshot(store, accountId);
+  const result = verify(model, snapshot, [], cache);
+  // The whole log again, from the setup on.
+  const events = await new EventChecker(store, accountId, run.principals, run.setupSeq).check(run.workers, snapshot);
+  return {
+    lost: result.lost.length,
+    traces: result.traces.length,
+    invariants: result.invariants.length,
+    events_missing: events.missing.length,
+    events_orphan: events.orphans.length,
+    event_invariants: events.invariants.length,
+  };
+}
+
+/**
+ * The last event deleted and a forged one in its place, chained as the server would (so only the writes can tell
+ * them: the chain still verifies), and an event in the middle edited (which only the chain can tell).
+ */
+async function sabotageEvents(store: Store, accountId: string, run: RunEvents): Promise<void> {
+  const rows = await store.db.selectFrom('events').selectAll().where('account_id', '=', accountId).where('seq', '>', run.setupSeq).orderBy('seq').execute();
+  const last = rows.at(-1);
+  const [principal] = run.principals.keys();
+  if (!last || principal === undefined) return;
+  await store.db.deleteFrom('events').where('id', '=', last.id).execute();
+  const { hash: _hash, ...kept } = last;
+  const forged = { ...kept, id: randomUUID(), principal_id: principal, operation: 'add_bit', resource_type: 'bit', resource_id: randomUUID(), revision: 1, summary: '{}' };
+  await store.db.insertInto('events').values({ ...forged, hash: eventHash(forged) }).execute();
+  const middle = rows[Math.floor((rows.length - 1) / 2)];
+  if (middle !== last) await store.db.updateTable('events').set({ summary: '{"edited":true}' }).where('id', '=', middle.id).execute();
 }
 
 async function countRecords(store: Store, accountId: string): Promise<Record<string, number>> {

@@ -77,6 +77,7 @@ export async function addBit(w: Worker, pinned: boolean): Promise<boolean> {
   await w.write<BitWritten>('add_bit', args, {
     marker: title,
     tolerate: foreign ? ['BIT_ARCHIVED'] : undefined,
+    event: { type: 'bit', id: (d) => d.bit_id },
     ack: (d) => w.model.bits.set(d.bit_id, make(d.bit_id, d.last_modified_date_time_utc, d.minted_node_ids)),
     resolve: (s) => {
       const rows = [...s.bits.values()].filter((b) => b.title === title);
@@ -134,6 +135,7 @@ export async function updateBitFields(w: Worker): Promise<boolean> {
   };
   await w.write<BitWritten>('update_bit', args, {
     marker: title,
+    event: { type: 'bit', id: bit.id },
     ack: (d) => apply(d.last_modified_date_time_utc, d.minted_node_ids),
     resolve: (s) => {
       const row = s.bits.get(bit.id);
@@ -191,6 +193,7 @@ export async function updateBitBody(w: Worker): Promise<boolean> {
   await w.write<BitWritten>('update_bit', args, {
     marker: title,
     tolerate: racy ? ['CONNECTION_NOT_FOUND', 'BIT_ARCHIVED'] : undefined,
+    event: { type: 'bit', id: bit.id },
     ack: (d) => apply(d.last_modified_date_time_utc, d.minted_node_ids),
     resolve: (s) => {
       const row = s.bits.get(bit.id);
@@ -240,6 +243,7 @@ export async function connectBits(w: Worker): Promise<boolean> {
   const args = { source_bit_id: source.id, target_bit_id: target, ...(explicit ? { sort_order: source.connections.length } : {}) };
   await w.write<ConnectionWritten>('connect_bits', args, {
     tolerate: foreign ? ['BIT_ARCHIVED'] : undefined,
+    event: { type: 'bit', id: source.id },
     ack: (d) => {
       if (foreign) source.exposed = true;
       if (!w.model.isArchived(target)) source.connections.push({ id: d.connection_id, target });
@@ -299,6 +303,7 @@ export async function removeConnection(w: Worker): Promise<boolean> {
   };
   await w.write<ConnectionWritten>('remove_connection', { connection_id: id, source_bit_last_modified_date_time_utc: 'ignored' }, {
     tolerate: w.isForeign(connection.target) ? ['CONNECTION_NOT_FOUND'] : undefined,
+    event: { type: 'bit', id: bit.id },
     ack: (d) => apply(d.source_bit_last_modified_date_time_utc),
     resolve: (s) => {
       const row = s.bits.get(bit.id);
@@ -322,7 +327,8 @@ export async function archiveBit(w: Worker): Promise<boolean> {
   const bits = w.activeBits().filter((b) => !b.pinned && w.model.activeFlowsStartingAt(b.id).length === 0);
   if (bits.length < 3) return false;
   const bit = w.rnd.pick(bits);
-  await w.write<{ last_modified_date_time_utc: string }>('archive_bit', { bit_id: bit.id }, {
+  await w.write<{ last_modified_date_time_utc: string; was_already_archived: boolean }>('archive_bit', { bit_id: bit.id }, {
+    event: { type: 'bit', id: bit.id, unless: (d) => d.was_already_archived },
     ack: (d) => w.model.applyArchive(bit, d.last_modified_date_time_utc),
     resolve: (s) => {
       const row = s.bits.get(bit.id);

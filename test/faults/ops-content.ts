@@ -47,6 +47,7 @@ export async function createFlow(w: Worker): Promise<boolean> {
   const make = (id: string, updatedAt: string): FlowModel => ({ id, owner: w.index, title, description, priority, categories, startBitId: start.id, active: true, needsCustomer, updatedAt });
   await w.write<FlowWritten>('create_flow', args, {
     marker: title,
+    event: { type: 'flow', id: (d) => d.flow_id },
     ack: (d) => w.model.flows.set(d.flow_id, make(d.flow_id, d.last_modified_date_time_utc)),
     resolve: (s) => {
       const rows = [...s.flows.values()].filter((f) => f.title === title);
@@ -92,6 +93,7 @@ export async function updateFlow(w: Worker): Promise<boolean> {
   };
   await w.write<FlowWritten>('update_flow', args, {
     marker: title,
+    event: { type: 'flow', id: flow.id },
     ack: (d) => apply(d.last_modified_date_time_utc),
     resolve: (s) => {
       const row = s.flows.get(flow.id);
@@ -137,6 +139,7 @@ export async function createReference(w: Worker): Promise<boolean> {
   const make = (id: string, updatedAt: string): ReferenceModel => ({ id, owner: w.index, title, categories, active: true, updatedAt });
   await w.write<ReferenceWritten>('create_reference', args, {
     marker: title,
+    event: { type: 'reference', id: (d) => d.reference_id },
     ack: (d) => w.model.references.set(d.reference_id, make(d.reference_id, d.last_modified_date_time_utc)),
     resolve: (s) => {
       const rows = [...s.references.values()].filter((r) => r.title === title);
@@ -166,6 +169,7 @@ export async function updateReference(w: Worker): Promise<boolean> {
   };
   await w.write<ReferenceWritten>('update_reference', args, {
     marker: title,
+    event: { type: 'reference', id: ref.id },
     ack: (d) => apply(d.last_modified_date_time_utc),
     resolve: (s) => {
       const row = s.references.get(ref.id);
@@ -206,7 +210,9 @@ export async function linkReference(w: Worker): Promise<boolean> {
   const label = w.rnd.chance(0.5) ? `label ${m}` : undefined;
   const args = { bit_id: bit.id, reference_id: ref.id, ...(label ? { display_label: label } : {}), ...(position !== undefined ? { position } : {}) };
   const apply = (id: string | null) => bit.links.splice(position ?? bit.links.length, 0, { id, referenceId: ref.id, label: label ?? null });
+  // A link is its bit's change: its event names the bit.
   await w.write<LinkWritten>('link_reference', args, {
+    event: { type: 'bit', id: bit.id },
     ack: (d) => apply(d.bit_reference_id),
     resolve: (s) => {
       const row = s.links.find((l) => l.bit_id === bit.id && l.reference_id === ref.id);
@@ -230,7 +236,9 @@ export async function updateLink(w: Worker): Promise<boolean> {
     bit.links.splice(position, 0, link);
     link.label = label;
   };
+  // The label is new each time, so the link always changes and records an event.
   await w.write('update_bit_reference_link', { bit_id: bit.id, reference_id: link.referenceId, display_label: label, position }, {
+    event: { type: 'bit', id: bit.id },
     ack: apply,
     resolve: (s) => {
       const row = s.links.find((l) => l.bit_id === bit.id && l.reference_id === link.referenceId);
@@ -252,6 +260,7 @@ export async function unlinkReference(w: Worker): Promise<boolean> {
     bit.links = bit.links.filter((l) => l !== link);
   };
   await w.write('unlink_reference', { bit_id: bit.id, reference_id: link.referenceId }, {
+    event: { type: 'bit', id: bit.id },
     ack: apply,
     resolve: (s) => {
       if (s.links.some((l) => l.bit_id === bit.id && l.reference_id === link.referenceId)) return 'absent';
@@ -293,6 +302,7 @@ export async function startTrail(w: Worker): Promise<boolean> {
   const make = (id: string, notesId: string | null, itemId: string | null): TrailModel => ({ id, owner: w.index, flowId: flow.id, title, notesId, itemId, answers: [] });
   await w.write<TrailWritten>('start_trail', args, {
     marker: title,
+    event: { type: 'trail', id: (d) => d.trail_id },
     ack: (d) => {
       const elements = d.current_step?.elements ?? [];
       const notes = elements.find((e) => e.type === 'text-area');
@@ -324,6 +334,7 @@ export async function submitStepData(w: Worker): Promise<boolean> {
   };
   await w.write('submit_step_data', { trail_id: trail.id, data }, {
     marker: value,
+    event: { type: 'trail', id: trail.id },
     ack: apply,
     resolve: (s) => {
       if (!s.answers.some((a) => a.trail_id === trail.id && a.value === value)) return 'absent';

@@ -1,6 +1,7 @@
 /**
  * The long fault test: `npm run test:faults`. At least 20 kills on the embedded store and, when
- * WAYMARK_TEST_DATABASE_URL is set, on PostgreSQL; the report goes to bench/results/faults.json.
+ * WAYMARK_TEST_DATABASE_URL is set, on PostgreSQL; the report goes to bench/results/faults.json. Besides the store
+ * against the acknowledged writes, each restart holds the event log against them (events.ts).
  * FAULT_KILLS, FAULT_STARTUP_KILLS, FAULT_TERM_STOPS, FAULT_CLIENTS, FAULT_SEED and FAULT_ENGINES (e.g. `postgres`) change the run; FAULT_JOURNAL_DIR keeps each engine's journal.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -30,7 +31,7 @@ for (const engine of engines) {
   });
   reports.push(report);
   const { by_tool: _byTool, ...writes } = report.writes;
-  process.stdout.write(`${engine}: ${JSON.stringify({ kills: report.kills, term_stops: report.term_stops, term_stops_hung: report.term_stops_hung, ...writes, writes_lost: report.writes_lost, refused_traces: report.refused_traces, invariant_violations: report.invariant_violations, unexpected_answers: report.unexpected_answers, server_errors: report.server_errors, startup: report.startup && { ...report.startup, problems: undefined } })}\n`);
+  process.stdout.write(`${engine}: ${JSON.stringify({ kills: report.kills, term_stops: report.term_stops, term_stops_hung: report.term_stops_hung, ...writes, writes_lost: report.writes_lost, refused_traces: report.refused_traces, invariant_violations: report.invariant_violations, events_checked: report.events_checked, events_missing: report.events_missing, events_orphan: report.events_orphan, unexpected_answers: report.unexpected_answers, server_errors: report.server_errors, startup: report.startup && { ...report.startup, problems: undefined } })}\n`);
   for (const p of report.problems) process.stdout.write(`  ${p}\n`);
 }
 if (!process.env.WAYMARK_TEST_DATABASE_URL) process.stdout.write('PostgreSQL skipped: set WAYMARK_TEST_DATABASE_URL to run it too.\n');
@@ -41,6 +42,6 @@ writeFileSync(
   join(out, 'faults.json'),
   `${JSON.stringify({ command: 'npm run test:faults', generated: new Date().toISOString(), node: process.version, runs: reports }, null, 2)}\n`,
 );
-const failed = reports.filter((r) => r.writes_lost + r.refused_traces + r.invariant_violations + r.unexpected_answers + r.server_errors + r.term_stops_hung + (r.startup?.problems.length ?? 0) > 0 || r.kills < kills);
-process.stdout.write(failed.length === 0 ? 'faults: all acknowledged writes kept, no traces, invariants hold\n' : `faults: FAILED on ${failed.map((r) => r.engine).join(', ')}\n`);
+const failed = reports.filter((r) => r.writes_lost + r.refused_traces + r.invariant_violations + r.events_missing + r.events_orphan + r.unexpected_answers + r.server_errors + r.term_stops_hung + (r.startup?.problems.length ?? 0) > 0 || r.kills < kills);
+process.stdout.write(failed.length === 0 ? 'faults: all acknowledged writes kept with their events, no traces, invariants hold\n' : `faults: FAILED on ${failed.map((r) => r.engine).join(', ')}\n`);
 process.exitCode = failed.length === 0 ? 0 : 1;

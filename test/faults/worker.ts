@@ -16,6 +16,29 @@ export interface PendingWrite {
   resolve(snapshot: Snapshot): Resolution;
 }
 
+/** What the load's events name (issue 26): a link is its bit's change, an answer its trail's. */
+export type ResourceType = 'bit' | 'flow' | 'reference' | 'trail';
+
+/** The resource whose event an accepted write appends, for events.ts to find. */
+export interface EventSpec<T> {
+  type: ResourceType;
+  /** Known before the call, or (a create) read from the answer: an in-flight create found applied is found by its marker, its title. */
+  id: string | ((data: T) => string);
+  /** An accepted write that changed nothing records nothing (archive_bit of an archived bit). */
+  unless?: (data: T) => boolean;
+}
+
+/** An event that a client's write must have appended, in the order of the client's writes. */
+export interface ExpectedEvent {
+  operation: string;
+  type: ResourceType;
+  /** null: a create in flight whose record the verifier could not single out. */
+  id: string | null;
+  /** In flight at a kill and settled as neither applied nor absent (a violation already): its event may or may not be there. */
+  optional: boolean;
+  how: 'acknowledged' | 'in flight, found applied' | 'in flight, unsettled';
+}
+
 export type Outcome = 'acknowledged' | 'refused' | 'unknown';
 
 export interface JournalEntry {
@@ -81,10 +104,17 @@ export interface WriteSpec<T> {
   ack?: (data: T) => void;
   /** For a write whose answer was lost: find in the store whether it happened, and if so apply it to the model. */
   resolve?: (snapshot: Snapshot) => Resolution;
+  /**
+   * The resource its event names. A write without one must append none: a write that must succeed and has no
+   * `event` finds its event reported as an orphan.
+   */
+  event?: EventSpec<T>;
 }
 
 export class Worker {
   pending: PendingWrite | null = null;
+  /** The events this client's acknowledged and applied writes must have appended, in order (events.ts reads them). */
+  readonly events: ExpectedEvent[] = [];
   private seq = 0;
   private client: RemoteClient | null = null;
   private stopped: () => boolean = () => true;
@@ -165,14 +195,21 @@ export class Worker {
       this.tally.record({ client: this.index, tool, args: journalArgs, outcome: 'unknown' });
       // A write that had to be refused must have left nothing whatever its fate: its marker joins the refused ones.
       if (spec.refuse && spec.marker) this.model.refusedMarkers.push(spec.marker);
-      this.pending = { client: this.index, tool, resolve: spec.refuse || !spec.resolve ? () => 'absent' : spec.resolve };
+      const resolve = spec.refuse || !spec.resolve ? () => 'absent' as const : spec.resolve;
+      this.pending = { client: this.index, tool, resolve: (s) => this.settled(tool, spec, s, resolve(s)) };
       throw new Interrupted();
     }
     if (envelope.success) {
       const data = envelope.data as T;
       this.tally.record({ client: this.index, tool, args: journalArgs, outcome: 'acknowledged', result: idsOf(data) });
       if (spec.refuse) this.tally.surprises.push(`client ${this.index}: ${tool} ${JSON.stringify(journalArgs)} should be refused with ${spec.refuse} but was acknowledged`);
-      else spec.ack?.(data);
+      else {
+        spec.ack?.(data);
+        const event = spec.event;
+        if (event && !event.unless?.(data)) {
+          this.events.push({ operation: tool, type: event.type, id: typeof event.id === 'string' ? event.id : event.id(data), optional: false, how: 'acknowledged' });
+        }
+      }
       return;
     }
     const error = envelope.error;
@@ -181,6 +218,16 @@ export class Worker {
     if (error?.code !== spec.refuse && !spec.tolerate?.includes(error?.code ?? '')) {
       this.tally.surprises.push(`client ${this.index}: ${tool} ${JSON.stringify(journalArgs)} expected ${spec.refuse ?? 'success'}, refused ${error?.code}: ${error?.message}`);
     }
+  }
+
+  /** A write in flight at the kill, settled against the store: found applied, it must have its event; found absent, none. */
+  private settled<T>(tool: string, spec: WriteSpec<T>, s: Snapshot, resolution: Resolution): Resolution {
+    const event = spec.event;
+    if (!event || resolution === 'absent') return resolution;
+    const id = typeof event.id === 'string' ? event.id : createdId(s, event.type, spec.marker);
+    const applied = resolution === 'applied' && id !== null;
+    this.events.push({ operation: tool, type: event.type, id, optional: !applied, how: applied ? 'in flight, found applied' : 'in flight, unsettled' });
+    return resolution;
   }
 
   /** A phase that is over sends nothing more: a call never sent is neither acknowledged nor unknown. */
@@ -197,6 +244,13 @@ export class Worker {
       this.tally.surprises.push(`client ${this.index}: ${tool} failed while the server was up: ${(error as Error).message}`);
     }
   }
+}
+
+/** The record an in-flight create made, found by its title (the write's marker), if exactly one holds it. */
+function createdId(s: Snapshot, type: ResourceType, title: string | undefined): string | null {
+  const rows = { bit: s.bits, flow: s.flows, reference: s.references, trail: s.trails }[type];
+  const found = [...rows.values()].filter((r) => title !== undefined && r.title === title);
+  return found.length === 1 ? found[0].id : null;
 }
 
 /** Bodies grow with every edit; the journal keeps their beginning. */
