@@ -61,6 +61,10 @@ const DOCUMENTED_BY_TOOL: Record<string, ErrorCode | 'filter'> = {
   // remove_node_ids lists nodes of the bit being written; an id that is not one of them removes nothing, and
   // the body that drops the caller's own node is refused for that node.
   'update_bit.remove_node_ids': 'BIT_CONTENT_LOSS',
+  // The revision tools name a resource by its type and id: a bit here, whose own not-found answers.
+  'get_revision.resource_id': 'BIT_NOT_FOUND',
+  'diff_revisions.resource_id': 'BIT_NOT_FOUND',
+  'restore_revision.resource_id': 'BIT_NOT_FOUND',
 };
 
 /** A world of placeholder ids: what the base inputs look like, at collection time. */

@@ -108,7 +108,8 @@ export function worldId(world: World, tool: string, field: string): string | nul
     case 'principal_id':
       return world.principalId;
     case 'resource_id':
-      return tool === 'list_history' ? world.bitId : undefined;
+      // list_history's filter, and the revision tools' resource (resource_type's first option: a bit).
+      return ['list_history', 'get_revision', 'diff_revisions', 'restore_revision'].includes(tool) ? world.bitId : undefined;
     default:
       return undefined;
   }
@@ -181,6 +182,11 @@ export function overrides(tool: string, world: World): Record<string, unknown> {
     case 'submit_step_data':
     case 'save_step':
       return { data: [{ element_id: world.elementId, element_type: 'TextArea', value: { value: 'probe' } }] };
+    case 'get_revision':
+    case 'restore_revision':
+      return { resource_type: 'bit', revision: 1 };
+    case 'diff_revisions':
+      return { resource_type: 'bit' };
     case 'update_bit':
       return { elements: [{ id: world.elementId, type: 'text-area', props: { label: 'Probe' } }] };
     default:

@@ -70,6 +70,11 @@ const SCENARIOS: Record<string, Scenario> = {
     await w.h.owner.client.ok('archive_bit', { bit_id: id });
     return { args: { bit_id: id }, resource: bit(id) };
   },
+  restore_revision: async (w) => {
+    const id = await newBit(w);
+    await w.h.owner.client.ok('update_bit', { bit_id: id, bit_title: 'Renamed' });
+    return { args: { resource_type: 'bit', resource_id: id, revision: 1 }, resource: bit(id) };
+  },
   connect_bits: async (w) => {
     const source = await newBit(w);
     return { args: { source_bit_id: source, target_bit_id: await newBit(w) }, resource: bit(source) };

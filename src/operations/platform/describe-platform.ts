@@ -7,6 +7,7 @@ import { describeQuotas } from '../../quotas.js';
 import { hasAccess } from '../../services/actor.js';
 import { describeClientFeatures } from './client-features.js';
 import { STEP_APP_URI } from './step-meta.js';
+import { describeHistory } from '../events/describe-history.js';
 import { defineOperation, flagText, type Operation } from '../operation.js';
 import { ANY_TOKEN_ACCESS } from '../../services/actor.js';
 
@@ -52,6 +53,7 @@ export function describePlatformTool(allTools: () => readonly Operation[]) {
           answer_rule: z.string(),
         }),
       ),
+      history: z.array(z.string()),
       error_codes: z.array(z.object({ code: z.string(), status: z.number(), when: z.string() })),
     }),
     async run({ actor, services, client }) {
@@ -75,6 +77,7 @@ export function describePlatformTool(allTools: () => readonly Operation[]) {
         body_syntax: describeBodySyntax(),
         slate: describeSlateModel(),
         element_types: describeElements(),
+        history: describeHistory(),
         error_codes: Object.entries(ERROR_CODES).map(([code, { status, when }]) => ({ code, status, when })),
         // Only for a client that gets the step form (app or elicitation); its tools/list declares the field.
         ...withClientFeatures(client ? describeClientFeatures(client, STEP_APP_URI) : undefined),
