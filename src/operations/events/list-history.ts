@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../limits/index.js';
 import { EVENT_RESOURCE_TYPES } from '../../store/enums.js';
 import { historyPageShape } from '../../services/events/shapes.js';
-import { recordId } from '../common-schemas.js';
+import { isoTime, recordId } from '../common-schemas.js';
 import { pageInput } from '../flows/flow-schemas.js';
 import { defineOperation } from '../operation.js';
 
@@ -18,8 +18,8 @@ export const listHistoryTool = defineOperation({
     resource_id: z.string().max(LIMITS.historyFilterLength).optional(),
     principal_id: recordId().optional(),
     operation: z.string().max(LIMITS.historyFilterLength).optional(),
-    since: z.iso.datetime({ offset: true }).optional().describe('Changes at or after this time.'),
-    until: z.iso.datetime({ offset: true }).optional().describe('Changes before this time.'),
+    since: isoTime.optional().describe('At or after.'),
+    until: isoTime.optional().describe('Before.'),
     ...pageInput,
   }),
   output: historyPageShape,

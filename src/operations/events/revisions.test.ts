@@ -3,6 +3,7 @@
  * engines: a bit, flow or reference exactly as it was, a readable diff, a restore through the normal write path,
  * flow versions with "changed since approval", and trails that run the approved version.
  */
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../../test/engines.js';
 import { addTestBit, connectTestBits } from '../../../test/graph-fixtures.js';
@@ -196,6 +197,15 @@ describe.each(ENGINES)('revisions on %s', (engine) => {
     expect(((await nope.json()) as { error: { code: string } }).error.code).toBe('REVISION_NOT_FOUND');
   });
 
+  it('costs at most 300 tokens of a prompt per new tool (name, description, input schema)', async () => {
+    const { tools } = await h.owner.client.client.listTools();
+    for (const name of ['get_revision', 'diff_revisions', 'restore_revision']) {
+      const tool = tools.find((t) => t.name === name);
+      expect(tool, name).toBeDefined();
+      expect(encode(JSON.stringify({ name, description: tool?.description, inputSchema: tool?.inputSchema })).length, name).toBeLessThanOrEqual(300);
+    }
+  });
+
   it('filters list_history by time', async () => {
     const before = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 5));
@@ -205,5 +215,6 @@ describe.each(ENGINES)('revisions on %s', (engine) => {
     const until = await h.owner.client.ok<HistoryPage>('list_history', { until: before, limit: 100 });
     expect(until.events.map((e) => e.resource_id)).not.toContain(bit_id);
     expect((await h.owner.client.fail('list_history', { since: 'yesterday' })).code).toBe('VALIDATION_ERROR');
+    expect((await h.owner.client.fail('list_history', { until: '2026-02-31T00:00:00Z' })).code).toBe('VALIDATION_ERROR');
   });
 });

@@ -52,13 +52,17 @@ export function operatorOf(accountId: string): ChangeAuthor {
 /** Appends the change's event (and keeps its revision); answers the resource's new revision number. */
 export async function recordChange(tx: Tx, dialect: StoreDialect, author: ChangeAuthor, change: Change): Promise<number> {
   const accountId = author.accountId;
+  // A bit's, flow's or reference's change keeps its state as its next revision (revisions/keep.ts), numbered
+  // under the resource's own row lock, before the account's chain lock is taken.
+  const kept = isRevised(change.resourceType) ? await keepRevision(tx, dialect, accountId, change.resourceType, change.resourceId, nowIso()) : undefined;
   await lockChain(tx, dialect, accountId);
   const head = await chainHead(tx, accountId);
-  const revision = (await resourceChanges(tx, accountId, change.resourceType, change.resourceId)) + 1;
+  const revision = kept ?? (await resourceChanges(tx, accountId, change.resourceType, change.resourceId)) + 1;
   const event = {
     id: randomUUID(),
     account_id: accountId,
     seq: (head ? Number(head.seq) : 0) + 1,
+    // Read under the chain lock, so the account's events run in time order as in seq order.
     occurred_at: nowIso(),
     scope_id: change.scopeId,
     principal_id: author.principalId,
@@ -73,7 +77,5 @@ export async function recordChange(tx: Tx, dialect: StoreDialect, author: Change
     prev_hash: head?.hash ?? null,
   };
   await insertEvent(tx, { ...event, hash: eventHash(event) });
-  // A bit's, flow's or reference's change also keeps its state as this revision (revisions/keep.ts).
-  if (isRevised(change.resourceType)) await keepRevision(tx, dialect, accountId, change.resourceType, change.resourceId, revision, event.occurred_at);
   return revision;
 }

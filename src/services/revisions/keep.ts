@@ -1,8 +1,10 @@
 /**
- * Keeps a bit's, flow's or reference's state after an accepted change as its revision n (the revision its event
- * carries), inside the change's transaction: recordChange (events/record.ts) calls it, so every change that has
- * an event has its revision, and none without. Stored as a delta against the revision before when that is
- * cheaper to read (codec.ts).
+ * Keeps a bit's, flow's or reference's state after an accepted change as its next revision, inside the change's
+ * transaction, and answers its number, which the change's event carries: recordChange (events/record.ts) calls it,
+ * so every change that has an event has its revision, and none without. Stored as a delta against the revision
+ * before when that is cheaper to read (codec.ts). The writer holds the resource's row lock (every writer of a bit,
+ * flow or reference takes it), so no other writer numbers a revision of it meanwhile; the account's event chain is
+ * not held during this work.
  */
 import { insertRevision, latestRevision, revisionChain } from '../../store/repositories/revisions.repo.js';
 import type { StoreDialect } from '../../store/dialects/dialect.js';
@@ -10,10 +12,11 @@ import type { Tx } from '../../store/store.js';
 import { decodeChain, encodeRevision } from './codec.js';
 import { currentState, type RevisedType } from './state.js';
 
-export async function keepRevision(tx: Tx, dialect: StoreDialect, accountId: string, type: RevisedType, id: string, revision: number, at: string): Promise<void> {
-  const state = await currentState(tx, dialect, accountId, type, id);
-  if (!state) return;
+export async function keepRevision(tx: Tx, dialect: StoreDialect, accountId: string, type: RevisedType, id: string, at: string): Promise<number> {
   const head = await latestRevision(tx, accountId, id);
+  const revision = (head ? Number(head.revision) : 0) + 1;
+  const state = await currentState(tx, dialect, accountId, type, id);
+  if (!state) return revision;
   let previous = null;
   if (head) {
     const chain = await revisionChain(tx, accountId, id, Number(head.revision));
@@ -21,4 +24,5 @@ export async function keepRevision(tx: Tx, dialect: StoreDialect, accountId: str
   }
   const stored = encodeRevision(state, previous);
   await insertRevision(tx, { resource_id: id, revision, resource_type: type, account_id: accountId, created_at: at, ...stored });
+  return revision;
 }
