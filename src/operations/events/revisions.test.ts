@@ -168,7 +168,14 @@ describe.each(ENGINES)('revisions on %s', (engine) => {
     const seen = await h.owner.client.ok<RevisionView>('get_revision', { resource_type: 'bit', resource_id: start.bit_id, revision: onApproved.current_step.bit_revision });
     expect(seen.bit?.bit_body).toBe(startBody);
 
-    const unapproved = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Draft', start_bit_id: next.bit_id });
+    // A bit of the approved version archived since is still run as approved.
+    await h.owner.client.ok('archive_bit', { bit_id: next.bit_id });
+    const approvedTrail = (onApproved as unknown as { trail_id: string }).trail_id;
+    const moved = await h.owner.client.ok<{ current_step: { bit_id: string; bit_title: string } | null }>('advance_trail', { trail_id: approvedTrail });
+    expect(moved.current_step?.bit_id).toBe(next.bit_id);
+    expect(moved.current_step?.bit_title).toBe('Then this');
+
+    const unapproved = await h.owner.client.ok<{ flow_id: string }>('create_flow', { flow_title: 'Draft', start_bit_id: added.bit_id });
     await h.owner.client.ok('review_flow', { flow_id: unapproved.flow_id, review_status: 'changes_requested' });
     expect((await h.owner.client.fail('start_trail', { flow_id: unapproved.flow_id, version: 'approved' })).code).toMatch(/FLOW_INACTIVE|FLOW_NOT_APPROVED/);
   });

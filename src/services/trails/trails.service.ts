@@ -180,8 +180,7 @@ export class TrailsService {
       history.push(historyEntry(step, step.bit_title ?? kept?.title ?? '', stepAnswers, stepEvents));
       if (kept) {
         snapshot = kept;
-        const targets = await findBitHeads(q, [...new Set(kept.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
-        const live = new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
+        const live = await this.targetsOf(q, trail, kept);
         current = stepCore({ step, snapshot: kept, answers: stepAnswers }, trail.status, live, stepEvents);
       }
     }
@@ -267,6 +266,21 @@ export class TrailsService {
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { flow_id: flow.id, step_id: entered.id } });
       return this.view(tx, trail, reader, entered.snapshot);
     });
+  }
+
+  /**
+   * The targets of a step's connections as a trail may enter them: as they are now, or, on a trail that runs an
+   * approved version, as that version holds them (a bit archived since stays part of it).
+   */
+  private async targetsOf(q: Db | Tx, trail: Pick<TrailTable, 'account_id' | 'flow_id' | 'flow_version'>, snapshot: BitSnapshot): Promise<Map<string, { title: string; status: string }>> {
+    const ids = [...new Set(snapshot.connections.map((c) => c.target_bit_id))];
+    if (trail.flow_version !== null) {
+      const version = await findFlowVersion(q, trail.account_id, trail.flow_id, trail.flow_version);
+      const graph = version ? parseVersionGraph(version.graph) : null;
+      return new Map(ids.flatMap((id) => (graph?.bits[id] === undefined ? [] : [[id, { title: graph.titles[id] ?? id, status: 'active' }] as const])));
+    }
+    const targets = await findBitHeads(q, ids, accountWide(trail.account_id));
+    return new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
   }
 
   /** The flow's last approved version, its start bit and trail_context_schema as approved. */
@@ -424,9 +438,7 @@ export class TrailsService {
           { element_ids: missing.map((m) => m.element_id), elements: missing },
         );
       }
-      const targets = await findBitHeads(tx, [...new Set(snapshot.connections.map((c) => c.target_bit_id))], accountWide(trail.account_id));
-      const live = new Map(targets.map((b) => [b.id, { title: b.title, status: b.status }]));
-      const available = availableConnections(snapshot, latest, live);
+      const available = availableConnections(snapshot, latest, await this.targetsOf(tx, trail, snapshot));
       const choices = available.map((c) => ({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: c.target_bit_title, label: c.label }));
       let follow = available.length === 1 ? available[0] : undefined;
       if (input.connection_id !== undefined) {
