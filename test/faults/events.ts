@@ -3,7 +3,8 @@
  * write in flight at the kill has one if it was found applied and none if found absent, and no event names a write
  * that did not happen (a refused one, one never made) or a record that is not in the store. Each client writes one
  * call at a time with a principal of its own, so its events, in the account's order, are its writes in order. The
- * account's hash chain must verify (AuditService), and each resource's revisions must run 1, 2, 3, …
+ * account's hash chain must verify (AuditService), each resource's revisions must run 1, 2, 3, …, and each event
+ * of a bit, flow or reference must have its revision kept (migration 014).
  * Only the events after the run's setup (the account and the clients' tokens) are the load's.
  */
 import { AuditService } from '../../src/services/events/audit.service.js';
@@ -70,12 +71,32 @@ export class EventChecker {
       this.matched.set(w.index, w.events.length);
       matchClient(w.index, w.events.slice(from), byClient.get(w.index) ?? [], (row) => records[row.resource_type]?.has(row.resource_id) === true, out);
     }
+    await this.checkRevisions(rows, out);
     const last = rows.at(-1);
     if (last) this.afterSeq = Number(last.seq);
     const chain = await new AuditService(this.store).verify(this.accountId);
     for (const p of chain.problems) out.invariants.push(`chain: ${p.message}`);
     if (last && chain.head?.seq !== Number(last.seq)) out.invariants.push(`chain: its head is event ${chain.head?.seq}, the last event read ${last.seq}`);
     return out;
+  }
+
+  /** Each event of a bit, flow or reference has its revision kept (the state after it), in its transaction. */
+  private async checkRevisions(rows: EventTable[], out: EventFindings): Promise<void> {
+    const revised = rows.filter((r) => r.resource_type === 'bit' || r.resource_type === 'flow' || r.resource_type === 'reference');
+    const ids = [...new Set(revised.map((r) => r.resource_id))];
+    const kept = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const found = await this.store.db
+        .selectFrom('revisions')
+        .select(['resource_id', 'revision'])
+        .where('account_id', '=', this.accountId)
+        .where('resource_id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const f of found) kept.add(`${f.resource_id} ${Number(f.revision)}`);
+    }
+    for (const row of revised) {
+      if (!kept.has(`${row.resource_id} ${Number(row.revision)}`)) out.invariants.push(`${describe(row)}: no revision ${row.revision} kept`);
+    }
   }
 }
 
