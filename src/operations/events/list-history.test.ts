@@ -61,6 +61,14 @@ describe.each(ENGINES)('list_history on %s', (engine) => {
     expect(new Set(seen.map((e) => e.scope_id))).toEqual(new Set([null, scopeId]));
     expect(seen.map((e) => e.resource_id)).toContain(scopedBit);
 
+    // A scope's own changes, the account level's, and a scope not visible to the caller refused.
+    const onlyScope = (await h.owner.client.ok<HistoryPage>('list_history', { scope_id: scopeId, limit: 100 })).events;
+    expect(onlyScope.length).toBeGreaterThan(0);
+    expect(onlyScope.every((e) => e.scope_id === scopeId)).toBe(true);
+    const accountLevel = (await h.owner.client.ok<HistoryPage>('list_history', { scope_id: null, limit: 100 })).events;
+    expect(accountLevel.every((e) => e.scope_id === null)).toBe(true);
+    expect((await scoped.client.fail('list_history', { scope_id: otherScope })).code).toBe('SCOPE_NOT_FOUND');
+
     const stranger = await h.principal({ accountId: await h.services.auth.createAccount('Another') });
     const theirs = (await stranger.client.ok<HistoryPage>('list_history', { limit: 100 })).events;
     expect(theirs.every((e) => e.resource_id !== accountBit && e.resource_id !== scopedBit)).toBe(true);

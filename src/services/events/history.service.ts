@@ -10,11 +10,14 @@ import { listEvents } from '../../store/repositories/events.repo.js';
 import type { EventTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
 import type { Actor } from '../actor.js';
+import { resolveScope } from '../scopes.js';
 import type { EventView, HistoryPage } from './shapes.js';
 
 export interface ListHistoryInput {
   resource_type?: EventResourceType;
   resource_id?: string;
+  /** A scope's changes, or (null) the account level's. */
+  scope_id?: string | null;
   principal_id?: string;
   operation?: string;
   since?: string;
@@ -39,12 +42,14 @@ export class HistoryService {
   async list(actor: Actor, input: ListHistoryInput): Promise<HistoryPage> {
     const limit = input.limit ?? LIMITS.defaultPageSize;
     const beforeSeq = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    if (input.scope_id) await resolveScope(this.store.db, actor, input.scope_id);
     const rows = await listEvents(
       this.store.db,
       actor,
       {
         resourceType: input.resource_type,
         resourceId: input.resource_id,
+        scopeId: input.scope_id,
         principalId: input.principal_id,
         operation: input.operation,
         // Times are stored as UTC ISO text with milliseconds, so they compare as text once written the same way.

@@ -47,6 +47,8 @@ export async function eventsAfter(q: Q, accountId: string, afterSeq: number, lim
 export interface EventFilter {
   resourceType?: string;
   resourceId?: string;
+  /** A scope's events; null: the account level's. */
+  scopeId?: string | null;
   principalId?: string;
   operation?: string;
   /** occurred_at bounds, as stored (UTC ISO text): since inclusive, until exclusive. */
@@ -59,6 +61,8 @@ export async function listEvents(q: Q, seen: Visibility, filter: EventFilter, pa
   let query = q.selectFrom('events').selectAll().where(visibleTo(seen));
   if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType);
   if (filter.resourceId !== undefined) query = query.where('resource_id', '=', filter.resourceId);
+  if (filter.scopeId === null) query = query.where('scope_id', 'is', null);
+  else if (filter.scopeId !== undefined) query = query.where('scope_id', '=', filter.scopeId);
   if (filter.principalId !== undefined) query = query.where('principal_id', '=', filter.principalId);
   if (filter.operation !== undefined) query = query.where('operation', '=', filter.operation);
   if (filter.since !== undefined) query = query.where('occurred_at', '>=', filter.since);
