@@ -8,7 +8,9 @@
  * counts those stored bytes, and a new revision is stored whole once its chain would pass the state's own size,
  * so reading any revision reads at most about twice its state.
  */
-import { deflateSync, inflateSync } from 'node:zlib';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { deflate, inflate } from 'node:zlib';
 
 export interface RevisionState {
   fields: Record<string, unknown>;
@@ -35,8 +37,22 @@ export interface StoredRevision {
   chain_bytes: number;
 }
 
-const pack = (value: unknown): Buffer => deflateSync(Buffer.from(JSON.stringify(value)));
-const unpack = <T>(data: Uint8Array): T => JSON.parse(inflateSync(data).toString('utf8')) as T;
+// Compression runs on libuv's thread pool, off the event loop: a revision of an 8 MB body is megabytes to deflate.
+const deflated = promisify(deflate);
+const inflated = promisify(inflate);
+const pack = async (value: unknown): Promise<Buffer> => deflated(Buffer.from(JSON.stringify(value)));
+const unpack = async <T>(data: Uint8Array): Promise<T> => JSON.parse((await inflated(data)).toString('utf8')) as T;
+
+/** Nodes written out as JSON a batch at a time, the event loop let go between batches: a large body has thousands. */
+const BATCH = 256;
+async function textsOf(nodes: readonly unknown[]): Promise<string[]> {
+  const texts: string[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    if (i > 0 && i % BATCH === 0) await yieldToEventLoop();
+    texts.push(JSON.stringify(nodes[i]));
+  }
+  return texts;
+}
 
 /**
  * The ops that build `next` from `previous`: each node found among the previous ones (by its JSON) is copied,
@@ -66,28 +82,28 @@ function delta(previous: readonly string[], next: readonly string[], nodes: read
  * How to store `next` after `previous` (the state of the revision before, and how it is stored): a delta, unless
  * it has none before it or the chain a reader would read passes the state's own size.
  */
-export function encodeRevision(next: RevisionState, previous: { state: RevisionState; chain_bytes: number } | null): StoredRevision {
-  const texts = next.nodes.map((n) => JSON.stringify(n));
+export async function encodeRevision(next: RevisionState, previous: { state: RevisionState; chain_bytes: number } | null): Promise<StoredRevision> {
+  const texts = await textsOf(next.nodes);
   if (previous) {
-    const data = pack({ v: 1, fields: next.fields, ops: delta(previous.state.nodes.map((n) => JSON.stringify(n)), texts, next.nodes) } satisfies DeltaData);
+    const data = await pack({ v: 1, fields: next.fields, ops: delta(await textsOf(previous.state.nodes), texts, next.nodes) } satisfies DeltaData);
     const size = texts.reduce((sum, t) => sum + t.length, 0);
     if (previous.chain_bytes + data.length <= Math.max(size / 2, 4096)) return { kind: 'delta', data, chain_bytes: previous.chain_bytes + data.length };
   }
-  const data = pack({ v: 1, fields: next.fields, nodes: next.nodes } satisfies FullData);
+  const data = await pack({ v: 1, fields: next.fields, nodes: next.nodes } satisfies FullData);
   return { kind: 'full', data, chain_bytes: data.length };
 }
 
 /** The state of the last of `chain`: a full revision and the deltas after it, in order. */
-export function decodeChain(chain: ReadonlyArray<{ kind: string; data: Uint8Array }>): RevisionState {
+export async function decodeChain(chain: ReadonlyArray<{ kind: string; data: Uint8Array }>): Promise<RevisionState> {
   let state: RevisionState | null = null;
   for (const row of chain) {
     if (row.kind === 'full') {
-      const full = unpack<FullData>(row.data);
+      const full = await unpack<FullData>(row.data);
       state = { fields: full.fields, nodes: full.nodes };
       continue;
     }
     if (!state) throw new Error('a revision delta without the full revision before it');
-    const d = unpack<DeltaData>(row.data);
+    const d = await unpack<DeltaData>(row.data);
     const nodes: unknown[] = [];
     for (const op of d.ops) {
       if (Array.isArray(op)) for (let i = op[0]; i < op[0] + op[1]; i++) nodes.push(state.nodes[i]);

@@ -6,6 +6,7 @@
  * flow or reference takes it), so no other writer numbers a revision of it meanwhile; the account's event chain is
  * not held during this work.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { insertRevision, latestRevision, revisionChain } from '../../store/repositories/revisions.repo.js';
 import type { StoreDialect } from '../../store/dialects/dialect.js';
 import type { Tx } from '../../store/store.js';
@@ -17,12 +18,15 @@ export async function keepRevision(tx: Tx, dialect: StoreDialect, accountId: str
   const revision = (head ? Number(head.revision) : 0) + 1;
   const state = await currentState(tx, dialect, accountId, type, id);
   if (!state) return revision;
+  // A large body was just parsed on the event loop: let others in before the next large step.
+  if (state.nodes.length > 256) await yieldToEventLoop();
   let previous = null;
   if (head) {
     const chain = await revisionChain(tx, accountId, id, Number(head.revision));
-    if (chain.length > 0) previous = { state: decodeChain(chain), chain_bytes: Number(head.chain_bytes) };
+    if (chain.length > 0) previous = { state: await decodeChain(chain), chain_bytes: Number(head.chain_bytes) };
+    if (state.nodes.length > 256) await yieldToEventLoop();
   }
-  const stored = encodeRevision(state, previous);
+  const stored = await encodeRevision(state, previous);
   await insertRevision(tx, { resource_id: id, revision, resource_type: type, account_id: accountId, created_at: at, ...stored });
   return revision;
 }

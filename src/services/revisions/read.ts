@@ -13,5 +13,5 @@ export interface ReadRevision {
 export async function readRevision(q: Db | Tx, accountId: string, resourceId: string, revision: number): Promise<ReadRevision | null> {
   const chain = await revisionChain(q, accountId, resourceId, revision);
   const last = chain.at(-1);
-  return last ? { state: decodeChain(chain), resource_type: last.resource_type, created_at: last.created_at } : null;
+  return last ? { state: await decodeChain(chain), resource_type: last.resource_type, created_at: last.created_at } : null;
 }
