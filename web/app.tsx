@@ -1,6 +1,7 @@
 /** The shell: who is signed in, the navigation, and the page the hash names. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { me, signOut, whenSignedOut, type Me } from './api.js';
+import { MeContext } from './me.js';
 import { InboxPage } from './pages/inbox.js';
 import { SignInNotice } from './pages/signin-notice.js';
 import { href, matchPath, usePath, type Page, type Params, type Route } from './router.js';
@@ -101,7 +102,9 @@ export function App() {
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
-        <Routed path={path} />
+        <MeContext.Provider value={who}>
+          <Routed path={path} />
+        </MeContext.Provider>
       </main>
     </>
   );
