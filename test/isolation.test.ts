@@ -46,6 +46,8 @@ const DOCUMENTED: Record<string, ErrorCode | 'filter'> = {
   // A filter over trails and changes: a principal one cannot see takes part in none of one's trails, and made
   // none of the changes one can see.
   principal_id: 'filter',
+  // The people operation names only principals the caller may know of; any other is left out, as a missing one is.
+  principal_ids: 'filter',
   // list_history's filter: a resource one cannot see has no change one can see.
   resource_id: 'filter',
 };

@@ -106,6 +106,7 @@ export function worldId(world: World, tool: string, field: string): string | nul
     case 'scope_id':
       return world.scopeId;
     case 'principal_id':
+    case 'principal_ids':
       return world.principalId;
     case 'resource_id':
       // list_history's filter, and the revision tools' resource (resource_type's first option: a bit).

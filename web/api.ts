@@ -5,11 +5,16 @@
 import { submittedData, type AnswerInput, type StepError, type StepPayload } from './step-form/payload.js';
 import type { ErrorBody } from '../src/errors.js';
 import type { Me } from '../src/services/auth/shapes.js';
-import type { BitView } from '../src/services/bits/shapes.js';
+import type { BitSummary, BitView } from '../src/services/bits/shapes.js';
 import type { FlowView, FlowWithGraph } from '../src/services/flows/shapes.js';
 import type { Inbox } from '../src/services/trails/inbox-shapes.js';
 import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
 import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trails/shapes.js';
+import type { People } from '../src/services/auth/shapes.js';
+import type { HistoryPage } from '../src/services/events/shapes.js';
+import type { RestoredRevision, RevisionDiff } from '../src/services/revisions/shapes.js';
+import type { RevisedType } from '../src/services/revisions/state.js';
+import type { EventResourceType, ReviewStatus } from '../src/store/enums.js';
 
 export type { Me } from '../src/services/auth/shapes.js';
 export type { BitView } from '../src/services/bits/shapes.js';
@@ -33,11 +38,15 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-type Query = Record<string, string | number | boolean | undefined>;
+type Query = Record<string, string | number | boolean | string[] | undefined>;
 
+/** A query string; an array repeats its key (the REST door reads repeated keys as an array). */
 function withQuery(path: string, query?: Query): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '') params.set(k, String(v));
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (Array.isArray(v)) for (const item of v) params.append(k, item);
+    else if (v !== undefined && v !== '') params.set(k, String(v));
+  }
   const text = params.toString();
   return text ? `${path}?${text}` : path;
 }
@@ -96,8 +105,44 @@ export type { FlowView, FlowWithGraph, GraphBit } from '../src/services/flows/sh
 export const flows = (q: { cursor?: string; is_active?: boolean } = {}) => call<{ flows: FlowView[]; next_cursor: string | null }>('GET', withQuery('/flows', { limit: 100, ...q }));
 export const flow = (id: string) => call<FlowWithGraph>('GET', withQuery(`/flows/${encodeURIComponent(id)}`, { include_graph: true, format: 'mermaid' }));
 
+export type { BitSummary } from '../src/services/bits/shapes.js';
+
+/** The bits this person can see, without bodies, most recently changed first (list_bits). */
+export const bits = (q: { status?: 'active' | 'archived' | 'any'; cursor?: string; limit?: number } = {}) =>
+  call<{ bits: BitSummary[]; next_cursor: string | null }>('GET', withQuery('/bits', { limit: 100, ...q }));
+
 export const bit = (id: string) => call<BitView>('GET', withQuery(`/bits/${encodeURIComponent(id)}`, { format: 'slate' }));
 
 export type { ReferenceHit } from '../src/services/references/shapes.js';
 
 export const searchReferences = (query: string, cursor?: string) => call<ReferenceSearchPage>('GET', withQuery('/references/search', { query, cursor, limit: 20 }));
+
+export type { People } from '../src/services/auth/shapes.js';
+export type { EventView, HistoryPage } from '../src/services/events/shapes.js';
+export type { BitChanges, FlowBitChange, RestoredRevision, RevisionDiff } from '../src/services/revisions/shapes.js';
+
+/** The principals of a page of changes, by name (list_history names them by id). */
+export const people = (principalIds: string[]) => call<People>('GET', withQuery('/people', { principal_ids: principalIds }));
+
+export interface HistoryQuery {
+  resource_type?: EventResourceType;
+  resource_id?: string;
+  principal_id?: string;
+  operation?: string;
+  since?: string;
+  until?: string;
+  cursor?: string;
+  limit?: number;
+}
+/** The changes this person may see, newest first (list_history). */
+export const history = (q: HistoryQuery) => call<HistoryPage>('GET', withQuery('/history', { ...q }));
+
+/** A bit, flow or reference: what keeps revisions. */
+export type Revised = RevisedType;
+const revisedPath = (type: Revised, id: string) => `/history/${type}/${encodeURIComponent(id)}`;
+/** What changed between two revisions; a flow without `from`, since its approved version (diff_revisions). */
+export const diffRevisions = (type: Revised, id: string, range: { from?: number; to?: number } = {}) => call<RevisionDiff>('GET', withQuery(`${revisedPath(type, id)}/diff`, range));
+export const restoreRevision = (type: Revised, id: string, revision: number) => call<RestoredRevision>('POST', `${revisedPath(type, id)}/revisions/${revision}/restore`, {});
+
+export const reviewFlow = (flowId: string, reviewStatus: ReviewStatus) =>
+  call<{ flow_id: string; review_status: ReviewStatus; is_active: boolean }>('POST', `/flows/${encodeURIComponent(flowId)}/review`, { review_status: reviewStatus });

@@ -1,6 +1,7 @@
 /** The shell: who is signed in, the navigation, and the page the hash names. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { me, signOut, whenSignedOut, type Me } from './api.js';
+import { MeContext } from './me.js';
 import { InboxPage } from './pages/inbox.js';
 import { SignInNotice } from './pages/signin-notice.js';
 import { href, matchPath, usePath, type Page, type Params, type Route } from './router.js';
@@ -14,6 +15,7 @@ const ROUTES: Route[] = [
   { pattern: '/flows/:flow_id', load: async () => (await import('./pages/flow.js')).FlowPage },
   { pattern: '/bits/:bit_id', load: async () => (await import('./pages/bit.js')).BitPage },
   { pattern: '/references', load: async () => (await import('./pages/references.js')).ReferencesPage },
+  { pattern: '/activity', load: async () => (await import('./pages/activity.js')).ActivityPage },
 ];
 
 function resolve(path: string): { route: Route; params: Params } | null {
@@ -39,10 +41,12 @@ function Routed({ path }: { path: string }) {
   return <page.Page params={found.params} />;
 }
 
-const NAV = [
+/** The sections; Activity, the account's changes, only for an Admin (issue 26). */
+const NAV: Array<{ path: string; label: string; admin?: true }> = [
   { path: '/', label: 'Inbox' },
   { path: '/flows', label: 'Flows' },
   { path: '/references', label: 'References' },
+  { path: '/activity', label: 'Activity', admin: true },
 ];
 
 export function App() {
@@ -73,7 +77,7 @@ export function App() {
         </a>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((n) => (
+            {NAV.filter((n) => !n.admin || who.permission === 'admin').map((n) => (
               <li key={n.path}>
                 <a href={href(n.path)} aria-current={section === n.path ? 'page' : undefined}>
                   {n.label}
@@ -101,7 +105,9 @@ export function App() {
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
-        <Routed path={path} />
+        <MeContext.Provider value={who}>
+          <Routed path={path} />
+        </MeContext.Provider>
       </main>
     </>
   );

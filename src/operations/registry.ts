@@ -1,6 +1,7 @@
 import type { Operation } from './operation.js';
 import { restoreBitOperation } from './bits/restore-bit.js';
 import { meOperation, signOutOperation } from './auth/me.js';
+import { peopleOperation } from './auth/people.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
 import { advanceStepOperation, inboxOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
 import { describePlatformTool } from './platform/describe-platform.js';
@@ -74,6 +75,7 @@ const OPERATIONS: readonly Operation[] = [
   saveStepOperation,
   advanceStepOperation,
   trailPeopleOperation,
+  peopleOperation,
   restoreBitOperation,
   meOperation,
   signOutOperation,

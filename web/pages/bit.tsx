@@ -1,5 +1,9 @@
-/** A bit, read-only: its body rendered as a step shows it, each element described rather than answerable. */
+/**
+ * A bit, read-only: its body rendered as a step shows it, each element described rather than answerable; below it,
+ * its history, where a revision's changes are shown and an old revision restored.
+ */
 import * as api from '../api.js';
+import { HistoryPanel } from '../components/history-panel.js';
 import { Show, useLoad } from '../components/loaded.js';
 import { type Params } from '../router.js';
 import { SlateView } from '../step-form/body.js';
@@ -27,7 +31,7 @@ function describe(node: ElementNode) {
 }
 
 export function BitPage({ params }: { params: Params }) {
-  const [loaded] = useLoad(() => api.bit(params.bit_id), [params.bit_id]);
+  const [loaded, reload] = useLoad(() => api.bit(params.bit_id), [params.bit_id]);
   return (
     <Show loaded={loaded} title="Bit">
       {(bit) => (
@@ -49,6 +53,7 @@ export function BitPage({ params }: { params: Params }) {
               ),
             }}
           />
+          <HistoryPanel type="bit" id={bit.bit_id} noun="bit" changed={bit.last_modified_date_time_utc} titles={new Map(bit.connections.map((c) => [c.target_bit_id, c.target_bit_title ?? 'a bit you cannot see']))} onRestored={reload} />
         </>
       )}
     </Show>

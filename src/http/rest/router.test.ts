@@ -138,7 +138,7 @@ describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
     expect((await h.store.store.db.selectFrom('bits').select('status').where('id', '=', bit).executeTakeFirstOrThrow()).status).toBe('archived');
     for (const [method, path] of [
       ['GET', '/nope'],
-      ['POST', '/bits'],
+      ['POST', '/bits/restore/extra/more'],
       ['POST', `/bits/${bit}/restore/extra`],
       ['GET', ''],
     ]) {

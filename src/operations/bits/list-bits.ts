@@ -12,6 +12,8 @@ export const listBitsTool = defineOperation({
     'Lists the bits you can see, without bodies, most recently changed first; filters combine.',
   flags: { W: false, D: false, I: true },
   access: { capability: 'read', permission: 'view' },
+  // The web app's Activity page names the bits of the changes it lists by their titles.
+  rest: { method: 'get', path: '/bits', operationId: 'listBits' },
   input: z.strictObject({
     scope_id: uuid.nullable().optional().describe('null: account level only; omitted: all.'),
     status: z.enum(['active', 'archived', 'any']).optional().describe('Default active.'),

@@ -9,6 +9,8 @@ export const reviewFlowTool = defineOperation({
     'Sets a flow\'s review_status (Admin only). update_flow re-activates a flow only once it is "approved"; the review does not change is_active.',
   flags: { W: true, D: false, I: true },
   access: { capability: 'author', permission: 'admin' },
+  // The web app's flow page approves a flow, or asks for changes, from the changes since its approved version.
+  rest: { method: 'post', path: '/flows/:flow_id/review', operationId: 'reviewFlow' },
   input: z.strictObject({
     flow_id: flowId,
     review_status: z.enum(REVIEW_STATUSES),

@@ -7,7 +7,7 @@ import type { Store, Tx } from '../../store/store.js';
 import type { Actor, Permission, PrincipalKind } from '../actor.js';
 import { nowIso } from '../clock.js';
 import { operatorOf, recordChange } from '../events/record.js';
-import type { OwnTokenView } from './shapes.js';
+import type { OwnTokenView, People } from './shapes.js';
 
 /**
  * Tokens carry 256 random bits, so a single SHA-256 is enough to store them: there is nothing to
@@ -248,6 +248,17 @@ export class AuthService {
   async principal(principalId: string): Promise<{ id: string; name: string; kind: PrincipalKind } | null> {
     const row = await repo.findPrincipal(this.store.db, principalId);
     return row ? { id: row.id, name: row.name, kind: row.kind } : null;
+  }
+
+  /**
+   * These principals by name (the people operation: the web app's Activity page says who changed what). Only those
+   * the caller may know of: its own account's and, for a scope-limited caller, its own scope's; any other id is
+   * left out, as one that does not exist is.
+   */
+  async people(actor: Actor, input: { principal_ids: string[] }): Promise<People> {
+    const rows = await Promise.all([...new Set(input.principal_ids)].map((id) => repo.findPrincipal(this.store.db, id)));
+    const known = rows.filter((r): r is NonNullable<typeof r> => r !== undefined && r.account_id === actor.accountId && (actor.scopeId === null || r.scope_id === actor.scopeId));
+    return { people: known.map((r) => ({ principal_id: r.id, name: r.name, kind: r.kind })) };
   }
 
   async accountName(accountId: string): Promise<string | null> {

@@ -20,6 +20,10 @@ export const meShape = z.object({
 });
 export type Me = z.infer<typeof meShape>;
 
+/** Principals by name and kind: who a trail's history or a change names (trail_people, people). */
+export const peopleShape = z.object({ people: z.array(z.object({ principal_id: z.string(), name: z.string(), kind: z.enum(PRINCIPAL_KINDS) })) });
+export type People = z.infer<typeof peopleShape>;
+
 export const signedOutShape = z.object({ signed_out: z.boolean() });
 
 export const grantViewShape = z.object({

@@ -4,9 +4,10 @@
  * step operation and the web app read (CONTRACT.md, "Tools beyond the interface document": the step payload).
  */
 import { z } from 'zod';
-import { PRINCIPAL_KINDS, TRAIL_STATUSES } from '../../store/enums.js';
+import { TRAIL_STATUSES } from '../../store/enums.js';
 import { connectionShape } from '../bits/shapes.js';
 import { referenceLinkShape } from '../references/shapes.js';
+import { peopleShape, type People } from '../auth/shapes.js';
 
 /**
  * An answer's inner value, `value.value`. Its shape depends on the element type (describe_platform's
@@ -185,5 +186,5 @@ export const stepPayloadShape = z.object({
 export type StepPayload = z.infer<typeof stepPayloadShape>;
 
 /** Who a trail's history names (the trail_people operation, trails/people.service.ts), by name. */
-export const trailPeopleShape = z.object({ people: z.array(z.object({ principal_id: z.string(), name: z.string(), kind: z.enum(PRINCIPAL_KINDS) })) });
-export type TrailPeople = z.infer<typeof trailPeopleShape>;
+export const trailPeopleShape = peopleShape;
+export type TrailPeople = People;
