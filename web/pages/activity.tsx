@@ -72,7 +72,8 @@ function Activity({ params }: { params: Params }) {
   const [failed, setFailed] = useState<string | null>(null);
   const [more, setMore] = useState(false);
   const [names, setNames] = useState<Names>(new Map());
-  const [titles, setTitles] = useState<ReadonlyMap<string, string>>(new Map());
+  // null until read: the changes are shown once their titles are known, so no sentence changes under the reader.
+  const [titles, setTitles] = useState<ReadonlyMap<string, string> | null>(null);
 
   const query = (after?: string): api.HistoryQuery => ({
     resource_type: isResourceType(filters.type) ? filters.type : undefined,
@@ -174,8 +175,8 @@ function Activity({ params }: { params: Params }) {
           {failed}
         </p>
       )}
-      {!events && !failed && <p class="loading">Loading…</p>}
-      {events && (
+      {(!events || !titles) && !failed && <p class="loading">Loading…</p>}
+      {events && titles && (
         <>
           <p class="counts" role="status">
             {events.length === 0
