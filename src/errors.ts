@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   ELEMENT_NOT_FOUND: { status: 404, when: 'an element id that the bit does not hold' },
   CONNECTION_NOT_FOUND: { status: 404, when: 'the connection does not exist or was already removed' },
   REVISION_NOT_FOUND: { status: 404, when: 'the resource has no such revision (list_history lists its revisions), or is not the caller\'s to see' },
+  WEBHOOK_NOT_FOUND: { status: 404, when: 'the webhook subscription does not exist, or is not the caller\'s to see' },
+  DELIVERY_NOT_FOUND: { status: 404, when: 'no such delivery in the webhook\'s log' },
   GRANT_NOT_FOUND: { status: 404, when: 'the OAuth grant does not exist, was revoked, or is not the caller\'s' },
   BIT_ARCHIVED: { status: 422, when: 'a write that needs an active bit names an archived one' },
   SCOPE_MISMATCH: { status: 422, when: 'two records that must share a scope do not' },

@@ -86,6 +86,10 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   gate.open(createHttpApp(services, logger, { ...(await httpOptions(actualPort)), registry }));
   if (isClusterWorker()) reportListening(actualPort);
   else await announce(actualPort, first);
+  // Every serving process delivers webhooks; the endpoints' leases keep each with one deliverer at a time.
+  const { WebhookDeliverer, delivererOptionsFromEnv } = await import('../services/webhooks/deliverer.js');
+  const deliverer = new WebhookDeliverer(store, services.webhooks, delivererOptionsFromEnv(io.env), logger);
+  deliverer.start();
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
   // and a write that committed went unanswered (found by the fault test's SIGTERM stops under load).
   let calls = 0;
@@ -103,7 +107,10 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
       clearInterval(drain);
       // Long-lived streams (a client's GET) end here.
       server.closeAllConnections();
-      void Promise.all([store.close(), stopConvertPool()]).then(() => process.exit(EXIT.ok));
+      void deliverer
+        .stop()
+        .then(() => Promise.all([store.close(), stopConvertPool()]))
+        .then(() => process.exit(EXIT.ok));
     }, 20);
   };
   process.once('SIGINT', stop);

@@ -1,6 +1,7 @@
 import type { Operation } from './operation.js';
 import { restoreBitOperation } from './bits/restore-bit.js';
 import { meOperation, signOutOperation } from './auth/me.js';
+import { WEBHOOK_OPERATIONS } from './webhooks/webhook-operations.js';
 import { peopleOperation } from './auth/people.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
 import { advanceStepOperation, inboxOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
@@ -70,6 +71,7 @@ const OPERATIONS: readonly Operation[] = [
   getRevisionTool,
   diffRevisionsTool,
   restoreRevisionTool,
+  ...WEBHOOK_OPERATIONS,
   inboxOperation,
   stepOperation,
   saveStepOperation,

@@ -3,6 +3,7 @@ import { AuditService } from './events/audit.service.js';
 import { AuthService } from './auth/auth.service.js';
 import { HistoryService } from './events/history.service.js';
 import { RevisionsService } from './revisions/revisions.service.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
 import { BitListService } from './bits/list.service.js';
 import { BitRestoreService } from './bits/restore.service.js';
 import { BitsService } from './bits/bits.service.js';
@@ -25,6 +26,7 @@ export interface Services {
   audit: AuditService;
   history: HistoryService;
   revisions: RevisionsService;
+  webhooks: WebhooksService;
   flows: FlowsService;
   bitList: BitListService;
   bitRestore: BitRestoreService;
@@ -52,6 +54,7 @@ export function createServices(store: Store): Services {
     audit: new AuditService(store),
     history: new HistoryService(store),
     revisions: new RevisionsService(store, bits, flows, references),
+    webhooks: new WebhooksService(store),
     flows,
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),

@@ -217,6 +217,51 @@ export interface DB {
   events: EventTable;
   revisions: RevisionTable;
   flow_versions: FlowVersionTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+}
+
+/** A webhook subscription (migration 016): where an account's (or scope's) events of some types are sent. */
+export interface WebhookEndpointTable {
+  id: string;
+  account_id: string;
+  scope_id: string | null;
+  url: string;
+  /** JSON array text of event type names, or ["*"]. */
+  event_types: string;
+  description: string | null;
+  /** The signing key (Standard Webhooks `whsec_…`), and the one before it while a rotation overlaps. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  status: 'active' | 'failing' | 'disabled';
+  /** The account's events are delivered through this seq. */
+  cursor_seq: number;
+  head_attempts: number;
+  head_failing_since: string | null;
+  next_attempt_at: string | null;
+  lease_id: string | null;
+  leased_until: string | null;
+  failing_since: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One attempt to deliver one event to one endpoint (migration 016). */
+export interface WebhookDeliveryTable {
+  id: string;
+  endpoint_id: string;
+  account_id: string;
+  event_id: string;
+  event_seq: number;
+  event_type: string;
+  attempt: number;
+  outcome: 'delivered' | 'failed';
+  response_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  attempted_at: string;
 }
 
 /** A bit's, flow's or reference's state after its revision-th change (migration 014; services/revisions/codec.ts). */

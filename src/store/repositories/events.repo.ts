@@ -83,3 +83,8 @@ export async function eventOfRevision(q: Q, accountId: string, resourceType: str
     .limit(1)
     .executeTakeFirst();
 }
+
+/** One event of the account, by its id. */
+export async function eventOfId(q: Q, accountId: string, id: string): Promise<EventTable | undefined> {
+  return q.selectFrom('events').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+}
