@@ -331,7 +331,7 @@ describe.each(ENGINES)('fuzz on %s', (engine) => {
 
   beforeAll(async () => {
     h = await startHarness(engine);
-    world = await buildWorld(h.owner.client, h.owner.principalId, null);
+    world = await buildWorld(h.owner.client, h.owner.principalId, null, { services: h.services, token: h.owner.token });
     const scope = await h.services.auth.createScope(h.accountId, 'fuzz');
     ids = {
       real: [world.bitId, world.targetBitId, world.elementId, world.connectionId, world.flowId, world.referenceId, world.bitReferenceId, world.trailId, world.principalId, scope],

@@ -43,6 +43,7 @@ const DOCUMENTED: Record<string, ErrorCode | 'filter'> = {
   element_id: 'ELEMENT_NOT_FOUND',
   id: 'ELEMENT_NOT_FOUND',
   parent_element_id: 'ELEMENT_NOT_FOUND',
+  webhook_id: 'WEBHOOK_NOT_FOUND',
   // A filter over trails and changes: a principal one cannot see takes part in none of one's trails, and made
   // none of the changes one can see.
   principal_id: 'filter',
@@ -67,11 +68,13 @@ const DOCUMENTED_BY_TOOL: Record<string, ErrorCode | 'filter'> = {
   'get_revision.resource_id': 'BIT_NOT_FOUND',
   'diff_revisions.resource_id': 'BIT_NOT_FOUND',
   'restore_revision.resource_id': 'BIT_NOT_FOUND',
+  // A delivery is found within its webhook: another's delivery id is not one of this webhook's.
+  'redeliver_webhook.delivery_id': 'DELIVERY_NOT_FOUND',
 };
 
 /** A world of placeholder ids: what the base inputs look like, at collection time. */
 const PLACEHOLDER_WORLD: World = {
-  principalId: 'p', scopeId: 's', bitId: 'b', targetBitId: 't', elementId: 'e', checkListId: 'cl', itemId: 'i', connectionId: 'c', flowId: 'f', referenceId: 'r', bitReferenceId: 'l', trailId: 'tr', stepId: 'st',
+  principalId: 'p', scopeId: 's', bitId: 'b', targetBitId: 't', elementId: 'e', checkListId: 'cl', itemId: 'i', connectionId: 'c', flowId: 'f', referenceId: 'r', bitReferenceId: 'l', trailId: 'tr', stepId: 'st', webhookId: 'w', deliveryId: 'd',
 };
 
 /** The tool's capability that a token must lack, and the capabilities such a token has. */
@@ -106,12 +109,12 @@ describe.each(ENGINES)('isolation probe on %s', (engine) => {
     h = await startHarness(engine);
     const hiddenScope = await h.services.auth.createScope(h.accountId, 'hidden');
     const ownScope = await h.services.auth.createScope(h.accountId, 'own');
-    ownerWorld = await buildWorld(h.owner.client, h.owner.principalId, hiddenScope);
+    ownerWorld = await buildWorld(h.owner.client, h.owner.principalId, hiddenScope, { services: h.services, token: h.owner.token });
     const otherAccountId = await h.services.auth.createAccount('other');
     otherAccount = await h.principal({ accountId: otherAccountId });
-    otherWorld = await buildWorld(otherAccount.client, otherAccount.principalId, null);
+    otherWorld = await buildWorld(otherAccount.client, otherAccount.principalId, null, { services: h.services, token: otherAccount.token });
     scoped = await h.principal({ scopeId: ownScope });
-    scopedWorld = await buildWorld(scoped.client, scoped.principalId, ownScope);
+    scopedWorld = await buildWorld(scoped.client, scoped.principalId, ownScope, { services: h.services, token: scoped.token });
     web = await startWebServer(h.services);
   });
   afterAll(async () => {
@@ -223,7 +226,7 @@ describe.each(ENGINES)('isolation probe on %s', (engine) => {
   // for its form, its rights or its ids, so every probe above reached the record lookups.
   for (const tool of tools) {
     it(`${tool.name} · control: the base input with the caller's own ids gets past validation and lookups`, async () => {
-      const world = await buildWorld(otherAccount.client, otherAccount.principalId, null);
+      const world = await buildWorld(otherAccount.client, otherAccount.principalId, null, { services: h.services, token: otherAccount.token });
       const answer = await call(otherAccount, tool, baseInput(tool, world));
       if (!answer.success) {
         const code = answer.error?.code ?? '';

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Operation } from '../src/operations/operation.js';
 import type { Store } from '../src/store/store.js';
+import type { Services } from '../src/services/index.js';
 import type { ToolClient } from './harness.js';
 
 export interface World {
@@ -27,10 +28,19 @@ export interface World {
   trailId: string;
   /** The trail's current step (advance_trail's expected_step_id). */
   stepId: string;
+  /** A webhook subscription and one logged delivery of it (REST and app only: made through the service). */
+  webhookId: string;
+  deliveryId: string;
+}
+
+/** Who makes what no tool makes: the services, as the principal of `token`. */
+export interface WorldAdmin {
+  services: Services;
+  token: string;
 }
 
 /** Builds a world through the tools, in `scopeId` (null = account level), as the client's principal. */
-export async function buildWorld(client: ToolClient, principalId: string, scopeId: string | null): Promise<World> {
+export async function buildWorld(client: ToolClient, principalId: string, scopeId: string | null, admin: WorldAdmin): Promise<World> {
   const scope = scopeId === null ? {} : { scope_id: scopeId };
   const bit = await client.ok<{ bit_id: string; minted_node_ids: Record<string, string> }>('add_bit', {
     bit_title: 'World start',
@@ -51,6 +61,11 @@ export async function buildWorld(client: ToolClient, principalId: string, scopeI
   });
   const link = await client.ok<{ bit_reference_id: string }>('link_reference', { bit_id: bit.bit_id, reference_id: reference.reference_id });
   const trail = await client.ok<{ trail_id: string; current_step: { step_id: string } }>('start_trail', { flow_id: flow.flow_id });
+  // A webhook whose address the server refuses to send to: its test event is logged failed without a connection.
+  const actor = await admin.services.auth.authenticate(admin.token);
+  if (!actor) throw new Error('the world\'s admin token does not authenticate');
+  const webhook = await admin.services.webhooks.create(actor, { url: 'https://127.0.0.1:9/hook', event_types: ['*'], scope_id: scopeId });
+  const delivery = await admin.services.webhooks.sendTest(actor, { webhook_id: webhook.webhook_id });
   return {
     principalId,
     scopeId,
@@ -65,6 +80,8 @@ export async function buildWorld(client: ToolClient, principalId: string, scopeI
     bitReferenceId: link.bit_reference_id,
     trailId: trail.trail_id,
     stepId: trail.current_step.step_id,
+    webhookId: webhook.webhook_id,
+    deliveryId: delivery.delivery_id,
   };
 }
 
@@ -108,6 +125,10 @@ export function worldId(world: World, tool: string, field: string): string | nul
     case 'principal_id':
     case 'principal_ids':
       return world.principalId;
+    case 'webhook_id':
+      return world.webhookId;
+    case 'delivery_id':
+      return world.deliveryId;
     case 'resource_id':
       // list_history's filter, and the revision tools' resource (resource_type's first option: a bit).
       return ['list_history', 'get_revision', 'diff_revisions', 'restore_revision'].includes(tool) ? world.bitId : undefined;
@@ -183,6 +204,8 @@ export function overrides(tool: string, world: World): Record<string, unknown> {
     case 'submit_step_data':
     case 'save_step':
       return { data: [{ element_id: world.elementId, element_type: 'TextArea', value: { value: 'probe' } }] };
+    case 'create_webhook':
+      return { url: 'https://127.0.0.1:9/hook', event_types: ['*'] };
     case 'get_revision':
     case 'restore_revision':
       return { resource_type: 'bit', revision: 1 };

@@ -51,6 +51,11 @@ const linked = async (w: World) => {
   await w.h.owner.client.ok('link_reference', { bit_id, reference_id });
   return { bit_id, reference_id };
 };
+const newWebhook = async (w: World) => {
+  const owner = await w.h.services.auth.authenticate(w.h.owner.token);
+  if (!owner) throw new Error('the owner token does not authenticate');
+  return (await w.h.services.webhooks.create(owner, { url: 'https://example.com/hook', event_types: ['*'] })).webhook_id;
+};
 const bit = (id: string) => ({ type: 'bit', id });
 const trail = (id: string) => ({ type: 'trail', id });
 
@@ -69,6 +74,19 @@ const SCENARIOS: Record<string, Scenario> = {
     const id = await newBit(w);
     await w.h.owner.client.ok('archive_bit', { bit_id: id });
     return { args: { bit_id: id }, resource: bit(id) };
+  },
+  create_webhook: async () => ({ args: { url: 'https://example.com/hook', event_types: ['*'] }, resource: { type: 'webhook', id: '*' } }),
+  update_webhook: async (w) => {
+    const id = await newWebhook(w);
+    return { args: { webhook_id: id, event_types: ['bit.changed'] }, resource: { type: 'webhook', id } };
+  },
+  delete_webhook: async (w) => {
+    const id = await newWebhook(w);
+    return { args: { webhook_id: id }, resource: { type: 'webhook', id } };
+  },
+  rotate_webhook_secret: async (w) => {
+    const id = await newWebhook(w);
+    return { args: { webhook_id: id }, resource: { type: 'webhook', id } };
   },
   restore_revision: async (w) => {
     const id = await newBit(w);

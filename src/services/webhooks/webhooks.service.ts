@@ -212,7 +212,8 @@ export class WebhooksService {
     const endpoint = await this.visible(actor, input.webhook_id);
     assertCanWriteIn(actor, endpoint.scope_id);
     const logged = await repo.findDelivery(this.store.db, endpoint.id, input.delivery_id);
-    const event = logged ? await eventOfId(this.store.db, endpoint.account_id, logged.event_id) : undefined;
+    // A test event is no accepted change: it is made again, under its id.
+    const event = !logged ? undefined : logged.event_type === TEST_EVENT_TYPE ? testEvent(endpoint, actor, logged.event_id) : await eventOfId(this.store.db, endpoint.account_id, logged.event_id);
     if (!logged || !event) throw new WaymarkError('DELIVERY_NOT_FOUND', `No delivery ${input.delivery_id} of webhook ${endpoint.id}: list_webhook_deliveries lists them.`, { delivery_id: input.delivery_id });
     return deliveryView(await this.deliver(endpoint, event, logged.event_type, Number(logged.attempt) + 1));
   }
@@ -221,25 +222,7 @@ export class WebhooksService {
   async sendTest(actor: Actor, input: { webhook_id: string }): Promise<DeliveryView> {
     const endpoint = await this.visible(actor, input.webhook_id);
     assertCanWriteIn(actor, endpoint.scope_id);
-    const now = nowIso();
-    const event: EventTable = {
-      id: randomUUID(),
-      account_id: endpoint.account_id,
-      seq: 0,
-      occurred_at: now,
-      scope_id: endpoint.scope_id,
-      principal_id: actor.principalId,
-      principal_kind: actor.kind,
-      token_id: null,
-      client_name: null,
-      operation: 'send_test_webhook',
-      resource_type: 'webhook',
-      resource_id: endpoint.id,
-      revision: null,
-      summary: '{}',
-      prev_hash: null,
-      hash: '',
-    };
+    const event = testEvent(endpoint, actor, randomUUID());
     return deliveryView(await this.deliver(endpoint, event, TEST_EVENT_TYPE, 1));
   }
 
@@ -270,6 +253,28 @@ export class WebhooksService {
   typeOf(event: EventTable): string | null {
     return typeOf({ resource_type: event.resource_type, operation: event.operation, summary: JSON.parse(event.summary) as Record<string, unknown> });
   }
+}
+
+/** The `webhook.test` event: shaped as an accepted change's, numbered 0, naming the webhook. */
+function testEvent(endpoint: WebhookEndpointTable, actor: Actor, id: string): EventTable {
+  return {
+    id,
+    account_id: endpoint.account_id,
+    seq: 0,
+    occurred_at: nowIso(),
+    scope_id: endpoint.scope_id,
+    principal_id: actor.principalId,
+    principal_kind: actor.kind,
+    token_id: null,
+    client_name: null,
+    operation: 'send_test_webhook',
+    resource_type: 'webhook',
+    resource_id: endpoint.id,
+    revision: null,
+    summary: '{}',
+    prev_hash: null,
+    hash: '',
+  };
 }
 
 function decodeCursor(cursor: string): { at: string; id: string } {
