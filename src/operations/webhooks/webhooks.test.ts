@@ -75,7 +75,6 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
   let web: WebServer;
   let receiver: Receiver;
   let deliverer: WebhookDeliverer;
-  const loopback = { allowLoopback: true, allowPrivate: false };
 
   const rest = async <T>(method: string, path: string, body?: unknown, token = h.owner.token): Promise<{ status: number; data: T; error?: { code: string } }> => {
     const res = await fetch(`${web.origin}/api/v1${path}`, {
