@@ -32,6 +32,10 @@ const USAGE = `Usage: waymark <command>
   session revoke --principal ID            end every web app session of a principal; print how many
   audit verify --account ID                check the account's event chain: OK, or name the first edited
                                            or missing event
+  webhook list|create|remove|rotate|deliveries --account ID [WEBHOOK_ID]
+               [--url URL --events a,b|*] [--scope ID] [--overlap-hours 24]
+                                           manage the account's webhook subscriptions (a secret is
+                                           printed once, by create and rotate)
   migrate                                  bring the store's schema up to date
 
 Capabilities: ${allCapabilityNames().join(', ')}
@@ -50,6 +54,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'signin-link': async () => (await import('./commands.js')).signinLink,
   session: async () => (await import('./commands.js')).session,
   audit: async () => (await import('./commands.js')).audit,
+  webhook: async () => (await import('./webhook.js')).webhook,
   migrate: async () => (await import('./commands.js')).migrate,
 };
 

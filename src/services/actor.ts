@@ -29,6 +29,15 @@ export interface Actor extends Visibility {
   arrival?: number;
 }
 
+/**
+ * The server's operator at its command line, acting in one account for a service that takes an Actor: Admin, with
+ * every capability, no principal (an empty id, which no row has). What it changes is recorded as the operator's
+ * (events/record.ts operatorOf), never as a principal's.
+ */
+export function operatorActor(accountId: string, capabilities: string[]): Actor {
+  return { accountId, scopeId: null, principalId: '', kind: 'person', permission: 'admin', capabilities };
+}
+
 /** The key per-token quotas count a call under. */
 export function credentialOf(actor: Actor): string {
   return actor.credential ?? `principal:${actor.principalId}`;
