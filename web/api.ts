@@ -13,6 +13,7 @@ import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trai
 import type { People } from '../src/services/auth/shapes.js';
 import type { HistoryPage } from '../src/services/events/shapes.js';
 import type { RestoredRevision, RevisionDiff } from '../src/services/revisions/shapes.js';
+import type { DeliveryPage, DeliveryView, WebhookView, WebhookWithSecret } from '../src/services/webhooks/shapes.js';
 import type { RevisedType } from '../src/services/revisions/state.js';
 import type { EventResourceType, ReviewStatus } from '../src/store/enums.js';
 
@@ -51,7 +52,7 @@ function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, retried = false): Promise<T> {
+async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, retried = false): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
@@ -146,3 +147,20 @@ export const restoreRevision = (type: Revised, id: string, revision: number) => 
 
 export const reviewFlow = (flowId: string, reviewStatus: ReviewStatus) =>
   call<{ flow_id: string; review_status: ReviewStatus; is_active: boolean }>('POST', `/flows/${encodeURIComponent(flowId)}/review`, { review_status: reviewStatus });
+
+export type { DeliveryPage, DeliveryView, WebhookView, WebhookWithSecret } from '../src/services/webhooks/shapes.js';
+
+const hook = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
+/** The webhook subscriptions this person may see, with their health; never a secret (list_webhooks). */
+export const webhooks = () => call<{ webhooks: WebhookView[] }>('GET', '/webhooks');
+/** A new subscription and its signing secret, answered this once (create_webhook). */
+export const createWebhook = (input: { url: string; event_types: string[]; description?: string }) => call<WebhookWithSecret>('POST', '/webhooks', input);
+/** Its URL, types or description; `disabled` stops it, `active` resumes it from the event it stopped at (update_webhook). */
+export const updateWebhook = (id: string, change: { url?: string; event_types?: string[]; description?: string | null; status?: 'active' | 'disabled' }) =>
+  call<WebhookView>('POST', hook(id), change);
+export const deleteWebhook = (id: string) => call<{ webhook_id: string; removed: true }>('DELETE', hook(id));
+/** A new secret, answered this once; the old one signs beside it for `overlap_hours` (rotate_webhook_secret). */
+export const rotateWebhookSecret = (id: string, overlapHours: number) => call<WebhookWithSecret>('POST', `${hook(id)}/rotate`, { overlap_hours: overlapHours });
+export const webhookDeliveries = (id: string, q: { cursor?: string; limit?: number } = {}) => call<DeliveryPage>('GET', withQuery(`${hook(id)}/deliveries`, q));
+export const redeliverWebhook = (id: string, deliveryId: string) => call<DeliveryView>('POST', `${hook(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, {});
+export const sendTestWebhook = (id: string) => call<DeliveryView>('POST', `${hook(id)}/test`, {});

@@ -16,6 +16,7 @@ const ROUTES: Route[] = [
   { pattern: '/bits/:bit_id', load: async () => (await import('./pages/bit.js')).BitPage },
   { pattern: '/references', load: async () => (await import('./pages/references.js')).ReferencesPage },
   { pattern: '/activity', load: async () => (await import('./pages/activity.js')).ActivityPage },
+  { pattern: '/webhooks', load: async () => (await import('./pages/webhooks.js')).WebhooksPage },
 ];
 
 function resolve(path: string): { route: Route; params: Params } | null {
@@ -41,12 +42,13 @@ function Routed({ path }: { path: string }) {
   return <page.Page params={found.params} />;
 }
 
-/** The sections; Activity, the account's changes, only for an Admin (issue 26). */
+/** The sections; Activity, the account's changes (issue 26), and Webhooks (issue 29) only for an Admin. */
 const NAV: Array<{ path: string; label: string; admin?: true }> = [
   { path: '/', label: 'Inbox' },
   { path: '/flows', label: 'Flows' },
   { path: '/references', label: 'References' },
   { path: '/activity', label: 'Activity', admin: true },
+  { path: '/webhooks', label: 'Webhooks', admin: true },
 ];
 
 export function App() {

@@ -50,6 +50,12 @@ export const OPERATION_WORDS: Record<string, OperationWords> = {
   token_revoke: { label: 'API key revoked (command line)', verb: 'revoked' },
   signin_link_create: { label: 'Sign-in link created', verb: 'created' },
   session_revoke: { label: 'Sessions ended', verb: 'ended the sessions of' },
+  create_webhook: { label: 'Webhook added', verb: 'added' },
+  update_webhook: { label: 'Webhook changed', verb: 'changed' },
+  delete_webhook: { label: 'Webhook removed', verb: 'removed' },
+  rotate_webhook_secret: { label: "Webhook's secret rotated", verb: 'rotated the signing secret of' },
+  webhook_failing: { label: 'Webhook failing', verb: 'found deliveries failing to' },
+  webhook_disabled: { label: 'Webhook stopped after failures', verb: 'gave up delivering to' },
 };
 
 /** Each resource type: as a sentence names one, and as the filter names them all. */
@@ -65,6 +71,7 @@ export const RESOURCE_WORDS: Record<EventResourceType, { one: string; all: strin
   principal: { one: 'a person', all: 'People' },
   account: { one: 'the account', all: 'The account' },
   scope: { one: 'a scope', all: 'Scopes' },
+  webhook: { one: 'a webhook', all: 'Webhooks' },
 };
 
 /** The app's page of a resource, where it has one. */
@@ -72,6 +79,8 @@ export function resourcePath(type: EventResourceType, id: string): string | null
   if (type === 'bit') return `/bits/${encodeURIComponent(id)}`;
   if (type === 'flow') return `/flows/${encodeURIComponent(id)}`;
   if (type === 'trail') return `/trails/${encodeURIComponent(id)}`;
+  // One page lists them all.
+  if (type === 'webhook') return '/webhooks';
   return null;
 }
 
