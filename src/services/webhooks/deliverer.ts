@@ -104,7 +104,8 @@ export class WebhookDeliverer {
     const types = JSON.parse(endpoint.event_types) as string[];
     let cursor = Number(endpoint.cursor_seq);
     let moved = false;
-    const save = async (changes: Partial<WebhookEndpointTable>) => repo.updateUnderLease(this.store.db, id, leaseId, { ...changes, leased_until: new Date(Date.now() + this.options.leaseMs).toISOString() });
+    const save = async (changes: Partial<WebhookEndpointTable>, fromStatus?: WebhookEndpointTable['status']) =>
+      repo.updateUnderLease(this.store.db, id, leaseId, { ...changes, leased_until: new Date(Date.now() + this.options.leaseMs).toISOString() }, fromStatus);
     for (;;) {
       const events = await eventsAfter(this.store.db, endpoint.account_id, cursor, PAGE);
       if (events.length === 0) break;
@@ -122,7 +123,9 @@ export class WebhookDeliverer {
         if (row.outcome === 'delivered') {
           cursor = Number(event.seq);
           const recovered = endpoint.status === 'failing';
-          if (!(await save({ cursor_seq: cursor, head_attempts: 0, head_failing_since: null, next_attempt_at: null, ...(recovered ? { status: 'active', failing_since: null } : {}) }))) return;
+          if (!(await save({ cursor_seq: cursor, head_attempts: 0, head_failing_since: null, next_attempt_at: null }))) return;
+          // Back from failing, unless an Admin disabled it meanwhile.
+          if (recovered) await save({ status: 'active', failing_since: null }, 'failing');
           Object.assign(endpoint, { head_attempts: 0, head_failing_since: null, status: recovered ? 'active' : endpoint.status });
           continue;
         }
@@ -141,7 +144,7 @@ export class WebhookDeliverer {
     return type !== null && subscribed(types, type) ? type : null;
   }
 
-  private async failed(endpoint: WebhookEndpointTable, attempt: number, save: (changes: Partial<WebhookEndpointTable>) => Promise<boolean>): Promise<void> {
+  private async failed(endpoint: WebhookEndpointTable, attempt: number, save: (changes: Partial<WebhookEndpointTable>, fromStatus?: WebhookEndpointTable['status']) => Promise<boolean>): Promise<void> {
     const now = Date.now();
     const since = endpoint.head_failing_since ?? new Date(now).toISOString();
     const spent = attempt > BACKOFF_SECONDS.length;
@@ -150,14 +153,11 @@ export class WebhookDeliverer {
     const next = new Date(now + delaySeconds * 1000 * this.options.retryScale * jitter).toISOString();
     const failing = endpoint.status === 'active' && now - Date.parse(since) >= FAILING_AFTER_MS * this.options.retryScale;
     const status = spent ? 'disabled' : failing ? 'failing' : endpoint.status;
-    const saved = await save({
-      head_attempts: attempt,
-      head_failing_since: since,
-      next_attempt_at: spent ? null : next,
-      status,
-      ...(status !== endpoint.status && endpoint.failing_since === null ? { failing_since: new Date(now).toISOString() } : {}),
-    });
-    if (saved && status !== endpoint.status) await this.announce(endpoint, status, attempt);
+    if (!(await save({ head_attempts: attempt, head_failing_since: since, next_attempt_at: spent ? null : next }))) return;
+    if (status === endpoint.status) return;
+    // The status it read before sending: an Admin's change made meanwhile (disable, enable) is not undone.
+    const changed = await save({ status, ...(endpoint.failing_since === null ? { failing_since: new Date(now).toISOString() } : {}) }, endpoint.status);
+    if (changed) await this.announce(endpoint, status, attempt);
   }
 
   /** An endpoint that turned failing or was disabled is an event of its account: the Activity page and history show it. */

@@ -65,9 +65,14 @@ export async function takeLease(q: Q, id: string, leaseId: string, now: string, 
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Changes the endpoint's delivery state only while `leaseId` holds it; answers whether it still did. */
-export async function updateUnderLease(q: Q, id: string, leaseId: string, changes: Updateable<WebhookEndpointTable>): Promise<boolean> {
-  const result = await q.updateTable('webhook_endpoints').set(changes).where('id', '=', id).where('lease_id', '=', leaseId).executeTakeFirst();
+/**
+ * Changes the endpoint's delivery state only while `leaseId` holds it (and, with `fromStatus`, only while its status
+ * is still that one: an Admin's disable made meanwhile stands); answers whether it changed.
+ */
+export async function updateUnderLease(q: Q, id: string, leaseId: string, changes: Updateable<WebhookEndpointTable>, fromStatus?: WebhookEndpointTable['status']): Promise<boolean> {
+  let query = q.updateTable('webhook_endpoints').set(changes).where('id', '=', id).where('lease_id', '=', leaseId);
+  if (fromStatus !== undefined) query = query.where('status', '=', fromStatus);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
