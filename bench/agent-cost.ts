@@ -17,8 +17,10 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { startHarness, type Harness } from '../test/harness.js';
 import { round, runAsScript, isEntry, writeResult, type BenchResult } from './result.js';
 
-const TOOLS_LIST_BUDGET = 10_000;
-const PROMPT_PART_BUDGET = 5_000;
+/** The team's bar (the developers' guide): tools/list within 12k o200k tokens as tools are added (test/tool-budget.test.ts holds it too). */
+const TOOLS_LIST_BUDGET = 12_000;
+/** Our own tighter bar on the part a model reads as its prompt, kept at half the whole. */
+const PROMPT_PART_BUDGET = 6_000;
 const TRAIL_RUN_BUDGET = 5_000;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
@@ -132,8 +134,8 @@ export async function run(): Promise<BenchResult> {
       name: 'agent-cost',
       rows,
       bars: [
-        { name: 'tools/list tokens vs a 10k budget', value: round(list.whole / TOOLS_LIST_BUDGET), bar: '≤ 1×', pass: list.whole <= TOOLS_LIST_BUDGET },
-        { name: 'name + description + inputSchema tokens vs a 5k budget', value: round(prompt / PROMPT_PART_BUDGET), bar: '≤ 1×', pass: prompt <= PROMPT_PART_BUDGET },
+        { name: 'tools/list tokens vs a 12k budget', value: round(list.whole / TOOLS_LIST_BUDGET), bar: '≤ 1×', pass: list.whole <= TOOLS_LIST_BUDGET },
+        { name: 'name + description + inputSchema tokens vs a 6k budget', value: round(prompt / PROMPT_PART_BUDGET), bar: '≤ 1×', pass: prompt <= PROMPT_PART_BUDGET },
         { name: 'five-step trail run, response tokens vs a 5k budget', value: round(runTokens / TRAIL_RUN_BUDGET), bar: '≤ 1×', pass: runTokens <= TRAIL_RUN_BUDGET },
       ],
       notes: ['o200k_base tokens (gpt-tokenizer) of the JSON a client receives; the trail run counts each response\'s text content: start, answers, a conditional branch, a transfer to a person, the person\'s answer, completion.'],
