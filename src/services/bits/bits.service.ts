@@ -244,7 +244,12 @@ export class BitsService {
   }
 
   async archive(actor: Actor, input: { bit_id: string }) {
-    return this.store.transaction(async (tx) => {
+    return this.store.transaction((tx) => this.archiveIn(tx, actor, input));
+  }
+
+  /** archive_bit in the caller's transaction. */
+  async archiveIn(tx: Tx, actor: Actor, input: { bit_id: string }) {
+    {
       await queueArchive(tx, this.store.dialect, actor.accountId);
       const bit = await this.lockVisible(tx, actor, input.bit_id);
       assertCanWriteIn(actor, bit.scope_id);
@@ -264,7 +269,7 @@ export class BitsService {
       await updateBit(tx, bit.id, { status: 'archived', body: this.store.dialect.json(body), updated_at: updated });
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { status: 'archived' } });
       return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
-    });
+    }
   }
 }
 

@@ -121,15 +121,20 @@ export class FlowsService {
   }
 
   async create(actor: Actor, input: CreateFlowInput): Promise<FlowWritten> {
+    checkTitle(input.flow_title, 'flow_title');
+    return this.store.transaction((tx) => this.createIn(tx, actor, input));
+  }
+
+  /** create_flow in the caller's transaction; `id`: the new flow's (an import keeps its folder's). */
+  async createIn(tx: Tx, actor: Actor, input: CreateFlowInput, id: string = randomUUID()): Promise<FlowWritten> {
     const scopeId = input.scope_id ?? null;
     const title = checkTitle(input.flow_title, 'flow_title');
-    return this.store.transaction(async (tx) => {
+    {
       if (scopeId !== null) await resolveScope(tx, actor, scopeId);
       assertCanWriteIn(actor, scopeId);
       await this.assertStartBit(tx, actor, input.start_bit_id, scopeId);
       // Compiled only once the caller may write here (issue 16, finding 5).
       const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : null;
-      const id = randomUUID();
       const now = nowIso();
       await repo.insertFlow(tx, {
         id,
@@ -150,19 +155,21 @@ export class FlowsService {
       });
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: id, scopeId, summary: { start_bit_id: input.start_bit_id } });
       return { flow_id: id, last_modified_date_time_utc: now };
-    });
+    }
   }
 
   async update(actor: Actor, input: UpdateFlowInput): Promise<FlowWritten> {
+    checkTitleIfGiven(input.flow_title, 'flow_title');
+    if (input.start_bit_id === null) throw startBitNull();
+    return this.store.transaction((tx) => this.updateIn(tx, actor, input));
+  }
+
+  /** update_flow in the caller's transaction. */
+  async updateIn(tx: Tx, actor: Actor, input: UpdateFlowInput): Promise<FlowWritten> {
     const title = checkTitleIfGiven(input.flow_title, 'flow_title');
     const newStartBitId = input.start_bit_id;
-    if (newStartBitId === null) {
-      throw new WaymarkError('FLOW_START_BIT_INVALID', 'start_bit_id cannot be unset: a flow always has a start bit. Pass the id of an active bit in the flow\'s scope, or omit start_bit_id.', {
-        start_bit_id: null,
-        reason: 'null',
-      });
-    }
-    return this.store.transaction(async (tx) => {
+    if (newStartBitId === null) throw startBitNull();
+    {
       const flow = this.visibleFlow(await repo.lockFlow(tx, this.store.dialect, input.flow_id, actor), input.flow_id);
       assertCanWriteIn(actor, flow.scope_id);
       // Compiled only for a flow the caller may write (issue 16, finding 5: a flow id that does not exist compiled too).
@@ -208,7 +215,7 @@ export class FlowsService {
       await repo.updateFlow(tx, flow.id, changes);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: flow.id, scopeId: flow.scope_id, summary: { fields: fieldsGiven(input, ['flow_id']) } });
       return { flow_id: flow.id, last_modified_date_time_utc: changes.updated_at };
-    });
+    }
   }
 
   async review(actor: Actor, input: { flow_id: string; review_status: ReviewStatus }): Promise<FlowWritten & { review_status: ReviewStatus; is_active: boolean }> {
@@ -278,4 +285,11 @@ export class FlowsService {
     );
     return { flows: page.rows.map((r) => this.view(r)), next_cursor: page.next_cursor };
   }
+}
+
+function startBitNull(): WaymarkError {
+  return new WaymarkError('FLOW_START_BIT_INVALID', 'start_bit_id cannot be unset: a flow always has a start bit. Pass the id of an active bit in the flow\'s scope, or omit start_bit_id.', {
+    start_bit_id: null,
+    reason: 'null',
+  });
 }

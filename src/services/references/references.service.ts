@@ -80,10 +80,15 @@ export class ReferencesService {
 
   async create(actor: Actor, input: CreateReferenceInput): Promise<ReferenceWritten> {
     const content = checkReferenceContent(input.reference_content);
+    return this.store.transaction((tx) => this.createIn(tx, actor, { ...input, reference_content: content }));
+  }
+
+  /** create_reference in the caller's transaction, its content checked (checkReferenceContent); `id`: an import keeps its folder's. */
+  async createIn(tx: Tx, actor: Actor, input: CreateReferenceInput & { reference_content: SlateNode[] }, id: string = randomUUID()): Promise<ReferenceWritten> {
+    const content = input.reference_content;
     const text = referenceText(content);
     const now = nowIso();
-    const id = randomUUID();
-    await this.store.transaction(async (tx) => {
+    {
       const scopeId = await resolveScope(tx, actor, input.scope_id);
       assertCanWriteIn(actor, scopeId);
       await repo.insertReference(tx, {
@@ -101,13 +106,19 @@ export class ReferencesService {
         updated_at: now,
       });
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: id, scopeId });
-    });
+    }
     return { reference_id: id, last_modified_date_time_utc: now };
   }
 
   async update(actor: Actor, input: UpdateReferenceInput): Promise<ReferenceWritten> {
     const content = input.reference_content === undefined ? undefined : checkReferenceContent(input.reference_content);
-    return this.store.transaction(async (tx) => {
+    return this.store.transaction((tx) => this.updateIn(tx, actor, { ...input, reference_content: content }));
+  }
+
+  /** update_reference in the caller's transaction, its content (if any) checked. */
+  async updateIn(tx: Tx, actor: Actor, input: UpdateReferenceInput & { reference_content?: SlateNode[] }): Promise<ReferenceWritten> {
+    const content = input.reference_content;
+    {
       const row = await repo.lockReference(tx, this.store.dialect, input.reference_id, actor);
       if (!row) throw notFound(input.reference_id);
       assertCanWriteIn(actor, row.scope_id);
@@ -139,7 +150,7 @@ export class ReferencesService {
       await repo.updateReference(tx, row.id, changes);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: row.id, scopeId: row.scope_id, summary: { fields: fieldsGiven(input, ['reference_id']) } });
       return { reference_id: row.id, last_modified_date_time_utc: changes.updated_at };
-    });
+    }
   }
 
   async get(actor: Actor, referenceId: string): Promise<ReferenceView> {
