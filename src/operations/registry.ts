@@ -33,6 +33,8 @@ import { submitStepDataTool } from './trails/submit-step-data.js';
 import { transferStepTool } from './trails/transfer-step.js';
 import { listHistoryTool } from './events/list-history.js';
 import { diffRevisionsTool, getRevisionTool, restoreRevisionTool } from './events/revisions.js';
+import { exportFolderTool } from './folder/export-folder.js';
+import { importFolderTool } from './folder/import-folder.js';
 
 /**
  * Every operation, each declared once: its doors (MCP, REST), access, shapes and what it shows a person are fields
@@ -70,6 +72,8 @@ const OPERATIONS: readonly Operation[] = [
   getRevisionTool,
   diffRevisionsTool,
   restoreRevisionTool,
+  exportFolderTool,
+  importFolderTool,
   inboxOperation,
   stepOperation,
   saveStepOperation,

@@ -8,6 +8,8 @@ import { BitRestoreService } from './bits/restore.service.js';
 import { BitsService } from './bits/bits.service.js';
 import { ConnectionsService } from './bits/connections.service.js';
 import { FlowsService } from './flows/flows.service.js';
+import { ExportService } from './folder/export.service.js';
+import { ImportService } from './folder/import.service.js';
 import { InboxService } from './trails/inbox.service.js';
 import { OAuthService } from './auth/oauth.service.js';
 import { ReferencesService } from './references/references.service.js';
@@ -26,6 +28,8 @@ export interface Services {
   history: HistoryService;
   revisions: RevisionsService;
   flows: FlowsService;
+  folderExport: ExportService;
+  folderImport: ImportService;
   bitList: BitListService;
   bitRestore: BitRestoreService;
   bits: BitsService;
@@ -44,7 +48,10 @@ export function createServices(store: Store): Services {
   const trails = new TrailsService(store);
   const bits = new BitsService(store, references);
   const flows = new FlowsService(store);
+  const folderExport = new ExportService(store);
   return {
+    folderExport,
+    folderImport: new ImportService(store, bits, flows, references, folderExport),
     bits,
     connections: new ConnectionsService(store),
     store,

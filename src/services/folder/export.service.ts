@@ -5,10 +5,13 @@
  */
 import { collectCitations, collectConnections, type SlateBody } from '../../content/index.js';
 import { WaymarkError } from '../../errors.js';
+import { LIMITS } from '../../limits/index.js';
+import { findScope } from '../../store/repositories/auth.repo.js';
+import { folderTooLarge } from './bounds.js';
 import { findFlow } from '../../store/repositories/flows.repo.js';
 import { bitsByIds, bitsOfScope, flowsOfScope, referencesByIds, referencesOfScope } from '../../store/repositories/folder.repo.js';
 import type { BitTable, FlowTable } from '../../store/schema.js';
-import type { Db, Store } from '../../store/store.js';
+import type { Db, Store, Tx } from '../../store/store.js';
 import type { Actor } from '../actor.js';
 import type { SlateNode } from '../references/content.js';
 import { resolveScope } from '../scopes.js';
@@ -58,8 +61,8 @@ export class ExportService {
     return { id: row.id, title: row.title, abstract: row.abstract, categories: this.parse<string[]>(row.categories), content: this.parse<SlateNode[]>(row.content) };
   }
 
-  /** The active bits a flow reaches from its start bit along connections. */
-  private async reached(q: Db, accountId: string, startId: string): Promise<BitTable[]> {
+  /** The active bits a flow reaches from its start bit along connections (an import prunes a flow folder among them). */
+  async reached(q: Db | Tx, accountId: string, startId: string): Promise<BitTable[]> {
     const found = new Map<string, BitTable>();
     let next = [startId];
     while (next.length > 0) {
@@ -68,6 +71,27 @@ export class ExportService {
       next = [...new Set(rows.flatMap((row) => collectConnections(this.parse<SlateBody>(row.body)).map((c) => c.target_bit_id)))].filter((id) => !found.has(id));
     }
     return [...found.values()];
+  }
+
+  /** export for an answer: refused over LIMITS.exportInlineBytes, which the command line writes to disk instead. */
+  async exportInline(actor: Actor, input: ExportInput): Promise<Exported> {
+    const exported = await this.export(actor, input);
+    let bytes = 0;
+    for (const file of exported.files) bytes += Buffer.byteLength(file.content, 'utf8');
+    if (bytes > LIMITS.exportInlineBytes) throw folderTooLarge('exportInlineBytes');
+    return exported;
+  }
+
+  /** The account a flow or scope belongs to, for the command line's operator, who names no account. */
+  async accountOf(input: { flow_id?: string; scope_id?: string }): Promise<string> {
+    if (input.flow_id !== undefined) {
+      const flow = await findFlow(this.store.db, input.flow_id);
+      if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} in this store.`, { flow_id: input.flow_id });
+      return flow.account_id;
+    }
+    const scope = input.scope_id === undefined ? undefined : await findScope(this.store.db, input.scope_id);
+    if (!scope) throw new WaymarkError('SCOPE_NOT_FOUND', `No scope ${input.scope_id} in this store.`, { scope_id: input.scope_id });
+    return scope.account_id;
   }
 
   async export(actor: Actor, input: ExportInput): Promise<Exported> {

@@ -14,8 +14,11 @@ const title = z.string().min(1).max(LIMITS.title);
 const categories = z.array(z.string().max(LIMITS.categoryLength)).max(LIMITS.categories);
 const fileName = z.string().max(LIMITS.folderPathChars);
 
+/** A node id kept in a file: a UUID, as get_bit prints them (a hand-written element takes a key instead). */
+const nodeId = z.guid({ error: 'must be a UUID as export wrote it; a new element or item takes a key instead' });
+
 const item = z
-  .object({ id: z.string().max(LIMITS.nodeRefLength).optional(), key: z.string().max(LIMITS.nodeRefLength).optional() })
+  .object({ id: nodeId.optional(), key: z.string().max(LIMITS.nodeRefLength).optional() })
   .catchall(z.unknown())
   .describe('An item: its id (or key, for a new one) and fields; its text and checked state are on its line in the body.');
 
@@ -25,7 +28,7 @@ const item = z
  * text are on the element's line in the body, so a one-word edit is one line of the file.
  */
 export const elementEntryShape = z.strictObject({
-  id: z.string().max(LIMITS.nodeRefLength).optional(),
+  id: nodeId.optional(),
   key: z.string().max(LIMITS.nodeRefLength).optional(),
   type: z.enum(ELEMENT_TYPES),
   props: z.record(z.string(), z.unknown()).optional(),
