@@ -107,7 +107,11 @@ export function readFolder(files: readonly FolderFile[]): ReadFolder {
   const idLines = new Map<string, number | null>();
   for (const file of byKind.bit) {
     const header = readBitHeader(file.path, file.content);
-    if ('problems' in header) continue;
+    // A file whose front matter is refused is still a file: names of it in other files are not problems too.
+    if ('problems' in header) {
+      bitIds.set(file.path, idOfPath(file.path));
+      continue;
+    }
     bitIds.set(file.path, header.front.id ?? idOfPath(file.path));
     idLines.set(file.path, header.front.id === undefined ? null : header.yaml.lineOf(['id']));
   }

@@ -30,7 +30,7 @@ export class YamlText {
   static parse(file: string, text: string, firstLine: number): { yaml: YamlText; value: unknown } | { problems: FolderProblem[] } {
     const lines = new LineCounter();
     // Aliases are bounded (a "billion laughs" of nested aliases), keys unique, no custom tags: nothing runs.
-    const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, customTags: [] });
+    const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true, customTags: [] });
     if (doc.errors.length > 0) {
       return {
         problems: doc.errors.map((e) => ({ file, line: (e.linePos?.[0].line ?? 1) + firstLine - 1, code: 'VALIDATION_ERROR' as const, message: `not YAML: ${e.message.split('\n')[0]}` })),
