@@ -26,7 +26,7 @@ import type { Exported, FolderFile } from './shapes.js';
 export interface ExportInput {
   /** One flow and the bits it reaches. */
   flow_id?: string;
-  /** Every record of this scope; omitted (with no flow_id): of the account level. */
+  /** Every record of this scope; omitted (with no flow_id): of the account level. With flow_id: the flow's scope. */
   scope_id?: string | null;
 }
 
@@ -102,7 +102,10 @@ export class ExportService {
     let references: ReferenceRow[] = [];
     let contents: Manifest['contents'];
     if (input.flow_id !== undefined) {
-      const flow = await findFlow(q, input.flow_id, actor);
+      // With a scope too, the flow is looked for in that scope only.
+      const scopeId = input.scope_id === undefined ? undefined : await resolveScope(q, actor, input.scope_id);
+      const found = await findFlow(q, input.flow_id, actor);
+      const flow = scopeId === undefined || found?.scope_id === scopeId ? found : undefined;
       if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can export.`, { flow_id: input.flow_id });
       bits = await this.reached(q, actor.accountId, flow.start_bit_id);
       flows = [flow];
