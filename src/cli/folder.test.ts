@@ -79,6 +79,7 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
       'bits/watch-and-read.md',
       'bits/welcome-aboard.md',
       'flows/onboarding.yaml',
+      'references/desk-card.json',
       'references/glossary.md',
       'references/security-policy.md',
       'waymark.json',
@@ -92,6 +93,13 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
     expect(welcome).not.toContain(corpus.bits.forms);
     expect(welcome.startsWith(`---\nid: ${corpus.start}\ntitle: Welcome aboard\nabstract: The first day.\n`)).toBe(true);
     expect(tree['flows/onboarding.yaml']).toContain('start_bit: ../bits/welcome-aboard.md\n');
+    expect(tree['bits/ops-setup.md']).toContain('Keep [[ref:../references/desk-card.json|the card]] at hand.');
+    expect(JSON.parse(tree['references/desk-card.json'])).toEqual({
+      id: corpus.references.card,
+      title: 'Desk card',
+      abstract: 'Bold then plain.',
+      content: [{ type: 'p', children: [{ text: 'Bold ', bold: true }, { text: 'then plain.' }] }],
+    });
   });
 
   it('is deterministic: the same records give the same bytes, and a one-word edit is a one-line diff', async () => {
@@ -103,6 +111,7 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
     await waymark(h.store.env, 'export', '--account', h.accountId, '--out', again);
     const edited = readTree(again);
     expect(changedLines(tree['bits/ops-setup.md'], edited['bits/ops-setup.md'])).toEqual(['A step. → A bigger step.']);
+    expect(Object.keys(edited).filter((path) => edited[path] !== tree[path])).toEqual(['bits/ops-setup.md']);
     await h.owner.client.ok('update_bit', { bit_id: corpus.bits.ops, bit_body, content_format: 'markdown' });
   });
 
@@ -116,8 +125,8 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
       expect(imported.stdout).toContain('bits: 6 added, 0 changed, 0 archived, 0 unchanged\n');
       expect(imported.stdout).toContain('connections: 6 added, 0 removed\n');
       const events = await eventCount(other.store, account);
-      // The account's own, then one per record written: 6 bits, 2 references, 1 flow.
-      expect(events).toBe(1 + 9);
+      // The account's own, then one per record written: 6 bits, 3 references, 1 flow.
+      expect(events).toBe(1 + 10);
       const back = tempDir();
       expect((await waymark(other.env, 'export', '--account', account, '--out', back)).code).toBe(0);
       expect(readTree(back)).toEqual(tree);
@@ -142,7 +151,7 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
     await waymark(h.store.env, 'export', '--account', account, '--out', copy);
     const copied = readTree(copy);
     // Only the records' own ids differ (and the pieces of them that tell the two Done bits' files apart).
-    const withoutIds = (files: Record<string, string>) => Object.entries(files).map(([p, text]) => [p.replace(/-[0-9a-f]{8}\.md$/, '.md'), text.replace(/^id: .*$/m, 'id: …').replace(/done-[0-9a-f]{8}\.md/g, 'done.md')]);
+    const withoutIds = (files: Record<string, string>) => Object.entries(files).map(([p, text]) => [p.replace(/-[0-9a-f]{8}\.md$/, '.md'), text.replace(/^(id: |  "id": ).*$/m, 'id: …').replace(/done-[0-9a-f]{8}\.md/g, 'done.md')]);
     expect(withoutIds(copied).sort()).toEqual(withoutIds(tree).sort());
     expect(copied['bits/welcome-aboard.md']).not.toContain(`id: ${corpus.start}`);
     expect(await waymark(h.store.env, 'import', '--account', account, exported)).toMatchObject({ code: 0, stderr: 'Nothing to change.\n' });
@@ -168,7 +177,7 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
         '  + bits/extra-step.md',
         '  ~ bits/fill-the-forms.md',
         '  ~ bits/watch-and-read.md',
-        'references: 0 added, 0 changed, 0 archived, 2 unchanged',
+        'references: 0 added, 0 changed, 0 archived, 3 unchanged',
         'flows: 0 added, 0 changed, 1 unchanged',
         'connections: 1 added, 1 removed',
         `  + bits/extra-step.md → ${done}`,
