@@ -151,7 +151,7 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
     await waymark(h.store.env, 'export', '--account', account, '--out', copy);
     const copied = readTree(copy);
     // Only the records' own ids differ (and the pieces of them that tell the two Done bits' files apart).
-    const withoutIds = (files: Record<string, string>) => Object.entries(files).map(([p, text]) => [p.replace(/-[0-9a-f]{8}\.md$/, '.md'), text.replace(/^(id: |  "id": ).*$/m, 'id: …').replace(/done-[0-9a-f]{8}\.md/g, 'done.md')]);
+    const withoutIds = (files: Record<string, string>) => Object.entries(files).map(([p, text]) => [p.replace(/-[0-9a-f]{8}\.md$/, '.md'), text.replace(/^(id: | {2}"id": ).*$/m, 'id: …').replace(/done-[0-9a-f]{8}\.md/g, 'done.md')]);
     expect(withoutIds(copied).sort()).toEqual(withoutIds(tree).sort());
     expect(copied['bits/welcome-aboard.md']).not.toContain(`id: ${corpus.start}`);
     expect(await waymark(h.store.env, 'import', '--account', account, exported)).toMatchObject({ code: 0, stderr: 'Nothing to change.\n' });

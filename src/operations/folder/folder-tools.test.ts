@@ -56,7 +56,7 @@ describe.each(ENGINES)('export_folder and import_folder on %s', (engine) => {
     const [flow] = (await other.client.ok<{ flows: Array<{ flow_id: string }> }>('list_flows', {})).flows;
     const back = await other.client.ok<Exported>('export_folder', { flow_id: flow!.flow_id });
     // In one store the copy takes ids of its own (and so do the names its two Done bits take from them).
-    const body = (files: Exported['files']) => files.map((f) => `${f.path}\n${f.content.replace(/^(id: |  "id": ).*$/m, '')}`.replace(/done-[0-9a-f]{8}\.md/g, 'done-….md')).sort();
+    const body = (files: Exported['files']) => files.map((f) => `${f.path}\n${f.content.replace(/^(id: | {2}"id": ).*$/m, '')}`.replace(/done-[0-9a-f]{8}\.md/g, 'done-….md')).sort();
     expect(body(back.files)).toEqual(body(folder.files));
     expect((await other.client.ok<ImportPlan>('import_folder', { files: folder.files })).changed).toBe(false);
   });

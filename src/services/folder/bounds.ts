@@ -40,7 +40,7 @@ export function assertFolderBounds(files: ReadonlyArray<{ path: string; content:
 export function pathProblem(path: string): FolderProblem | null {
   const refuse = (message: string): FolderProblem => ({ file: path.slice(0, LIMITS.folderPathChars), line: null, code: 'VALIDATION_ERROR', message });
   if (path.length === 0 || path.length > LIMITS.folderPathChars) return refuse(`a path is 1 to ${LIMITS.folderPathChars} characters`);
-  if (/[\u0000-\u001f\u007f\\:*?"<>|]/.test(path)) return refuse('a path holds no control character, backslash or any of : * ? " < > |');
+  if ([...path].some((c) => c.charCodeAt(0) < 0x20 || c === '\u007f') || /[\\:*?"<>|]/.test(path)) return refuse('a path holds no control character, backslash or any of : * ? " < > |');
   if (path.startsWith('/')) return refuse('a path is relative to the folder');
   for (const segment of path.split('/')) {
     if (segment === '' || segment === '.' || segment === '..') return refuse('a path has no empty, . or .. segment: nothing outside the folder is read');
