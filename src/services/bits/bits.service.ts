@@ -249,27 +249,25 @@ export class BitsService {
 
   /** archive_bit in the caller's transaction. */
   async archiveIn(tx: Tx, actor: Actor, input: { bit_id: string }) {
-    {
-      await queueArchive(tx, this.store.dialect, actor.accountId);
-      const bit = await this.lockVisible(tx, actor, input.bit_id);
-      assertCanWriteIn(actor, bit.scope_id);
-      if (bit.status === 'archived') return { bit_id: bit.id, last_modified_date_time_utc: bit.updated_at, was_already_archived: true };
-      const flowIds = await activeFlowsStartingAt(tx, bit.id);
-      if (flowIds.length > 0) {
-        throw new WaymarkError('BIT_IS_ACTIVE_FLOW_START', `Bit ${bit.id} is the start bit of active flows ${flowIds.join(', ')}: deactivate them (update_flow is_active false) or repoint their start_bit_id first.`, {
-          flow_ids: flowIds,
-        });
-      }
-      // The cascade: every incoming connection leaves its source's body and rows, every outgoing one ours.
-      await clearIncoming(tx, this.store.dialect, actor, bit.id);
-      const body = this.parseBody(bit.body);
-      removeConnections(body, () => true);
-      await syncConnectionRows(tx, this.store.dialect, actor, bit, body);
-      const updated = nextModified(bit.updated_at);
-      await updateBit(tx, bit.id, { status: 'archived', body: this.store.dialect.json(body), updated_at: updated });
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { status: 'archived' } });
-      return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
+    await queueArchive(tx, this.store.dialect, actor.accountId);
+    const bit = await this.lockVisible(tx, actor, input.bit_id);
+    assertCanWriteIn(actor, bit.scope_id);
+    if (bit.status === 'archived') return { bit_id: bit.id, last_modified_date_time_utc: bit.updated_at, was_already_archived: true };
+    const flowIds = await activeFlowsStartingAt(tx, bit.id);
+    if (flowIds.length > 0) {
+      throw new WaymarkError('BIT_IS_ACTIVE_FLOW_START', `Bit ${bit.id} is the start bit of active flows ${flowIds.join(', ')}: deactivate them (update_flow is_active false) or repoint their start_bit_id first.`, {
+        flow_ids: flowIds,
+      });
     }
+    // The cascade: every incoming connection leaves its source's body and rows, every outgoing one ours.
+    await clearIncoming(tx, this.store.dialect, actor, bit.id);
+    const body = this.parseBody(bit.body);
+    removeConnections(body, () => true);
+    await syncConnectionRows(tx, this.store.dialect, actor, bit, body);
+    const updated = nextModified(bit.updated_at);
+    await updateBit(tx, bit.id, { status: 'archived', body: this.store.dialect.json(body), updated_at: updated });
+    await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { status: 'archived' } });
+    return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
   }
 }
 

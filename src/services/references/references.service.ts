@@ -88,25 +88,23 @@ export class ReferencesService {
     const content = input.reference_content;
     const text = referenceText(content);
     const now = nowIso();
-    {
-      const scopeId = await resolveScope(tx, actor, input.scope_id);
-      assertCanWriteIn(actor, scopeId);
-      await repo.insertReference(tx, {
-        id,
-        account_id: actor.accountId,
-        scope_id: scopeId,
-        title: checkTitle(input.reference_title, 'reference_title'),
-        abstract: input.reference_abstract === undefined ? deriveAbstract(text) : blankToNull(input.reference_abstract),
-        content: this.store.dialect.json(content),
-        ...searchTexts(text),
-        categories: this.store.dialect.json(input.reference_categories ?? []),
-        is_active: 1,
-        author_principal_id: actor.principalId,
-        created_at: now,
-        updated_at: now,
-      });
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: id, scopeId });
-    }
+    const scopeId = await resolveScope(tx, actor, input.scope_id);
+    assertCanWriteIn(actor, scopeId);
+    await repo.insertReference(tx, {
+      id,
+      account_id: actor.accountId,
+      scope_id: scopeId,
+      title: checkTitle(input.reference_title, 'reference_title'),
+      abstract: input.reference_abstract === undefined ? deriveAbstract(text) : blankToNull(input.reference_abstract),
+      content: this.store.dialect.json(content),
+      ...searchTexts(text),
+      categories: this.store.dialect.json(input.reference_categories ?? []),
+      is_active: 1,
+      author_principal_id: actor.principalId,
+      created_at: now,
+      updated_at: now,
+    });
+    await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: id, scopeId });
     return { reference_id: id, last_modified_date_time_utc: now };
   }
 
@@ -118,39 +116,37 @@ export class ReferencesService {
   /** update_reference in the caller's transaction, its content (if any) checked. */
   async updateIn(tx: Tx, actor: Actor, input: UpdateReferenceInput & { reference_content?: SlateNode[] }): Promise<ReferenceWritten> {
     const content = input.reference_content;
-    {
-      const row = await repo.lockReference(tx, this.store.dialect, input.reference_id, actor);
-      if (!row) throw notFound(input.reference_id);
-      assertCanWriteIn(actor, row.scope_id);
-      if (input.is_active === true && row.is_active === 0) {
-        throw new WaymarkError('REFERENCE_UNARCHIVE_UNSUPPORTED', `Reference ${row.id} is archived and cannot be un-archived; create a new reference with create_reference instead.`);
-      }
-      const changes: Parameters<typeof repo.updateReference>[2] = {};
-      if (input.reference_title !== undefined) changes.title = checkTitle(input.reference_title, 'reference_title');
-      if (input.reference_abstract !== undefined) changes.abstract = blankToNull(input.reference_abstract);
-      if (input.reference_categories !== undefined) changes.categories = this.store.dialect.json(input.reference_categories);
-      if (content !== undefined) {
-        const text = referenceText(content);
-        changes.content = this.store.dialect.json(content);
-        Object.assign(changes, searchTexts(text));
-        // An abstract the server derived follows the new content; one the caller wrote stays.
-        if (input.reference_abstract === undefined && row.abstract === deriveAbstract(row.search_text)) changes.abstract = deriveAbstract(text);
-      }
-      if (input.is_active === false && row.is_active === 1) {
-        // States and transitions: a reference that a bit links cannot be archived.
-        const bitIds = await links.bitIdsLinking(tx, row.id);
-        if (bitIds.length > 0) {
-          throw new WaymarkError('REFERENCE_IN_USE', `Reference ${row.id} is linked by ${bitIds.length} bit(s); unlink it from each (unlink_reference) before archiving.`, { bit_ids: bitIds });
-        }
-        changes.is_active = 0;
-      }
-      // is_active:true on an active reference, or is_active:false on an archived one, changes nothing.
-      if (Object.keys(changes).length === 0) return { reference_id: row.id, last_modified_date_time_utc: row.updated_at };
-      changes.updated_at = nextModified(row.updated_at);
-      await repo.updateReference(tx, row.id, changes);
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: row.id, scopeId: row.scope_id, summary: { fields: fieldsGiven(input, ['reference_id']) } });
-      return { reference_id: row.id, last_modified_date_time_utc: changes.updated_at };
+    const row = await repo.lockReference(tx, this.store.dialect, input.reference_id, actor);
+    if (!row) throw notFound(input.reference_id);
+    assertCanWriteIn(actor, row.scope_id);
+    if (input.is_active === true && row.is_active === 0) {
+      throw new WaymarkError('REFERENCE_UNARCHIVE_UNSUPPORTED', `Reference ${row.id} is archived and cannot be un-archived; create a new reference with create_reference instead.`);
     }
+    const changes: Parameters<typeof repo.updateReference>[2] = {};
+    if (input.reference_title !== undefined) changes.title = checkTitle(input.reference_title, 'reference_title');
+    if (input.reference_abstract !== undefined) changes.abstract = blankToNull(input.reference_abstract);
+    if (input.reference_categories !== undefined) changes.categories = this.store.dialect.json(input.reference_categories);
+    if (content !== undefined) {
+      const text = referenceText(content);
+      changes.content = this.store.dialect.json(content);
+      Object.assign(changes, searchTexts(text));
+      // An abstract the server derived follows the new content; one the caller wrote stays.
+      if (input.reference_abstract === undefined && row.abstract === deriveAbstract(row.search_text)) changes.abstract = deriveAbstract(text);
+    }
+    if (input.is_active === false && row.is_active === 1) {
+      // States and transitions: a reference that a bit links cannot be archived.
+      const bitIds = await links.bitIdsLinking(tx, row.id);
+      if (bitIds.length > 0) {
+        throw new WaymarkError('REFERENCE_IN_USE', `Reference ${row.id} is linked by ${bitIds.length} bit(s); unlink it from each (unlink_reference) before archiving.`, { bit_ids: bitIds });
+      }
+      changes.is_active = 0;
+    }
+    // is_active:true on an active reference, or is_active:false on an archived one, changes nothing.
+    if (Object.keys(changes).length === 0) return { reference_id: row.id, last_modified_date_time_utc: row.updated_at };
+    changes.updated_at = nextModified(row.updated_at);
+    await repo.updateReference(tx, row.id, changes);
+    await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: row.id, scopeId: row.scope_id, summary: { fields: fieldsGiven(input, ['reference_id']) } });
+    return { reference_id: row.id, last_modified_date_time_utc: changes.updated_at };
   }
 
   async get(actor: Actor, referenceId: string): Promise<ReferenceView> {
