@@ -135,7 +135,7 @@ export class ImportService {
     assertFolderBounds(input.files);
     // Where it goes is checked first, as a tool checks its scope before its body.
     assertCanWriteIn(actor, await resolveScope(this.store.db, actor, input.scope_id));
-    const folder = readFolder(input.files);
+    const folder = await readFolder(input.files);
     return this.store.transaction(async (tx) => {
       const scopeId = await resolveScope(tx, actor, input.scope_id);
       assertCanWriteIn(actor, scopeId);

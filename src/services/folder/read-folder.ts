@@ -3,6 +3,7 @@
  * problem named by file and line, all of them reported at once. Nothing here touches the store: a folder is valid
  * or not on its own; only which records its files are, and so what changes, needs the store (import.service.ts).
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { TargetNames } from '../../content/index.js';
 import { manifestShape, type Manifest } from './format.js';
 import { readBitFile, readBitHeader, type ReadBit } from './bit-file.js';
@@ -71,8 +72,11 @@ function idCollisions<T>(records: ReadonlyArray<FolderRecord<T>>, lineOfId: (pat
   return problems;
 }
 
-/** Reads and checks every file; IMPORT_INVALID with all the problems found, else the folder's records. */
-export function readFolder(files: readonly FolderFile[]): ReadFolder {
+/**
+ * Reads and checks every file; IMPORT_INVALID with all the problems found, else the folder's records. The event
+ * loop gets a turn between files: a folder of thousands of bodies is converted here, on the thread that serves calls.
+ */
+export async function readFolder(files: readonly FolderFile[]): Promise<ReadFolder> {
   const problems: FolderProblem[] = [];
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const byKind: Record<FileKind, FolderFile[]> = { bit: [], reference: [], flow: [] };
@@ -98,6 +102,7 @@ export function readFolder(files: readonly FolderFile[]): ReadFolder {
   // References first: they name nothing, and bits cite them.
   const references: FolderRecord<ReadReference>[] = [];
   for (const file of byKind.reference) {
+    await yieldToEventLoop();
     const read = readReferenceFile(file.path, file.content, idOfPath(file.path));
     if ('problems' in read) problems.push(...read.problems);
     else references.push({ path: file.path, folderId: read.id ?? idOfPath(file.path), read });
@@ -123,6 +128,7 @@ export function readFolder(files: readonly FolderFile[]): ReadFolder {
       bit: (name) => lookUp(bitIds, file.path, name),
       reference: (name) => lookUp(referenceIds, file.path, name),
     };
+    await yieldToEventLoop();
     const read = readBitFile(file.path, file.content, folderId, names);
     if ('problems' in read) problems.push(...read.problems);
     else bits.push({ path: file.path, folderId, read });
