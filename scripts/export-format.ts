@@ -59,6 +59,8 @@ elements:
     items:
       - { key: badge, required: true }
       - { key: tour }
+references:
+  - { file: ../references/handbook.md, label: Read before lunch }
 ---
 Welcome aboard! Read [[ref:../references/handbook.md|the handbook]] before lunch.
 

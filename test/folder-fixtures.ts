@@ -1,8 +1,8 @@
 /**
  * A corpus for the folder tests (issue 30), written through the tools: references (two that read as markdown, one
  * written as JSON), bits of every element type, connections plain, labelled, with a condition on a
- * dropdown's and a radio's options and on a check-list item, with a hidden preview, citations, and a flow with a
- * trail_context_schema.
+ * dropdown's and a radio's options and on a check-list item, with a hidden preview, citations, reference links,
+ * and a flow with a trail_context_schema.
  */
 import type { Harness } from './harness.js';
 import { addTestBit, connectTestBits } from './graph-fixtures.js';
@@ -65,6 +65,9 @@ export async function writeCorpus(h: Harness, scopeId: string | null = null): Pr
   await connectTestBits(h, forms.bit_id, done.bit_id);
   await connectTestBits(h, media.bit_id, done.bit_id, { label: 'Finish' });
   await connectTestBits(h, ops.bit_id, doneToo.bit_id);
+  // Reference links: one with a label of its own, one showing the reference's title; in this display order.
+  await client.ok('link_reference', { bit_id: forms.bit_id, reference_id: policy, display_label: 'Before you type' });
+  await client.ok('link_reference', { bit_id: forms.bit_id, reference_id: glossary });
   const flowId = (
     await client.ok<{ flow_id: string }>('create_flow', {
       flow_title: 'Onboarding',

@@ -93,6 +93,7 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
     expect(welcome).not.toContain(corpus.bits.forms);
     expect(welcome.startsWith(`---\nid: ${corpus.start}\ntitle: Welcome aboard\nabstract: The first day.\n`)).toBe(true);
     expect(tree['flows/onboarding.yaml']).toContain('start_bit: ../bits/welcome-aboard.md\n');
+    expect(tree['bits/fill-the-forms.md']).toContain('references:\n  - file: ../references/security-policy.md\n    label: Before you type\n  - file: ../references/glossary.md\n---\n');
     expect(tree['bits/ops-setup.md']).toContain('Keep [[ref:../references/desk-card.json|the card]] at hand.');
     expect(JSON.parse(tree['references/desk-card.json'])).toEqual({
       id: corpus.references.card,
@@ -139,6 +140,9 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
       const mine = await h.owner.client.ok<{ elements: unknown[]; connections: Array<{ when?: unknown; params: unknown; label: string | null }> }>('get_bit', { bit_id: corpus.start });
       expect(view.elements).toEqual(mine.elements);
       expect(view.connections.map((c) => [c.label, c.params])).toEqual(mine.connections.map((c) => [c.label, c.params]));
+      const links = (view: { references: Array<{ reference_id: string; display_label: string | null; label: string; position: number }> }) => view.references.map(({ reference_id, display_label, label, position }) => ({ reference_id, display_label, label, position }));
+      const operator = { accountId: account, scopeId: null, principalId: 'x', kind: 'agent' as const, permission: 'admin' as const, capabilities: [] };
+      expect(links(await services.bits.get(operator, { bit_id: corpus.bits.forms }))).toEqual(links(await h.owner.client.ok('get_bit', { bit_id: corpus.bits.forms })));
     } finally {
       await other.close();
     }
@@ -200,6 +204,21 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
     expect(history.events[0]).toMatchObject({ operation: 'import' });
     // The same folder again: nothing to change (the new file's bit is found by its path's id).
     expect(await waymark(h.store.env, 'import', '--account', h.accountId, '--check', edited)).toMatchObject({ code: 0 });
+  });
+
+  it('follows edited reference links: a label changed and a link removed change the bit, in one event', async () => {
+    const account = await h.services.auth.createAccount('links');
+    await waymark(h.store.env, 'import', '--account', account, exported);
+    const edited = copyOf(exported);
+    const forms = join(edited, 'bits/fill-the-forms.md');
+    writeFileSync(forms, readFileSync(forms, 'utf8').replace('    label: Before you type\n  - file: ../references/glossary.md\n', '    label: Read it first\n'));
+    const before = await eventCount(h.store.store, account);
+    const run = await waymark(h.store.env, 'import', '--account', account, edited);
+    expect(run.stdout).toContain('bits: 0 added, 1 changed, 0 archived, 5 unchanged\n  ~ bits/fill-the-forms.md\n');
+    expect(await eventCount(h.store.store, account)).toBe(before + 1);
+    const back = tempDir();
+    await waymark(h.store.env, 'export', '--account', account, '--out', back);
+    expect(readTree(back)['bits/fill-the-forms.md']).toContain('references:\n  - file: ../references/security-policy.md\n    label: Read it first\n---\n');
   });
 
   it('archives the bit of a deleted file only with --prune', async () => {

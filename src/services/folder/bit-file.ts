@@ -38,6 +38,13 @@ export interface BitRecord {
   complexity: Complexity;
   human_required: boolean;
   body: SlateBody;
+  /** Its reference links in display order (link_reference): the reference and the label set on the link. */
+  links: BitLink[];
+}
+
+export interface BitLink {
+  reference_id: string;
+  display_label: string | null;
 }
 
 /** How a file names other records: their folder paths, relative to its own (layout.ts relativeName). */
@@ -94,7 +101,7 @@ function namedBody(body: SlateBody, names: RecordNames): SlateBody {
   return copy;
 }
 
-export function bitFrontMatter(bit: BitRecord): BitFrontMatter {
+export function bitFrontMatter(bit: BitRecord, names: RecordNames): BitFrontMatter {
   const front: BitFrontMatter = { id: bit.id, title: bit.title };
   if (bit.abstract !== null) front.abstract = bit.abstract;
   if (bit.description !== null) front.description = bit.description;
@@ -103,11 +110,14 @@ export function bitFrontMatter(bit: BitRecord): BitFrontMatter {
   front.human_required = bit.human_required;
   const elements = entriesOf(bit.body);
   if (elements.length > 0) front.elements = elements;
+  if (bit.links.length > 0) {
+    front.references = bit.links.map((link) => ({ file: names.reference(link.reference_id) ?? link.reference_id, ...(link.display_label === null ? {} : { label: link.display_label }) }));
+  }
   return front;
 }
 
 export function writeBitFile(bit: BitRecord, names: RecordNames): string {
-  return writeFrontMatterFile(bitFrontMatter(bit) as Record<string, unknown>, bodyToMarkdown(namedBody(bit.body, names)));
+  return writeFrontMatterFile(bitFrontMatter(bit, names) as Record<string, unknown>, bodyToMarkdown(namedBody(bit.body, names)));
 }
 
 /** A bit file as read: its own id (when it names one), its fields and its body, targets named by folder ids. */
@@ -120,6 +130,8 @@ export interface ReadBit {
   complexity: Complexity;
   human_required: boolean;
   body: SlateBody;
+  /** Its reference links, the references by the ids `names` gave their files. */
+  links: BitLink[];
 }
 
 /** The front matter of a bit file, checked; `yaml` to name the lines of later problems. */
@@ -197,6 +209,14 @@ export function readBitFile(file: string, text: string, id: string, names: Targe
       sizeCheckedByCaller: true,
     });
     assertJsonSize(JSON.stringify(body));
+    const links: BitLink[] = [];
+    for (const [i, link] of (front.references ?? []).entries()) {
+      const line = yaml.lineOf(['references', i, 'file']);
+      const referenceId = names.reference(link.file);
+      if (referenceId === undefined) return { problems: [{ file, line, code: 'REFERENCE_NOT_FOUND', message: `references[${i}].file '${link.file}' names no reference file of the folder; name it relative to this one` }] };
+      if (links.some((l) => l.reference_id === referenceId)) return { problems: [{ file, line, code: 'DUPLICATE_REFERENCE_LINK', message: `references[${i}]: ${link.file} is linked twice; a bit links a reference once` }] };
+      links.push({ reference_id: referenceId, display_label: blankToNull(link.label ?? null) });
+    }
     return {
       id: front.id,
       title: checkTitle(front.title, 'title'),
@@ -206,6 +226,7 @@ export function readBitFile(file: string, text: string, id: string, names: Targe
       complexity: front.complexity ?? 'medium',
       human_required: front.human_required ?? false,
       body,
+      links,
     };
   } catch (error) {
     return { problems: [problemOf(file, error, (e) => lineOfError(e, yaml, header.bodyLine))] };

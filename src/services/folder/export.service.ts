@@ -9,7 +9,7 @@ import { LIMITS } from '../../limits/index.js';
 import { findScope } from '../../store/repositories/auth.repo.js';
 import { folderTooLarge } from './bounds.js';
 import { findFlow } from '../../store/repositories/flows.repo.js';
-import { bitsByIds, bitsOfScope, flowsOfScope, referencesByIds, referencesOfScope } from '../../store/repositories/folder.repo.js';
+import { bitsByIds, bitsOfScope, flowsOfScope, linksOfBits, referencesByIds, referencesOfScope } from '../../store/repositories/folder.repo.js';
 import type { BitTable, FlowTable } from '../../store/schema.js';
 import type { Db, Store, Tx } from '../../store/store.js';
 import type { Actor } from '../actor.js';
@@ -44,8 +44,10 @@ export class ExportService {
     return this.store.dialect.parseJson<T>(raw);
   }
 
-  bitRecord(row: BitTable): BitRecord {
+  /** A bit row as its file holds it; `links`: its reference links in display order. */
+  bitRecord(row: BitTable, links: ReadonlyArray<{ reference_id: string; display_label: string | null }>): BitRecord {
     return {
+      links: links.map((l) => ({ reference_id: l.reference_id, display_label: l.display_label })),
       id: row.id,
       title: row.title,
       abstract: row.abstract,
@@ -59,6 +61,13 @@ export class ExportService {
 
   referenceRecord(row: ReferenceRow): ReferenceRecord {
     return { id: row.id, title: row.title, abstract: row.abstract, categories: this.parse<string[]>(row.categories), content: this.parse<SlateNode[]>(row.content) };
+  }
+
+  /** The reference links of these bits, by bit, in display order. */
+  async linksOf(q: Db | Tx, bitIds: readonly string[]): Promise<Map<string, Array<{ reference_id: string; display_label: string | null }>>> {
+    const out = new Map<string, Array<{ reference_id: string; display_label: string | null }>>();
+    for (const link of await linksOfBits(q, bitIds)) out.set(link.bit_id, [...(out.get(link.bit_id) ?? []), link]);
+    return out;
   }
 
   /** The active bits a flow reaches from its start bit along connections (an import prunes a flow folder among them). */
@@ -117,10 +126,11 @@ export class ExportService {
       references = await referencesOfScope(q, actor.accountId, scopeId);
       contents = 'all';
     }
-    const records = bits.map((b) => this.bitRecord(b));
-    // References the bits cite are part of what they say, whatever the scope's list holds (an archived one too).
+    const links = await this.linksOf(q, bits.map((b) => b.id));
+    const records = bits.map((b) => this.bitRecord(b, links.get(b.id) ?? []));
+    // References the bits cite or link are part of what they say, whatever the scope's list holds (an archived one too).
     const listed = new Set(references.map((r) => r.id));
-    const cited = [...new Set(records.flatMap((b) => collectCitations(b.body)))].filter((id) => !listed.has(id)).sort();
+    const cited = [...new Set(records.flatMap((b) => [...collectCitations(b.body), ...b.links.map((l) => l.reference_id)]))].filter((id) => !listed.has(id)).sort();
     references = [...references, ...(await referencesByIds(q, actor.accountId, cited))];
     return this.files(records, references.map((r) => this.referenceRecord(r)), flows, contents, leftOut);
   }

@@ -46,6 +46,15 @@ export const bitFrontMatterShape = z
     complexity: z.enum(COMPLEXITIES).optional().describe('Default medium.'),
     human_required: z.boolean().optional().describe('Default false.'),
     elements: z.array(elementEntryShape).optional(),
+    references: z
+      .array(
+        z.strictObject({
+          file: fileName.describe('The reference\'s file, relative to this one: ../references/<name>.md.'),
+          label: z.string().max(LIMITS.displayLabel).optional().describe('The link\'s display label; left out, the reference\'s title is shown.'),
+        }),
+      )
+      .optional()
+      .describe('The bit\'s reference links (link_reference), in display order.'),
   })
   .meta({ title: 'Waymark bit front matter', description: 'The YAML front matter of bits/<name>.md; the body below it is get_bit\'s markdown, connections and citations naming files.' });
 export type BitFrontMatter = z.infer<typeof bitFrontMatterShape>;

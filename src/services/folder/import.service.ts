@@ -24,7 +24,7 @@ import type { FlowsService } from '../flows/flows.service.js';
 import type { TrailContextSchema } from '../flows/trail-context-schema.js';
 import type { ReferencesService } from '../references/references.service.js';
 import { resolveScope } from '../scopes.js';
-import { writeBitFile, type BitRecord, type RecordNames } from './bit-file.js';
+import { writeBitFile, type BitLink, type BitRecord, type RecordNames } from './bit-file.js';
 import { assertFolderBounds } from './bounds.js';
 import type { ExportService } from './export.service.js';
 import { idIn } from './ids.js';
@@ -119,6 +119,7 @@ interface BitStep {
   id: string;
   row: BitTable | undefined;
   body: SlateBody;
+  links: BitLink[];
   change: 'added' | 'changed' | 'unchanged';
 }
 
@@ -157,6 +158,7 @@ export class ImportService {
     );
     const bitMatch = await matchIds<BitTable>(folder.bits.map((b) => b.folderId), accountId, scopeId, (ids) => bitsByIds(tx, accountId, ids), (ids) => takenIds(tx, 'bits', ids));
     const flowMatch = await matchIds<FlowTable>(folder.flows.map((f) => f.folderId), accountId, scopeId, (ids) => flowsByIds(tx, accountId, ids), (ids) => takenIds(tx, 'flows', ids));
+    const storedLinks = await this.exporter.linksOf(tx, [...bitMatch.values()].flatMap((m) => (m.row ? [m.row.id] : [])));
     const bitIds = new Map([...bitMatch].map(([folderId, m]) => [folderId, m.id]));
     const referenceIds = new Map([...refMatch].map(([folderId, m]) => [folderId, m.id]));
     const bitPaths = new Map(folder.bits.map((b) => [bitMatch.get(b.folderId)!.id, b.path]));
@@ -187,16 +189,17 @@ export class ImportService {
       const { id, row } = bitMatch.get(record.folderId)!;
       const body = remapped(record.read.body, bitIds, referenceIds);
       const names = namesFrom(record.path);
-      const imported: BitRecord = { ...record.read, id, body };
+      const links = record.read.links.map((l) => ({ ...l, reference_id: referenceIds.get(l.reference_id) ?? l.reference_id }));
+      const imported: BitRecord = { ...record.read, id, body, links };
       let change: BitStep['change'] = 'added';
-      if (row) change = row.status === 'active' && writeBitFile(this.exporter.bitRecord(row), names) === writeBitFile(imported, names) ? 'unchanged' : 'changed';
+      if (row) change = row.status === 'active' && writeBitFile(this.exporter.bitRecord(row, storedLinks.get(row.id) ?? []), names) === writeBitFile(imported, names) ? 'unchanged' : 'changed';
       if (change !== 'unchanged') {
         const before = row ? connectionLines(record.path, parse<SlateBody>(row.body)) : [];
         const after = connectionLines(record.path, body);
         plan.connections.added.push(...missing(after, before));
         plan.connections.removed.push(...missing(before, after));
       }
-      return { record, id, row, body, change };
+      return { record, id, row, body, links, change };
     });
     const flowSteps = folder.flows.map((record) => {
       const { id, row } = flowMatch.get(record.folderId)!;
@@ -273,6 +276,7 @@ export class ImportService {
       // A file of an archived bit brings it back (as POST /api/v1/bits/{bit_id}/restore would).
       if (head.status !== 'active') changes.status = 'active';
       await updateBit(tx, step.id, changes);
+      await this.references.setLinksIn(tx, actor, head, step.links);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: step.id, scopeId, summary: { imported: step.change } });
     }
     for (const step of flowSteps) {

@@ -262,6 +262,38 @@ export class ReferencesService {
   }
 
   /**
+   * A bit's whole list of links set at once, in the caller's transaction, which holds the bit and records its
+   * change (an import: one event per bit). Each reference is checked as link_reference checks it; links it keeps
+   * keep their ids.
+   */
+  async setLinksIn(tx: Tx, actor: Actor, bit: { id: string; scope_id: string | null }, wanted: ReadonlyArray<{ reference_id: string; display_label: string | null }>): Promise<void> {
+    const rows = new Map((await repo.findReferenceStates(tx, wanted.map((w) => w.reference_id), actor)).map((r) => [r.id, r]));
+    for (const { reference_id } of wanted) {
+      const row = rows.get(reference_id);
+      if (!row) throw notFound(reference_id);
+      if (row.is_active === 0) throw new WaymarkError('REFERENCE_ARCHIVED', `Reference ${reference_id} is archived; link an active reference.`, { reference_id });
+      if (row.scope_id !== bit.scope_id) throw scopeMismatch(reference_id, row.scope_id, bit.scope_id);
+    }
+    const list = await links.linksOfBit(tx, bit.id);
+    const keep = new Set(wanted.map((w) => w.reference_id));
+    for (const link of list) if (!keep.has(link.reference_id)) await links.deleteLink(tx, link.id);
+    const ordered: Array<{ id: string; position: number }> = [];
+    for (const want of wanted) {
+      const found = list.find((l) => l.reference_id === want.reference_id);
+      if (found) {
+        if (found.display_label !== want.display_label) await links.setDisplayLabel(tx, found.id, want.display_label);
+        ordered.push(found);
+        continue;
+      }
+      // Inserted after the kept ones' positions, then every position written in the wanted order.
+      const row = { id: randomUUID(), account_id: actor.accountId, bit_id: bit.id, reference_id: want.reference_id, display_label: want.display_label, position: list.length + ordered.length, created_at: nowIso() };
+      await links.insertLink(tx, row);
+      ordered.push(row);
+    }
+    await links.writePositions(tx, ordered);
+  }
+
+  /**
    * For the bits service, inside its write transaction: every cited reference must exist in the caller's
    * account and be visible to it (else REFERENCE_NOT_FOUND), be active (REFERENCE_ARCHIVED) and share
    * the bit's scope (SCOPE_MISMATCH). The first failing id, in the order given, is reported.

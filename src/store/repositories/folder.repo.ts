@@ -57,3 +57,8 @@ export async function takenIds(q: Q, table: 'bits' | 'library_references' | 'flo
   const rows = await chunked(ids, (chunk) => q.selectFrom(table).select('id').where('id', 'in', chunk).execute());
   return new Set(rows.map((r) => r.id));
 }
+
+/** The reference links of these bits, each bit's in display order. */
+export async function linksOfBits(q: Q, bitIds: readonly string[]) {
+  return chunked(bitIds, (chunk) => q.selectFrom('bit_reference_links').selectAll().where('bit_id', 'in', chunk).orderBy('bit_id').orderBy('position').orderBy('id').execute());
+}
