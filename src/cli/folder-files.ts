@@ -7,7 +7,7 @@
  * flows/, references/) and the manifest, and leaves everything else (a README, .git) alone.
  */
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LIMITS } from '../limits/index.js';
 import { folderTooLarge } from '../services/folder/bounds.js';
@@ -43,7 +43,8 @@ async function list(root: string): Promise<{ paths: string[]; problems: FolderPr
 
 /** The folder's files, every bound checked before the bytes it bounds are read. */
 export async function readFolderFiles(dir: string): Promise<FolderFile[]> {
-  const top = await lstat(dir).catch(() => undefined);
+  // The folder named is followed if it is a link (that is what was asked for); nothing inside it is.
+  const top = await stat(dir).catch(() => undefined);
   if (!top?.isDirectory()) throw new Error(`${dir} is not a folder`);
   const { paths, problems } = await list(dir);
   const files: FolderFile[] = [];

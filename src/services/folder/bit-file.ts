@@ -20,7 +20,7 @@ import {
   type TargetNames,
 } from '../../content/index.js';
 import type { BodyIndex } from '../../content/index.js';
-import { WaymarkError } from '../../errors.js';
+import { pathText, WaymarkError } from '../../errors.js';
 import type { Complexity } from '../../store/enums.js';
 import { blankToNull, checkTitle } from '../bits/text-fields.js';
 import { bitFrontMatterShape, type BitFrontMatter, type ElementEntryFile } from './format.js';
@@ -147,15 +147,11 @@ export function readBitHeader(file: string, text: string): { front: BitFrontMatt
         file,
         line: parsed.yaml.lineOf(issue.path),
         code: 'VALIDATION_ERROR' as const,
-        message: `${pathOf(issue.path) || 'front matter'}: ${issue.message}`,
+        message: `${pathText(issue.path) || 'front matter'}: ${issue.message}`,
       })),
     };
   }
   return { front: checked.data, yaml: parsed.yaml, body: split.body, bodyLine: split.bodyLine };
-}
-
-export function pathOf(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Priority } from '../../store/enums.js';
 import { checkTitle, blankToNull } from '../bits/text-fields.js';
 import { assertTrailContextSchema, type TrailContextSchema } from '../flows/trail-context-schema.js';
 import { flowFileShape } from './format.js';
-import { pathOf } from './bit-file.js';
+import { pathText } from '../../errors.js';
 import { problemOf, type FolderProblem } from './problems.js';
 import { writeYaml, YamlText } from './yaml-text.js';
 
@@ -43,7 +43,7 @@ export function readFlowFile(file: string, text: string): ReadFlow | { problems:
   if ('problems' in parsed) return parsed;
   const checked = flowFileShape.safeParse(parsed.value ?? {});
   if (!checked.success) {
-    return { problems: checked.error.issues.map((issue) => ({ file, line: parsed.yaml.lineOf(issue.path), code: 'VALIDATION_ERROR' as const, message: `${pathOf(issue.path) || 'file'}: ${issue.message}` })) };
+    return { problems: checked.error.issues.map((issue) => ({ file, line: parsed.yaml.lineOf(issue.path), code: 'VALIDATION_ERROR' as const, message: `${pathText(issue.path) || 'file'}: ${issue.message}` })) };
   }
   const flow = checked.data;
   try {

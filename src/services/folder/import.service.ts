@@ -26,6 +26,7 @@ import type { ReferencesService } from '../references/references.service.js';
 import { resolveScope } from '../scopes.js';
 import { writeBitFile, type BitLink, type BitRecord, type RecordNames } from './bit-file.js';
 import { assertFolderBounds } from './bounds.js';
+import { canonicalJson } from './canonical.js';
 import type { ExportService } from './export.service.js';
 import { idIn } from './ids.js';
 import { relativeName } from './layout.js';
@@ -48,13 +49,6 @@ interface Match<R> {
   id: string;
   /** The record as stored; undefined for a new one. */
   row: R | undefined;
-}
-
-/** JSON with its keys sorted at every level: what two records are compared by. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
-  );
 }
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -180,7 +174,7 @@ export class ImportService {
     // References: compared as get_reference holds them.
     const referenceSteps = folder.references.map((record) => {
       const { id, row } = refMatch.get(record.folderId)!;
-      const fields = (r: { title: string; abstract: string | null; categories: string[]; content: unknown }) => canonical([r.title, r.abstract, r.categories, r.content]);
+      const fields = (r: { title: string; abstract: string | null; categories: string[]; content: unknown }) => canonicalJson([r.title, r.abstract, r.categories, r.content]);
       const change = !row ? 'added' : fields(record.read) === fields(this.exporter.referenceRecord(row)) ? 'unchanged' : 'changed';
       return { record, id, change } as const;
     });
@@ -205,8 +199,8 @@ export class ImportService {
       const { id, row } = flowMatch.get(record.folderId)!;
       const startId = bitIds.get(record.startFolderId)!;
       const { title, description, categories, priority, trail_context_schema } = record.read;
-      const wanted = canonical([title, description, categories, priority, startId, trail_context_schema]);
-      const stored = row && canonical([row.title, row.description, parse(row.categories), row.priority, row.start_bit_id, row.trail_context_schema === null ? null : parse(row.trail_context_schema)]);
+      const wanted = canonicalJson([title, description, categories, priority, startId, trail_context_schema]);
+      const stored = row && canonicalJson([row.title, row.description, parse(row.categories), row.priority, row.start_bit_id, row.trail_context_schema === null ? null : parse(row.trail_context_schema)]);
       return { record, id, row, startId, change: !row ? 'added' : wanted === stored ? 'unchanged' : 'changed' } as const;
     });
 

@@ -71,10 +71,3 @@ export function resolveName(from: string, name: string): string | undefined {
   const joined = posix.normalize(posix.join(posix.dirname(from), name));
   return joined.startsWith('../') || joined === '..' ? undefined : joined;
 }
-
-/** What a path of the folder holds, by its folder and extension; undefined for a file the import does not read. */
-export function kindOf(path: string): FileKind | undefined {
-  const [top, ...rest] = path.split('/');
-  if (rest.length !== 1) return undefined;
-  return (Object.keys(FOLDERS) as FileKind[]).find((kind) => FOLDERS[kind] === top);
-}

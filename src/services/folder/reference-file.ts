@@ -8,8 +8,9 @@ import { checkReferenceContent, type SlateNode } from '../references/content.js'
 import { blankToNull, checkTitle } from '../bits/text-fields.js';
 import { referenceFrontMatterShape, referenceJsonShape } from './format.js';
 import { nodeIds } from './ids.js';
+import { canonicalJson } from './canonical.js';
 import { problemOf, type FolderProblem } from './problems.js';
-import { pathOf } from './bit-file.js';
+import { pathText } from '../../errors.js';
 import { splitFrontMatter, writeFrontMatterFile, YamlText } from './yaml-text.js';
 import type { WaymarkError } from '../../errors.js';
 
@@ -21,19 +22,12 @@ export interface ReferenceRecord {
   content: SlateNode[];
 }
 
-/** JSON with its keys sorted at every level: two values are the same content when these are equal. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
-  );
-}
-
 /** The content as markdown, when reading that markdown back gives the same content; else null. */
 export function referenceMarkdown(reference: ReferenceRecord): string | null {
   try {
     const markdown = bodyToMarkdown({ children: reference.content } as SlateBody);
     const back = markdownToBody(markdown, { adoptAnchors: true, newId: nodeIds(reference.id) });
-    return canonical(checkReferenceContent(back.body.children)) === canonical(reference.content) ? markdown : null;
+    return canonicalJson(checkReferenceContent(back.body.children)) === canonicalJson(reference.content) ? markdown : null;
   } catch {
     return null;
   }
@@ -78,7 +72,7 @@ export function readReferenceFile(file: string, text: string, id: string): ReadR
   const shape = json ? referenceJsonShape : referenceFrontMatterShape;
   const checked = shape.safeParse(parsed.value ?? {});
   if (!checked.success) {
-    return { problems: checked.error.issues.map((issue) => ({ file, line: parsed.yaml.lineOf(issue.path), code: 'VALIDATION_ERROR' as const, message: `${pathOf(issue.path) || 'front matter'}: ${issue.message}` })) };
+    return { problems: checked.error.issues.map((issue) => ({ file, line: parsed.yaml.lineOf(issue.path), code: 'VALIDATION_ERROR' as const, message: `${pathText(issue.path) || 'front matter'}: ${issue.message}` })) };
   }
   const fields = checked.data;
   try {
