@@ -235,6 +235,11 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
     expect(pruned.code).toBe(0);
     expect(pruned.stdout).toMatch(/^bits: 0 added, 0 changed, 1 archived, 5 unchanged\n {2}- Done! \([0-9a-f-]{36}\)\n/);
     expect(await waymark(h.store.env, 'import', '--account', account, '--prune', '--check', edited)).toMatchObject({ code: 0 });
+    // The file back (a git revert): the bit is active again, and the connection to it is back.
+    const restored = await waymark(h.store.env, 'import', '--account', account, exported);
+    expect(restored.stdout).toContain('bits: 0 added, 2 changed, 0 archived, 4 unchanged\n');
+    expect(restored.stdout).toContain(`connections: 1 added, 0 removed\n  + bits/ops-setup.md → ${doneToo}\n`);
+    expect(await waymark(h.store.env, 'import', '--account', account, '--check', exported)).toMatchObject({ code: 0 });
   });
 
   describe('refuses a bad folder whole, naming file and line, writing nothing', () => {

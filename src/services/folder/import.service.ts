@@ -257,7 +257,12 @@ export class ImportService {
       complexity: read.complexity,
       human_required: read.human_required,
     });
-    for (const step of bitSteps) if (step.change === 'added') await this.bits.insertIn(tx, actor, step.id, scopeId, fieldsOf(step.record.read));
+    for (const step of bitSteps) {
+      if (step.change === 'added') await this.bits.insertIn(tx, actor, step.id, scopeId, fieldsOf(step.record.read));
+      // A file of an archived bit brings it back (as POST /api/v1/bits/{bit_id}/restore would), before any body
+      // that connects to it is written: a connection's target must be active.
+      else if (step.row?.status === 'archived') await updateBit(tx, step.id, { status: 'active' });
+    }
     for (const step of bitSteps) {
       if (step.change === 'unchanged') continue;
       const head = (await lockBitHeadForWrite(tx, this.store.dialect, step.id, actor))!;
@@ -267,11 +272,9 @@ export class ImportService {
       const prepared = await inTransaction(() => prepareBodyOffThread({ bit_body: step.body.children, content_format: 'slate' }, previous));
       const changes: Parameters<typeof updateBit>[2] = { ...this.bits.fieldChanges(fieldsOf(step.record.read)), body: await this.bits.storeBodyIn(tx, actor, head, prepared) };
       if (step.change === 'changed') changes.updated_at = nextModified(head.updated_at);
-      // A file of an archived bit brings it back (as POST /api/v1/bits/{bit_id}/restore would).
-      if (head.status !== 'active') changes.status = 'active';
       await updateBit(tx, step.id, changes);
       await this.references.setLinksIn(tx, actor, head, step.links);
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: step.id, scopeId, summary: { imported: step.change } });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: step.id, scopeId, summary: { imported: step.change, ...(step.row?.status === 'archived' ? { status: 'active' } : {}) } });
     }
     for (const step of flowSteps) {
       const { title, description, categories, priority, trail_context_schema } = step.record.read;
