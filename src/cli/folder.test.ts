@@ -13,6 +13,7 @@ import { waymark } from '../../test/cli.js';
 import { createTestStore, ENGINES, type TestStore } from '../../test/engines.js';
 import { writeCorpus, type Corpus } from '../../test/folder-fixtures.js';
 import { startHarness, type Harness } from '../../test/harness.js';
+import { operatorActor } from '../services/actor.js';
 import { createServices, type Services } from '../services/index.js';
 import type { Store } from '../store/store.js';
 
@@ -240,6 +241,26 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
     expect(restored.stdout).toContain('bits: 0 added, 2 changed, 0 archived, 4 unchanged\n');
     expect(restored.stdout).toContain(`connections: 1 added, 0 removed\n  + bits/ops-setup.md → ${doneToo}\n`);
     expect(await waymark(h.store.env, 'import', '--account', account, '--check', exported)).toMatchObject({ code: 0 });
+  });
+
+  it('writes all or nothing: a refusal met while writing rolls back the writes before it', async () => {
+    const account = await h.services.auth.createAccount('all or nothing');
+    await waymark(h.store.env, 'import', '--account', account, exported);
+    // A bit and an active flow starting at it, neither in the folder: pruning the bit is refused.
+    const operator = operatorActor(account);
+    const extra = await h.services.bits.add(operator, { bit_title: 'Not in the folder', bit_body: 'x' });
+    await h.services.flows.create(operator, { flow_title: 'Other flow', start_bit_id: extra.bit_id });
+    const edited = copyOf(exported);
+    const forms = join(edited, 'bits/fill-the-forms.md');
+    writeFileSync(forms, readFileSync(forms, 'utf8').replace('title: Fill the forms\n', 'title: Renamed first\n'));
+    const before = await eventCount(h.store.store, account);
+    const run = await waymark(h.store.env, 'import', '--account', account, '--prune', edited);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toMatch(/^waymark: Bit [0-9a-f-]{36} is the start bit of active flows/);
+    expect(await eventCount(h.store.store, account)).toBe(before);
+    const back = tempDir();
+    await waymark(h.store.env, 'export', '--account', account, '--out', back);
+    expect(readTree(back)['bits/fill-the-forms.md']).toContain('title: Fill the forms\n');
   });
 
   describe('refuses a bad folder whole, naming file and line, writing nothing', () => {
