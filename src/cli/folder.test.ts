@@ -207,6 +207,16 @@ describe.each(ENGINES)('waymark export and import on %s', (engine) => {
     expect(await waymark(h.store.env, 'import', '--account', h.accountId, '--check', edited)).toMatchObject({ code: 0 });
   });
 
+  it('reads a folder checked out with Windows line endings as the same folder', async () => {
+    const crlf = copyOf(exported);
+    for (const [path, text] of Object.entries(tree)) writeFileSync(join(crlf, path), text.replace(/\n/g, '\r\n'));
+    const account = await h.services.auth.createAccount('windows');
+    await waymark(h.store.env, 'import', '--account', account, exported);
+    const run = await waymark(h.store.env, 'import', '--account', account, '--check', crlf);
+    expect(run.stderr).toBe('Dry run: nothing written.\n');
+    expect(run.code).toBe(0);
+  });
+
   it('follows edited reference links: a label changed and a link removed change the bit, in one event', async () => {
     const account = await h.services.auth.createAccount('links');
     await waymark(h.store.env, 'import', '--account', account, exported);

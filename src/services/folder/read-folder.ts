@@ -78,7 +78,8 @@ function idCollisions<T>(records: ReadonlyArray<FolderRecord<T>>, lineOfId: (pat
  */
 export async function readFolder(files: readonly FolderFile[]): Promise<ReadFolder> {
   const problems: FolderProblem[] = [];
-  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // A checkout with Windows line endings (git's autocrlf) is the same folder: its lines are read as written.
+  const sorted = files.map((f) => ({ path: f.path, content: f.content.replace(/\r\n/g, '\n') })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const byKind: Record<FileKind, FolderFile[]> = { bit: [], reference: [], flow: [] };
   let manifest: FolderFile | undefined;
   for (const file of sorted) {
