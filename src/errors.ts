@@ -44,6 +44,8 @@ export const ERROR_CODES = {
   REQUIRED_ANSWERS_MISSING: { status: 422, when: 'advancing past a step whose required elements are unanswered; details.element_ids, details.elements [{element_id, label}]' },
   HUMAN_REQUIRED: { status: 409, when: 'an agent answers or advances a human_required step; use transfer_step' },
   TRAIL_NOT_RUNNING: { status: 409, when: 'a trail call on a completed or cancelled trail' },
+  IMPORT_INVALID: { status: 422, when: 'import_folder: files of the folder break the tools\' rules; nothing was written; details.problems[] = {file, line, code, message}, each with the code the tool would answer' },
+  FOLDER_TOO_LARGE: { status: 413, when: 'a folder over its bounds (files, bytes of one file or of all); details.limit, details.max; nothing was read or written' },
   TOO_MANY_REQUESTS: { status: 429, when: 'a quota of the token or account is used up (describe_platform, quotas): requests in a window, or searches, conversions or heavy reads at once; wait details.retry_after_seconds, then retry' },
   QUERY_TIMEOUT: { status: 503, when: 'a database statement ran longer than the server allows; narrow the request (more words, a phrase, filters) or retry' },
   INTERNAL_ERROR: { status: 500, when: 'anything unexpected' },

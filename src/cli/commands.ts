@@ -12,7 +12,7 @@ import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js'
 import type { CliIo } from './io.js';
 
 /** `operation`: the name the events of the command's change record (the command's own, e.g. `token_create`). */
-async function withServices<T>(io: CliIo, work: (services: Services) => Promise<T>, operation = 'cli'): Promise<T> {
+export async function withServices<T>(io: CliIo, work: (services: Services) => Promise<T>, operation = 'cli'): Promise<T> {
   const store = openStore(storeOptionsFromEnv(io.env));
   try {
     await store.migrate();

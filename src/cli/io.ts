@@ -12,5 +12,5 @@ export interface CliIo {
   extraOperations?: readonly Operation[];
 }
 
-/** Exit codes scripts can branch on. */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/** Exit codes scripts can branch on; `changes`: `waymark import --check` found the folder and Waymark apart. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, changes: 3 } as const;

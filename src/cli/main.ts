@@ -36,12 +36,20 @@ const USAGE = `Usage: waymark <command>
                [--url URL --events a,b|*] [--scope ID] [--overlap-hours 24]
                                            manage the account's webhook subscriptions (a secret is
                                            printed once, by create and rotate)
+  export (--flow ID | --scope ID | --account ID) --out DIR
+                                           write a flow (and the bits it reaches), a scope or the account level
+                                           as a folder of markdown and YAML files, to keep in git
+  import --account ID [--scope ID] [--dry-run] [--check] [--prune] DIR
+                                           create or update the folder's records, all or nothing; print the plan;
+                                           --prune archives what has no file; --check: a dry run that exits 3
+                                           when the folder and Waymark differ
   migrate                                  bring the store's schema up to date
 
 Capabilities: ${allCapabilityNames().join(', ')}
 Store: WAYMARK_DATABASE_URL=postgres://… for PostgreSQL, else ./.waymark (WAYMARK_DATA_DIR moves it).`;
 
-type Command = (argv: string[], io: CliIo) => Promise<void>;
+/** A command answers its exit code, or nothing for success. */
+type Command = (argv: string[], io: CliIo) => Promise<void | number>;
 
 /** Each command's module, imported when that command runs. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
@@ -56,6 +64,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   audit: async () => (await import('./commands.js')).audit,
   webhook: async () => (await import('./webhook.js')).webhook,
   migrate: async () => (await import('./commands.js')).migrate,
+  export: async () => (await import('./folder.js')).exportFolder,
+  import: async () => (await import('./folder.js')).importFolder,
 };
 
 export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
@@ -69,8 +79,7 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
     if (!command) throw new UsageError('a command is needed');
     if (!load) throw new UsageError(`unknown command '${command}'`);
     const run = await load();
-    await run(rest, io);
-    return EXIT.ok;
+    return (await run(rest, io)) ?? EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`waymark: ${error.message}\n\n${USAGE}\n`);
@@ -78,6 +87,9 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
     }
     if (error instanceof WaymarkError) {
       io.stderr.write(`waymark: ${error.message}\n`);
+      // An import's problems, one line each as compilers print them, for an editor or a CI log to point at.
+      const problems = (error.details as { problems?: Array<{ file: string; line: number | null; code: string; message: string }> } | undefined)?.problems ?? [];
+      for (const p of problems) io.stderr.write(`${p.file}${p.line === null ? '' : `:${p.line}`}: ${p.code} ${p.message}\n`);
       return EXIT.failure;
     }
     io.stderr.write(`waymark: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -68,3 +68,4 @@ export {
 } from './elements/index.js';
 export { describeElement, describeElements, type ElementDescription } from './elements/describe.js';
 export { formQuestions, type FormSource } from './elements/form-questions.js';
+export { TARGET_NAME_PATTERN, type TargetNames } from './targets.js';

@@ -22,3 +22,13 @@ export function unsupported(at: SourceLine, message: string): WaymarkError {
 export function invalid(at: Place, message: string): WaymarkError {
   return validationError([{ path: pathOf(at), message }]);
 }
+
+/** A connection or citation naming a file that the folder does not have (a body read with TargetNames: ../targets.ts). */
+export function targetNotFound(code: 'BIT_NOT_FOUND' | 'REFERENCE_NOT_FOUND', at: SourceLine, name: string): WaymarkError {
+  const what = code === 'BIT_NOT_FOUND' ? 'bit' : 'reference';
+  return new WaymarkError(code, `line ${at.line}: '${quote(name)}' names no ${what} file of the folder; name the file as it is called, relative to this one`, {
+    line: at.line,
+    text: quote(at.text),
+    name: quote(name),
+  });
+}

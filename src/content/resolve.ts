@@ -12,6 +12,7 @@ import { parser } from './markdown/md.js';
 import { invalid, unsupported, type Place, type SourceLine } from './problems.js';
 import { emptyVoidChildren, type BlockNode, type ElementItem, type ElementNode, type InlineElementNode, type InlineNode } from './slate.js';
 import { quote } from '../quote.js';
+import { UUID_PATTERN } from './ids.js';
 
 /** An element line as the parser read it. */
 export interface ElementLine extends SourceLine {
@@ -113,6 +114,8 @@ export class ElementResolver {
     entries: readonly CheckedEntry[],
     private readonly previous: BodyIndex,
     private readonly newId: () => string,
+    /** An unknown anchor is the id of a new link or image (ConvertOptions.adoptAnchors). */
+    private readonly adoptAnchors = false,
   ) {
     for (const e of foldItemEntries(entries, this.at)) {
       if (e.key !== undefined) this.byKey.set(e.key, e);
@@ -325,6 +328,10 @@ export class ElementResolver {
       return { kind: 'node', id: ref };
     }
     if (found) throw unsupported(at, `anchor '${ref}' names a ${found.kind === 'element' ? found.node.type : found.kind} node, not ${kind === 'a' ? 'a link' : 'an image'}`);
+    if (this.adoptAnchors && UUID_PATTERN.test(ref)) {
+      this.place(ref, at);
+      return { kind: 'node', id: ref };
+    }
     throw unsupported(
       at,
       `anchor '${ref}' names no node of this bit and no elements[] entry; remove the anchor from the title to add a new ${kind === 'a' ? 'link' : 'image'}`,

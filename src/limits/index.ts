@@ -6,6 +6,7 @@
 import { BODY_LIMITS } from './body.js';
 import { CONVERT_LIMITS } from './convert.js';
 import { FIELD_LIMITS } from './fields.js';
+import { FOLDER_LIMITS } from './folder.js';
 import { HTTP_LIMITS } from './http.js';
 import { INPUT_LIMITS } from './input.js';
 import { PAGE_LIMITS } from './pages.js';
@@ -27,4 +28,5 @@ export const LIMITS = {
   ...SEARCH_LIMITS,
   ...STORE_LIMITS,
   ...TRAIL_LIMITS,
+  ...FOLDER_LIMITS,
 } as const;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BODY_LIMITS } from './body.js';
 import { CONVERT_LIMITS } from './convert.js';
 import { FIELD_LIMITS } from './fields.js';
+import { FOLDER_LIMITS } from './folder.js';
 import { HTTP_LIMITS } from './http.js';
 import { INPUT_LIMITS } from './input.js';
 import { LIMITS } from './index.js';
@@ -11,7 +12,7 @@ import { SESSION_LIMITS } from './session.js';
 import { STORE_LIMITS } from './store.js';
 import { TRAIL_LIMITS } from './trails.js';
 
-const CONCERNS = [BODY_LIMITS, CONVERT_LIMITS, FIELD_LIMITS, HTTP_LIMITS, INPUT_LIMITS, PAGE_LIMITS, SEARCH_LIMITS, SESSION_LIMITS, STORE_LIMITS, TRAIL_LIMITS];
+const CONCERNS = [BODY_LIMITS, CONVERT_LIMITS, FIELD_LIMITS, FOLDER_LIMITS, HTTP_LIMITS, INPUT_LIMITS, PAGE_LIMITS, SEARCH_LIMITS, SESSION_LIMITS, STORE_LIMITS, TRAIL_LIMITS];
 
 describe('LIMITS', () => {
   it('gathers every concern, each limit defined in one of them only (a spread would hide a second definition)', () => {

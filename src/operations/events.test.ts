@@ -163,6 +163,12 @@ const SCENARIOS: Record<string, Scenario> = {
     await w.h.services.oauth.adapter('Grant').upsert(id, { accountId: w.person.principalId, clientId: 'some-client', iat: Math.floor(Date.now() / 1000) }, 3600);
     return { args: { grant_id: id }, resource: { type: 'grant', id } };
   },
+  // A folder with one change (a new bit) is one write, as a tool call is: an import that writes several records
+  // appends one event for each (src/cli/folder.test.ts counts them).
+  import_folder: async () => ({
+    args: { files: [{ path: 'waymark.json', content: '{"format":"waymark-folder","version":1,"contents":"all"}' }, { path: 'bits/imported.md', content: '---\ntitle: Imported\n---\nA step.\n' }] },
+    resource: { type: 'bit', id: '*' },
+  }),
   revoke_own_token: async (w) => {
     await w.h.services.auth.createToken({ accountId: w.h.accountId, principalId: w.person.principalId, permission: 'edit', capabilities: ['waymark.read'] });
     const [token] = await w.h.services.auth.listOwnTokens({ ...(await w.h.services.auth.authenticate(w.person.token))! });

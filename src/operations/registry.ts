@@ -34,6 +34,8 @@ import { submitStepDataTool } from './trails/submit-step-data.js';
 import { transferStepTool } from './trails/transfer-step.js';
 import { listHistoryTool } from './events/list-history.js';
 import { diffRevisionsTool, getRevisionTool, restoreRevisionTool } from './events/revisions.js';
+import { exportFolderTool } from './folder/export-folder.js';
+import { importFolderTool } from './folder/import-folder.js';
 
 /**
  * Every operation, each declared once: its doors (MCP, REST), access, shapes and what it shows a person are fields
@@ -72,6 +74,8 @@ const OPERATIONS: readonly Operation[] = [
   diffRevisionsTool,
   restoreRevisionTool,
   ...WEBHOOK_OPERATIONS,
+  exportFolderTool,
+  importFolderTool,
   inboxOperation,
   stepOperation,
   saveStepOperation,

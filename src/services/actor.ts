@@ -2,7 +2,7 @@
  * Who is calling, as the services see it: resolved once from the token, then passed to every
  * service method as its first argument (`(actor, input)`, as in immich).
  */
-import { capabilityName, type CapabilityKind } from '../config.js';
+import { allCapabilityNames, capabilityName, type CapabilityKind } from '../config.js';
 import { WaymarkError } from '../errors.js';
 import { PERMISSIONS, type Permission, type PrincipalKind } from '../store/enums.js';
 import type { Visibility } from '../store/visibility.js';
@@ -27,15 +27,19 @@ export interface Actor extends Visibility {
   clientName?: string | null;
   /** When the request arrived at its door, before it was authenticated (arrivals.ts). */
   arrival?: number;
+  /** The operator at the server's command line (operatorActor): its changes are recorded as the operator's. */
+  operator?: true;
 }
 
+/** Stands for the operator as a record's `created_by`: the command line acts as no principal. */
+export const OPERATOR_PRINCIPAL = 'operator';
+
 /**
- * The server's operator at its command line, acting in one account for a service that takes an Actor: Admin, with
- * every capability, no principal (an empty id, which no row has). What it changes is recorded as the operator's
- * (events/record.ts operatorOf), never as a principal's.
+ * The operator at the server's command line acting on one account (`waymark export`, `waymark import`): every
+ * capability, Admin, account-wide; events record it as the operator (events/record.ts), as they do `token create`.
  */
-export function operatorActor(accountId: string, capabilities: string[]): Actor {
-  return { accountId, scopeId: null, principalId: '', kind: 'person', permission: 'admin', capabilities };
+export function operatorActor(accountId: string): Actor {
+  return { accountId, scopeId: null, principalId: OPERATOR_PRINCIPAL, kind: 'person', permission: 'admin', capabilities: allCapabilityNames(), operator: true };
 }
 
 /** The key per-token quotas count a call under. */

@@ -9,6 +9,8 @@ import { BitRestoreService } from './bits/restore.service.js';
 import { BitsService } from './bits/bits.service.js';
 import { ConnectionsService } from './bits/connections.service.js';
 import { FlowsService } from './flows/flows.service.js';
+import { ExportService } from './folder/export.service.js';
+import { ImportService } from './folder/import.service.js';
 import { InboxService } from './trails/inbox.service.js';
 import { OAuthService } from './auth/oauth.service.js';
 import { ReferencesService } from './references/references.service.js';
@@ -28,6 +30,8 @@ export interface Services {
   revisions: RevisionsService;
   webhooks: WebhooksService;
   flows: FlowsService;
+  folderExport: ExportService;
+  folderImport: ImportService;
   bitList: BitListService;
   bitRestore: BitRestoreService;
   bits: BitsService;
@@ -46,7 +50,10 @@ export function createServices(store: Store): Services {
   const trails = new TrailsService(store);
   const bits = new BitsService(store, references);
   const flows = new FlowsService(store);
+  const folderExport = new ExportService(store);
   return {
+    folderExport,
+    folderImport: new ImportService(store, bits, flows, references, folderExport),
     bits,
     connections: new ConnectionsService(store),
     store,

@@ -10,7 +10,7 @@ import type { ParseContext } from '../markdown/context.js';
 import { CONNECTION_SCHEME, formatConnectionUrl, parseConnectionUrl } from '../markdown/connection-url.js';
 import { escapeInline } from '../markdown/escape.js';
 import type { LinkLine } from '../markdown/lines.js';
-import { unsupported } from '../problems.js';
+import { targetNotFound, unsupported } from '../problems.js';
 import { CONNECTION_FLAGS, emptyVoidChildren, type ConnectionParams, type VoidChildren } from '../slate.js';
 import { STRING, VOID_CHILDREN, voidChildren } from './input.js';
 import { LABEL_TEXT } from './text-contexts.js';
@@ -58,12 +58,14 @@ export interface ConnectionNode extends Omit<ShapeFields<typeof connectionShape>
 
 /** A connection line as read: the node, and its `when=` as written (resolved once the body is read). */
 export function connectionFromLine(ctx: ParseContext, match: LinkLine, line: number): ConnectionNode {
-  const parsed = parseConnectionUrl(match.href);
+  const parsed = parseConnectionUrl(match.href, ctx.names !== undefined);
   if (!parsed.ok) throw unsupported(ctx.at(line), `connection line: ${parsed.message}`);
+  const target = ctx.names ? ctx.names.bit(parsed.value.target) : parsed.value.target;
+  if (target === undefined) throw targetNotFound('BIT_NOT_FOUND', ctx.at(line), parsed.value.target);
   const node: ConnectionNode = {
     type: 'bit-connection',
     id: parsed.value.node,
-    target_bit_id: parsed.value.target,
+    target_bit_id: target,
     label: connectionLabel(match.text),
     params: parsed.value.params,
     children: emptyVoidChildren(),

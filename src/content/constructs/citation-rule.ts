@@ -5,6 +5,7 @@
  */
 import type { StateInline } from 'markdown-it';
 import { UUID_PATTERN } from '../ids.js';
+import { TARGET_NAME_CHAR, TARGET_NAME_MAX, TARGET_NAMES } from '../targets.js';
 
 export interface CitationMeta {
   reference_id: string;
@@ -20,9 +21,19 @@ export function citationRule(state: StateInline, silent: boolean): boolean {
   const start = state.pos;
   if (src.charCodeAt(start) !== 0x5b || !src.startsWith(OPEN, start)) return false;
   const idStart = start + OPEN.length;
-  const id = src.slice(idStart, idStart + UUID_LENGTH);
-  if (!UUID_PATTERN.test(id)) return false;
-  let pos = idStart + UUID_LENGTH;
+  let id: string;
+  let pos: number;
+  if ((state.env as Record<symbol, unknown>)[TARGET_NAMES] === true) {
+    // A folder's file names the reference by its file (../targets.ts); the citation handler resolves it.
+    pos = idStart;
+    while (pos < state.posMax && pos - idStart < TARGET_NAME_MAX && TARGET_NAME_CHAR.test(src[pos] as string)) pos++;
+    id = src.slice(idStart, pos);
+    if (id === '') return false;
+  } else {
+    id = src.slice(idStart, idStart + UUID_LENGTH);
+    if (!UUID_PATTERN.test(id)) return false;
+    pos = idStart + UUID_LENGTH;
+  }
   let label = '';
   if (src.charCodeAt(pos) === 0x7c /* | */) {
     pos++;

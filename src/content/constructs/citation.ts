@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { UUID_PATTERN } from '../ids.js';
 import type { VoidChildren } from '../slate.js';
+import { targetNotFound } from '../problems.js';
 import { citationRule, type CitationMeta } from './citation-rule.js';
 import { STRING, VOID_CHILDREN, voidChildren } from './input.js';
 import type { Construct, NodeHandler, ShapeFields } from './types.js';
@@ -49,7 +50,10 @@ export const citations: Construct<'citation'> = {
     citation(b, tokens, k) {
       b.flushRaw();
       const meta = tokens[k].meta as unknown as CitationMeta;
-      b.pushNode({ type: 'citation', reference_id: meta.reference_id, label: meta.label, children: [b.leaf('')] });
+      const names = b.ctx.names;
+      const referenceId = names ? names.reference(meta.reference_id) : meta.reference_id;
+      if (referenceId === undefined) throw targetNotFound('REFERENCE_NOT_FOUND', b.ctx.at(b.line), meta.reference_id);
+      b.pushNode({ type: 'citation', reference_id: referenceId, label: meta.label, children: [b.leaf('')] });
       return k;
     },
   },

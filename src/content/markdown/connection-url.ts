@@ -3,6 +3,7 @@
  * (authoring-interface.md, Body syntax rules 4–5; CONTRACT.md "Body forms" for the order of parameters).
  */
 import { UUID_PATTERN } from '../ids.js';
+import { TARGET_NAME_PATTERN } from '../targets.js';
 import { CONNECTION_FLAGS, type ConnectionCondition, type ConnectionNode, type ConnectionParams } from '../slate.js';
 import { quote } from '../../quote.js';
 
@@ -29,11 +30,14 @@ function safeDecode(value: string): string {
   }
 }
 
-export function parseConnectionUrl(url: string): Parsed<ParsedConnectionUrl> {
+/** `named`: the target is a file name of a folder (../targets.ts), resolved by the caller, not a bit id. */
+export function parseConnectionUrl(url: string, named = false): Parsed<ParsedConnectionUrl> {
   const rest = url.slice(CONNECTION_SCHEME.length + 1);
   const q = rest.indexOf('?');
   const target = q < 0 ? rest : rest.slice(0, q);
-  if (!UUID_PATTERN.test(target)) return { ok: false, message: `the target '${quote(target)}' is not a bit id` };
+  if (named ? !TARGET_NAME_PATTERN.test(target) : !UUID_PATTERN.test(target)) {
+    return { ok: false, message: `the target '${quote(target)}' is not ${named ? 'a bit file name' : 'a bit id'}` };
+  }
   const out: ParsedConnectionUrl = { target, node: null, params: {}, when: null };
   if (q < 0) return { ok: true, value: out };
   const seen = new Set<string>();

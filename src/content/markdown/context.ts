@@ -8,6 +8,7 @@ import type { ConnectionNode } from '../slate.js';
 import { OutputBudget } from '../budget.js';
 import type { ConstructRegistry } from '../constructs/registry.js';
 import { blockStream, bodyParsers, budgetEnv, inlineChildren } from './md.js';
+import { TARGET_NAMES, type TargetNames } from '../targets.js';
 
 export interface PendingConnection {
   node: ConnectionNode;
@@ -34,7 +35,7 @@ export class ParseContext {
   private lines: string[] | undefined;
 
   /** markdown-it's env of the block parse: the link reference definitions that inline parsing resolves. */
-  readonly env: Record<string, unknown> = {};
+  readonly env: Record<string | symbol, unknown> = {};
 
   /** What the body being built may still take: block tokens are charged as they are made, inlines as they are built. */
   readonly budget = new OutputBudget();
@@ -47,8 +48,11 @@ export class ParseContext {
     readonly constructs: ConstructRegistry,
     /** Where the block tokens are cut into runs (blockStream's default unless a test moves it). */
     private readonly runTokens?: number,
+    /** Connection targets and citations are names of a folder's files (../targets.ts), read through these. */
+    readonly names?: TargetNames,
   ) {
     budgetEnv(this.env, this.budget);
+    if (names) this.env[TARGET_NAMES] = true;
   }
 
   /**

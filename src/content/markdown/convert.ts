@@ -15,6 +15,7 @@ import { ParseContext, type PendingConnection } from './context.js';
 import { parseBlocks } from './parse.js';
 import { assertMarkdownDepth, assertMarkdownOutputFloor, assertMarkdownSize } from './prescan.js';
 import { quote } from '../../quote.js';
+import type { TargetNames } from '../targets.js';
 
 export interface ConvertOptions {
   elements?: ElementEntry[];
@@ -30,6 +31,13 @@ export interface ConvertOptions {
   blockRun?: number;
   /** The constructs the markdown is read with: the built-in ones unless a test brings its own registry. */
   constructs?: ConstructRegistry;
+  /** Connection targets and citations are written as names (a folder's files, ../targets.ts), not ids. */
+  names?: TargetNames;
+  /**
+   * An anchor that names no node of `previous` is the id of a new link or image, kept as it is: a folder written by
+   * export is read back with its nodes' ids (issue 30), where add_bit refuses an anchor it does not know.
+   */
+  adoptAnchors?: boolean;
 }
 
 export interface ConvertResult {
@@ -44,8 +52,8 @@ export function markdownToBody(markdown: string, opts: ConvertOptions = {}): Con
   assertMarkdownOutputFloor(markdown);
   const entries = validateElementEntries(opts.elements);
   const previous = indexBody(opts.previous);
-  const resolver = new ElementResolver(entries, previous, opts.newId ?? defaultNewId);
-  const ctx = new ParseContext(markdown, resolver, previous, opts.constructs ?? CONSTRUCTS, opts.blockRun);
+  const resolver = new ElementResolver(entries, previous, opts.newId ?? defaultNewId, opts.adoptAnchors === true);
+  const ctx = new ParseContext(markdown, resolver, previous, opts.constructs ?? CONSTRUCTS, opts.blockRun, opts.names);
   const children: BlockNode[] = parseBlocks(ctx);
   for (const { node } of resolver.unplaced()) {
     children.push(standingAlone(node));

@@ -91,32 +91,63 @@ export class BitsService {
     return this.store.transaction(async (tx) => {
       const scopeId = await resolveScope(tx, actor, input.scope_id);
       assertCanWriteIn(actor, scopeId);
-      const id = randomUUID();
-      const now = nowIso();
-      await this.references.assertCitable(tx, actor, prepared.addedCitations, scopeId);
-      const row = {
-        id,
-        account_id: actor.accountId,
-        scope_id: scopeId,
-        title,
-        abstract: blankToNull(input.bit_abstract ?? null),
-        description: blankToNull(input.bit_description ?? null),
-        categories: this.store.dialect.json(input.bit_categories ?? []),
-        complexity: input.complexity ?? 'medium',
-        human_required: input.human_required ? 1 : 0,
-        status: 'active' as const,
-        created_by: actor.principalId,
-        created_at: now,
-        updated_at: now,
-        body: '',
-      };
-      // The row goes in first so that connection rows can reference it; the body follows with their ids.
-      await insertBit(tx, { ...row, body: this.store.dialect.json({ children: [] }) });
-      await syncConnectionList(tx, this.store.dialect, actor, row, prepared.connections, new Set(prepared.fresh));
-      await updateBit(tx, id, { body: this.store.dialect.writtenJson(prepared.json) });
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: id, scopeId });
-      return { bit_id: id, last_modified_date_time_utc: now, minted_node_ids: prepared.minted, removed_node_ids: [] };
+      const row = await this.insertIn(tx, actor, randomUUID(), scopeId, { ...input, bit_title: title });
+      const body = await this.storeBodyIn(tx, actor, row, prepared);
+      await updateBit(tx, row.id, { body });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: row.id, scopeId });
+      return { bit_id: row.id, last_modified_date_time_utc: row.updated_at, minted_node_ids: prepared.minted, removed_node_ids: [] };
     });
+  }
+
+  /**
+   * A new bit's row, its body still empty, in the caller's transaction (which checked the scope): the row goes in
+   * first so that connection rows can name it, its own and, in an import, other new bits'. No event: the caller
+   * writes the body next and records the change once.
+   */
+  async insertIn(tx: Tx, actor: Actor, id: string, scopeId: string | null, fields: Omit<AddBitInput, keyof BodyInput | 'scope_id'>) {
+    const now = nowIso();
+    const row = {
+      id,
+      account_id: actor.accountId,
+      scope_id: scopeId,
+      title: checkTitle(fields.bit_title, 'bit_title'),
+      abstract: blankToNull(fields.bit_abstract ?? null),
+      description: blankToNull(fields.bit_description ?? null),
+      categories: this.store.dialect.json(fields.bit_categories ?? []),
+      complexity: fields.complexity ?? 'medium',
+      human_required: fields.human_required ? 1 : 0,
+      status: 'active' as const,
+      created_by: actor.principalId,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertBit(tx, { ...row, body: this.store.dialect.json({ children: [] }) });
+    return row;
+  }
+
+  /**
+   * A prepared body for a bit the caller holds (locked, or just inserted): the references it newly cites are
+   * checked and its connection rows follow its connection nodes. Answers the body column's new value.
+   */
+  async storeBodyIn(tx: Tx, actor: Actor, bit: { id: string; account_id: string; scope_id: string | null }, prepared: PreparedBody) {
+    // Only citations this write adds are checked: one the body already held stays when its reference
+    // was archived since (archiving does not wait for citations), so writing back get_bit's body works.
+    await this.references.assertCitable(tx, actor, prepared.addedCitations, bit.scope_id);
+    await syncConnectionList(tx, this.store.dialect, actor, bit, prepared.connections, new Set(prepared.fresh));
+    return this.store.dialect.writtenJson(prepared.json);
+  }
+
+  /** The columns update_bit's fields (besides the body) set; omitted fields stay unchanged. */
+  fieldChanges(input: Omit<UpdateBitInput, keyof BodyInput | 'bit_id' | 'remove_node_ids'>): Parameters<typeof updateBit>[2] {
+    const changes: Parameters<typeof updateBit>[2] = {};
+    const title = checkTitleIfGiven(input.bit_title, 'bit_title');
+    if (title !== undefined) changes.title = title;
+    if (input.bit_abstract !== undefined) changes.abstract = blankToNull(input.bit_abstract);
+    if (input.bit_description !== undefined) changes.description = blankToNull(input.bit_description);
+    if (input.bit_categories !== undefined) changes.categories = this.store.dialect.json(input.bit_categories);
+    if (input.complexity !== undefined) changes.complexity = input.complexity;
+    if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;
+    return changes;
   }
 
   async update(actor: Actor, input: UpdateBitInput): Promise<BitWriteResult> {
@@ -162,11 +193,7 @@ export class BitsService {
         const prepared = early?.updatedAt === bit.updated_at ? early.prepared : await inTransaction(async () => this.prepareAgainst(await bitBody(tx, bit.id), bodyInput, input.remove_node_ids));
         minted = prepared.minted;
         removed = prepared.removed;
-        // Only citations this write adds are checked: one the body already held stays when its reference
-        // was archived since (archiving does not wait for citations), so writing back get_bit's body works.
-        await this.references.assertCitable(tx, actor, prepared.addedCitations, bit.scope_id);
-        await syncConnectionList(tx, this.store.dialect, actor, bit, prepared.connections, new Set(prepared.fresh));
-        changes.body = this.store.dialect.writtenJson(prepared.json);
+        changes.body = await this.storeBodyIn(tx, actor, bit, prepared);
       } else if (input.elements !== undefined && input.elements.length > 0) {
         const previous = this.parseBody(await bitBody(tx, bit.id));
         const edited = applyElementEdits(previous, input.elements as ElementEntry[], { newId: randomUUID });
@@ -176,12 +203,7 @@ export class BitsService {
         await syncConnectionRows(tx, this.store.dialect, actor, bit, edited.body);
         changes.body = this.store.dialect.json(edited.body);
       }
-      if (title !== undefined) changes.title = title;
-      if (input.bit_abstract !== undefined) changes.abstract = blankToNull(input.bit_abstract);
-      if (input.bit_description !== undefined) changes.description = blankToNull(input.bit_description);
-      if (input.bit_categories !== undefined) changes.categories = this.store.dialect.json(input.bit_categories);
-      if (input.complexity !== undefined) changes.complexity = input.complexity;
-      if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;
+      Object.assign(changes, this.fieldChanges({ ...input, bit_title: title }));
       await updateBit(tx, bit.id, changes);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { fields: fieldsGiven(input, ['bit_id']) } });
       return { bit_id: bit.id, last_modified_date_time_utc: changes.updated_at as string, minted_node_ids: minted, removed_node_ids: removed };
@@ -222,32 +244,35 @@ export class BitsService {
   }
 
   async archive(actor: Actor, input: { bit_id: string }) {
-    return this.store.transaction(async (tx) => {
-      await queueArchive(tx, this.store.dialect, actor.accountId);
-      const bit = await this.lockVisible(tx, actor, input.bit_id);
-      assertCanWriteIn(actor, bit.scope_id);
-      if (bit.status === 'archived') return { bit_id: bit.id, last_modified_date_time_utc: bit.updated_at, was_already_archived: true };
-      const flowIds = await activeFlowsStartingAt(tx, bit.id);
-      if (flowIds.length > 0) {
-        throw new WaymarkError('BIT_IS_ACTIVE_FLOW_START', `Bit ${bit.id} is the start bit of active flows ${flowIds.join(', ')}: deactivate them (update_flow is_active false) or repoint their start_bit_id first.`, {
-          flow_ids: flowIds,
-        });
-      }
-      // The cascade: every incoming connection leaves its source's body and rows, every outgoing one ours.
-      await clearIncoming(tx, this.store.dialect, actor, bit.id);
-      const body = this.parseBody(bit.body);
-      removeConnections(body, () => true);
-      await syncConnectionRows(tx, this.store.dialect, actor, bit, body);
-      const updated = nextModified(bit.updated_at);
-      await updateBit(tx, bit.id, { status: 'archived', body: this.store.dialect.json(body), updated_at: updated });
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { status: 'archived' } });
-      return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
-    });
+    return this.store.transaction((tx) => this.archiveIn(tx, actor, input));
+  }
+
+  /** archive_bit in the caller's transaction. */
+  async archiveIn(tx: Tx, actor: Actor, input: { bit_id: string }) {
+    await queueArchive(tx, this.store.dialect, actor.accountId);
+    const bit = await this.lockVisible(tx, actor, input.bit_id);
+    assertCanWriteIn(actor, bit.scope_id);
+    if (bit.status === 'archived') return { bit_id: bit.id, last_modified_date_time_utc: bit.updated_at, was_already_archived: true };
+    const flowIds = await activeFlowsStartingAt(tx, bit.id);
+    if (flowIds.length > 0) {
+      throw new WaymarkError('BIT_IS_ACTIVE_FLOW_START', `Bit ${bit.id} is the start bit of active flows ${flowIds.join(', ')}: deactivate them (update_flow is_active false) or repoint their start_bit_id first.`, {
+        flow_ids: flowIds,
+      });
+    }
+    // The cascade: every incoming connection leaves its source's body and rows, every outgoing one ours.
+    await clearIncoming(tx, this.store.dialect, actor, bit.id);
+    const body = this.parseBody(bit.body);
+    removeConnections(body, () => true);
+    await syncConnectionRows(tx, this.store.dialect, actor, bit, body);
+    const updated = nextModified(bit.updated_at);
+    await updateBit(tx, bit.id, { status: 'archived', body: this.store.dialect.json(body), updated_at: updated });
+    await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { status: 'archived' } });
+    return { bit_id: bit.id, last_modified_date_time_utc: updated, was_already_archived: false };
   }
 }
 
 /** update_bit's checks on the bit itself, read as the actor may see it: writable by the actor, active. */
-function checkWritable(actor: Actor, bit: { id: string; scope_id: string | null; status: string }): void {
+export function checkWritable(actor: Actor, bit: { id: string; scope_id: string | null; status: string }): void {
   assertCanWriteIn(actor, bit.scope_id);
   if (bit.status !== 'active') throw new WaymarkError('BIT_ARCHIVED', `Bit ${bit.id} is archived; restore it (POST /api/v1/bits/${bit.id}/restore) before editing.`, { bit_id: bit.id });
 }

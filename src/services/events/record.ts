@@ -50,8 +50,10 @@ export function operatorOf(accountId: string): ChangeAuthor {
 }
 
 /** Appends the change's event (and keeps its revision); answers the resource's new revision number. */
-export async function recordChange(tx: Tx, dialect: StoreDialect, author: ChangeAuthor, change: Change): Promise<number> {
-  const accountId = author.accountId;
+export async function recordChange(tx: Tx, dialect: StoreDialect, by: ChangeAuthor & { operator?: true }, change: Change): Promise<number> {
+  const accountId = by.accountId;
+  // The command line's operator acts through the services as an actor (actor.ts operatorActor); it is no principal.
+  const author = by.operator ? operatorOf(accountId) : by;
   // A bit's, flow's or reference's change keeps its state as its next revision (revisions/keep.ts), numbered
   // under the resource's own row lock, before the account's chain lock is taken.
   const kept = isRevised(change.resourceType) ? await keepRevision(tx, dialect, accountId, change.resourceType, change.resourceId, nowIso()) : undefined;

@@ -121,94 +121,97 @@ export class FlowsService {
   }
 
   async create(actor: Actor, input: CreateFlowInput): Promise<FlowWritten> {
+    checkTitle(input.flow_title, 'flow_title');
+    return this.store.transaction((tx) => this.createIn(tx, actor, input));
+  }
+
+  /** create_flow in the caller's transaction; `id`: the new flow's (an import keeps its folder's). */
+  async createIn(tx: Tx, actor: Actor, input: CreateFlowInput, id: string = randomUUID()): Promise<FlowWritten> {
     const scopeId = input.scope_id ?? null;
     const title = checkTitle(input.flow_title, 'flow_title');
-    return this.store.transaction(async (tx) => {
-      if (scopeId !== null) await resolveScope(tx, actor, scopeId);
-      assertCanWriteIn(actor, scopeId);
-      await this.assertStartBit(tx, actor, input.start_bit_id, scopeId);
-      // Compiled only once the caller may write here (issue 16, finding 5).
-      const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : null;
-      const id = randomUUID();
-      const now = nowIso();
-      await repo.insertFlow(tx, {
-        id,
-        account_id: actor.accountId,
-        scope_id: scopeId,
-        title,
-        description: blankToNull(input.flow_description ?? null),
-        categories: this.store.dialect.json(input.flow_categories ?? []),
-        priority: input.priority ?? 'medium',
-        start_bit_id: input.start_bit_id,
-        trail_context_schema: schema === null ? null : this.store.dialect.json(schema),
-        // CONTRACT.md, "Readings": a new flow is active, with review_status 'pending'.
-        is_active: 1,
-        review_status: 'pending',
-        created_by: actor.principalId,
-        created_at: now,
-        updated_at: now,
-      });
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: id, scopeId, summary: { start_bit_id: input.start_bit_id } });
-      return { flow_id: id, last_modified_date_time_utc: now };
+    if (scopeId !== null) await resolveScope(tx, actor, scopeId);
+    assertCanWriteIn(actor, scopeId);
+    await this.assertStartBit(tx, actor, input.start_bit_id, scopeId);
+    // Compiled only once the caller may write here (issue 16, finding 5).
+    const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : null;
+    const now = nowIso();
+    await repo.insertFlow(tx, {
+      id,
+      account_id: actor.accountId,
+      scope_id: scopeId,
+      title,
+      description: blankToNull(input.flow_description ?? null),
+      categories: this.store.dialect.json(input.flow_categories ?? []),
+      priority: input.priority ?? 'medium',
+      start_bit_id: input.start_bit_id,
+      trail_context_schema: schema === null ? null : this.store.dialect.json(schema),
+      // CONTRACT.md, "Readings": a new flow is active, with review_status 'pending'.
+      is_active: 1,
+      review_status: 'pending',
+      created_by: actor.principalId,
+      created_at: now,
+      updated_at: now,
     });
+    await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: id, scopeId, summary: { start_bit_id: input.start_bit_id } });
+    return { flow_id: id, last_modified_date_time_utc: now };
   }
 
   async update(actor: Actor, input: UpdateFlowInput): Promise<FlowWritten> {
+    checkTitleIfGiven(input.flow_title, 'flow_title');
+    if (input.start_bit_id === null) throw startBitNull();
+    return this.store.transaction((tx) => this.updateIn(tx, actor, input));
+  }
+
+  /** update_flow in the caller's transaction. */
+  async updateIn(tx: Tx, actor: Actor, input: UpdateFlowInput): Promise<FlowWritten> {
     const title = checkTitleIfGiven(input.flow_title, 'flow_title');
     const newStartBitId = input.start_bit_id;
-    if (newStartBitId === null) {
-      throw new WaymarkError('FLOW_START_BIT_INVALID', 'start_bit_id cannot be unset: a flow always has a start bit. Pass the id of an active bit in the flow\'s scope, or omit start_bit_id.', {
-        start_bit_id: null,
-        reason: 'null',
-      });
+    if (newStartBitId === null) throw startBitNull();
+    const flow = this.visibleFlow(await repo.lockFlow(tx, this.store.dialect, input.flow_id, actor), input.flow_id);
+    assertCanWriteIn(actor, flow.scope_id);
+    // Compiled only for a flow the caller may write (issue 16, finding 5: a flow id that does not exist compiled too).
+    const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : input.trail_context_schema;
+    const changes: Partial<FlowTable> = {};
+    if (title !== undefined) changes.title = title;
+    if (input.flow_description !== undefined) changes.description = blankToNull(input.flow_description);
+    if (input.flow_categories !== undefined) changes.categories = this.store.dialect.json(input.flow_categories);
+    if (input.priority !== undefined) changes.priority = input.priority;
+    if (schema !== undefined) changes.trail_context_schema = schema === null ? null : this.store.dialect.json(schema);
+    let startBit: BitTable | undefined;
+    if (newStartBitId !== undefined) {
+      startBit = await this.assertStartBit(tx, actor, newStartBitId, flow.scope_id);
+      changes.start_bit_id = newStartBitId;
     }
-    return this.store.transaction(async (tx) => {
-      const flow = this.visibleFlow(await repo.lockFlow(tx, this.store.dialect, input.flow_id, actor), input.flow_id);
-      assertCanWriteIn(actor, flow.scope_id);
-      // Compiled only for a flow the caller may write (issue 16, finding 5: a flow id that does not exist compiled too).
-      const schema = input.trail_context_schema ? assertTrailContextSchema(input.trail_context_schema) : input.trail_context_schema;
-      const changes: Partial<FlowTable> = {};
-      if (title !== undefined) changes.title = title;
-      if (input.flow_description !== undefined) changes.description = blankToNull(input.flow_description);
-      if (input.flow_categories !== undefined) changes.categories = this.store.dialect.json(input.flow_categories);
-      if (input.priority !== undefined) changes.priority = input.priority;
-      if (schema !== undefined) changes.trail_context_schema = schema === null ? null : this.store.dialect.json(schema);
-      let startBit: BitTable | undefined;
-      if (newStartBitId !== undefined) {
-        startBit = await this.assertStartBit(tx, actor, newStartBitId, flow.scope_id);
-        changes.start_bit_id = newStartBitId;
+    // What was approved is what a trail runs: where it starts and what it is started with. Changing either on an
+    // approved flow sends it back to 'pending', so that the precondition of inactive → active (States and
+    // transitions: review_status 'approved') holds for the flow as it now is, not as it was reviewed.
+    const reviewed = flow.review_status === 'approved';
+    const startMoved = changes.start_bit_id !== undefined && changes.start_bit_id !== flow.start_bit_id;
+    const schemaChanged = schema !== undefined && !sameSchema(schema, flow.trail_context_schema === null ? null : this.parse<TrailContextSchema>(flow.trail_context_schema));
+    if (reviewed && (startMoved || schemaChanged)) {
+      changes.review_status = 'pending';
+      flow.review_status = 'pending';
+    }
+    if (input.is_active === false) changes.is_active = 0;
+    if (input.is_active === true && flow.is_active === 0) {
+      // States and transitions: inactive → active needs review_status 'approved' and an active start bit.
+      startBit ??= await lockBit(tx, this.store.dialect, flow.start_bit_id);
+      const reasons: Array<{ reason: string; message: string }> = [];
+      if (flow.review_status !== 'approved') {
+        reasons.push({ reason: 'review_status_not_approved', message: `review_status is '${flow.review_status}'; an Admin approves it with review_flow (review_status "approved").` });
       }
-      // What was approved is what a trail runs: where it starts and what it is started with. Changing either on an
-      // approved flow sends it back to 'pending', so that the precondition of inactive → active (States and
-      // transitions: review_status 'approved') holds for the flow as it now is, not as it was reviewed.
-      const reviewed = flow.review_status === 'approved';
-      const startMoved = changes.start_bit_id !== undefined && changes.start_bit_id !== flow.start_bit_id;
-      const schemaChanged = schema !== undefined && !sameSchema(schema, flow.trail_context_schema === null ? null : this.parse<TrailContextSchema>(flow.trail_context_schema));
-      if (reviewed && (startMoved || schemaChanged)) {
-        changes.review_status = 'pending';
-        flow.review_status = 'pending';
+      if (!startBit || startBit.status !== 'active') {
+        reasons.push({ reason: 'start_bit_archived', message: `the start bit ${flow.start_bit_id} is archived; pass another start_bit_id or restore the bit.` });
       }
-      if (input.is_active === false) changes.is_active = 0;
-      if (input.is_active === true && flow.is_active === 0) {
-        // States and transitions: inactive → active needs review_status 'approved' and an active start bit.
-        startBit ??= await lockBit(tx, this.store.dialect, flow.start_bit_id);
-        const reasons: Array<{ reason: string; message: string }> = [];
-        if (flow.review_status !== 'approved') {
-          reasons.push({ reason: 'review_status_not_approved', message: `review_status is '${flow.review_status}'; an Admin approves it with review_flow (review_status "approved").` });
-        }
-        if (!startBit || startBit.status !== 'active') {
-          reasons.push({ reason: 'start_bit_archived', message: `the start bit ${flow.start_bit_id} is archived; pass another start_bit_id or restore the bit.` });
-        }
-        if (reasons.length > 0) {
-          throw new WaymarkError('FLOW_ACTIVATION_REFUSED', `Flow ${flow.id} stays inactive: ${reasons.map((r) => r.message).join(' Also, ')}`, { reasons });
-        }
-        changes.is_active = 1;
+      if (reasons.length > 0) {
+        throw new WaymarkError('FLOW_ACTIVATION_REFUSED', `Flow ${flow.id} stays inactive: ${reasons.map((r) => r.message).join(' Also, ')}`, { reasons });
       }
-      changes.updated_at = nextModified(flow.updated_at);
-      await repo.updateFlow(tx, flow.id, changes);
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: flow.id, scopeId: flow.scope_id, summary: { fields: fieldsGiven(input, ['flow_id']) } });
-      return { flow_id: flow.id, last_modified_date_time_utc: changes.updated_at };
-    });
+      changes.is_active = 1;
+    }
+    changes.updated_at = nextModified(flow.updated_at);
+    await repo.updateFlow(tx, flow.id, changes);
+    await recordChange(tx, this.store.dialect, actor, { resourceType: 'flow', resourceId: flow.id, scopeId: flow.scope_id, summary: { fields: fieldsGiven(input, ['flow_id']) } });
+    return { flow_id: flow.id, last_modified_date_time_utc: changes.updated_at };
   }
 
   async review(actor: Actor, input: { flow_id: string; review_status: ReviewStatus }): Promise<FlowWritten & { review_status: ReviewStatus; is_active: boolean }> {
@@ -278,4 +281,11 @@ export class FlowsService {
     );
     return { flows: page.rows.map((r) => this.view(r)), next_cursor: page.next_cursor };
   }
+}
+
+function startBitNull(): WaymarkError {
+  return new WaymarkError('FLOW_START_BIT_INVALID', 'start_bit_id cannot be unset: a flow always has a start bit. Pass the id of an active bit in the flow\'s scope, or omit start_bit_id.', {
+    start_bit_id: null,
+    reason: 'null',
+  });
 }

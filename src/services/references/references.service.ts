@@ -80,66 +80,73 @@ export class ReferencesService {
 
   async create(actor: Actor, input: CreateReferenceInput): Promise<ReferenceWritten> {
     const content = checkReferenceContent(input.reference_content);
+    return this.store.transaction((tx) => this.createIn(tx, actor, { ...input, reference_content: content }));
+  }
+
+  /** create_reference in the caller's transaction, its content checked (checkReferenceContent); `id`: an import keeps its folder's. */
+  async createIn(tx: Tx, actor: Actor, input: CreateReferenceInput & { reference_content: SlateNode[] }, id: string = randomUUID()): Promise<ReferenceWritten> {
+    const content = input.reference_content;
     const text = referenceText(content);
     const now = nowIso();
-    const id = randomUUID();
-    await this.store.transaction(async (tx) => {
-      const scopeId = await resolveScope(tx, actor, input.scope_id);
-      assertCanWriteIn(actor, scopeId);
-      await repo.insertReference(tx, {
-        id,
-        account_id: actor.accountId,
-        scope_id: scopeId,
-        title: checkTitle(input.reference_title, 'reference_title'),
-        abstract: input.reference_abstract === undefined ? deriveAbstract(text) : blankToNull(input.reference_abstract),
-        content: this.store.dialect.json(content),
-        ...searchTexts(text),
-        categories: this.store.dialect.json(input.reference_categories ?? []),
-        is_active: 1,
-        author_principal_id: actor.principalId,
-        created_at: now,
-        updated_at: now,
-      });
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: id, scopeId });
+    const scopeId = await resolveScope(tx, actor, input.scope_id);
+    assertCanWriteIn(actor, scopeId);
+    await repo.insertReference(tx, {
+      id,
+      account_id: actor.accountId,
+      scope_id: scopeId,
+      title: checkTitle(input.reference_title, 'reference_title'),
+      abstract: input.reference_abstract === undefined ? deriveAbstract(text) : blankToNull(input.reference_abstract),
+      content: this.store.dialect.json(content),
+      ...searchTexts(text),
+      categories: this.store.dialect.json(input.reference_categories ?? []),
+      is_active: 1,
+      author_principal_id: actor.principalId,
+      created_at: now,
+      updated_at: now,
     });
+    await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: id, scopeId });
     return { reference_id: id, last_modified_date_time_utc: now };
   }
 
   async update(actor: Actor, input: UpdateReferenceInput): Promise<ReferenceWritten> {
     const content = input.reference_content === undefined ? undefined : checkReferenceContent(input.reference_content);
-    return this.store.transaction(async (tx) => {
-      const row = await repo.lockReference(tx, this.store.dialect, input.reference_id, actor);
-      if (!row) throw notFound(input.reference_id);
-      assertCanWriteIn(actor, row.scope_id);
-      if (input.is_active === true && row.is_active === 0) {
-        throw new WaymarkError('REFERENCE_UNARCHIVE_UNSUPPORTED', `Reference ${row.id} is archived and cannot be un-archived; create a new reference with create_reference instead.`);
+    return this.store.transaction((tx) => this.updateIn(tx, actor, { ...input, reference_content: content }));
+  }
+
+  /** update_reference in the caller's transaction, its content (if any) checked. */
+  async updateIn(tx: Tx, actor: Actor, input: UpdateReferenceInput & { reference_content?: SlateNode[] }): Promise<ReferenceWritten> {
+    const content = input.reference_content;
+    const row = await repo.lockReference(tx, this.store.dialect, input.reference_id, actor);
+    if (!row) throw notFound(input.reference_id);
+    assertCanWriteIn(actor, row.scope_id);
+    if (input.is_active === true && row.is_active === 0) {
+      throw new WaymarkError('REFERENCE_UNARCHIVE_UNSUPPORTED', `Reference ${row.id} is archived and cannot be un-archived; create a new reference with create_reference instead.`);
+    }
+    const changes: Parameters<typeof repo.updateReference>[2] = {};
+    if (input.reference_title !== undefined) changes.title = checkTitle(input.reference_title, 'reference_title');
+    if (input.reference_abstract !== undefined) changes.abstract = blankToNull(input.reference_abstract);
+    if (input.reference_categories !== undefined) changes.categories = this.store.dialect.json(input.reference_categories);
+    if (content !== undefined) {
+      const text = referenceText(content);
+      changes.content = this.store.dialect.json(content);
+      Object.assign(changes, searchTexts(text));
+      // An abstract the server derived follows the new content; one the caller wrote stays.
+      if (input.reference_abstract === undefined && row.abstract === deriveAbstract(row.search_text)) changes.abstract = deriveAbstract(text);
+    }
+    if (input.is_active === false && row.is_active === 1) {
+      // States and transitions: a reference that a bit links cannot be archived.
+      const bitIds = await links.bitIdsLinking(tx, row.id);
+      if (bitIds.length > 0) {
+        throw new WaymarkError('REFERENCE_IN_USE', `Reference ${row.id} is linked by ${bitIds.length} bit(s); unlink it from each (unlink_reference) before archiving.`, { bit_ids: bitIds });
       }
-      const changes: Parameters<typeof repo.updateReference>[2] = {};
-      if (input.reference_title !== undefined) changes.title = checkTitle(input.reference_title, 'reference_title');
-      if (input.reference_abstract !== undefined) changes.abstract = blankToNull(input.reference_abstract);
-      if (input.reference_categories !== undefined) changes.categories = this.store.dialect.json(input.reference_categories);
-      if (content !== undefined) {
-        const text = referenceText(content);
-        changes.content = this.store.dialect.json(content);
-        Object.assign(changes, searchTexts(text));
-        // An abstract the server derived follows the new content; one the caller wrote stays.
-        if (input.reference_abstract === undefined && row.abstract === deriveAbstract(row.search_text)) changes.abstract = deriveAbstract(text);
-      }
-      if (input.is_active === false && row.is_active === 1) {
-        // States and transitions: a reference that a bit links cannot be archived.
-        const bitIds = await links.bitIdsLinking(tx, row.id);
-        if (bitIds.length > 0) {
-          throw new WaymarkError('REFERENCE_IN_USE', `Reference ${row.id} is linked by ${bitIds.length} bit(s); unlink it from each (unlink_reference) before archiving.`, { bit_ids: bitIds });
-        }
-        changes.is_active = 0;
-      }
-      // is_active:true on an active reference, or is_active:false on an archived one, changes nothing.
-      if (Object.keys(changes).length === 0) return { reference_id: row.id, last_modified_date_time_utc: row.updated_at };
-      changes.updated_at = nextModified(row.updated_at);
-      await repo.updateReference(tx, row.id, changes);
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: row.id, scopeId: row.scope_id, summary: { fields: fieldsGiven(input, ['reference_id']) } });
-      return { reference_id: row.id, last_modified_date_time_utc: changes.updated_at };
-    });
+      changes.is_active = 0;
+    }
+    // is_active:true on an active reference, or is_active:false on an archived one, changes nothing.
+    if (Object.keys(changes).length === 0) return { reference_id: row.id, last_modified_date_time_utc: row.updated_at };
+    changes.updated_at = nextModified(row.updated_at);
+    await repo.updateReference(tx, row.id, changes);
+    await recordChange(tx, this.store.dialect, actor, { resourceType: 'reference', resourceId: row.id, scopeId: row.scope_id, summary: { fields: fieldsGiven(input, ['reference_id']) } });
+    return { reference_id: row.id, last_modified_date_time_utc: changes.updated_at };
   }
 
   async get(actor: Actor, referenceId: string): Promise<ReferenceView> {
@@ -252,6 +259,38 @@ export class ReferencesService {
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { reference_id: reference.id, unlinked: true } });
       return { bit_id: bit.id, reference_id: reference.id };
     });
+  }
+
+  /**
+   * A bit's whole list of links set at once, in the caller's transaction, which holds the bit and records its
+   * change (an import: one event per bit). Each reference is checked as link_reference checks it; links it keeps
+   * keep their ids.
+   */
+  async setLinksIn(tx: Tx, actor: Actor, bit: { id: string; scope_id: string | null }, wanted: ReadonlyArray<{ reference_id: string; display_label: string | null }>): Promise<void> {
+    const rows = new Map((await repo.findReferenceStates(tx, wanted.map((w) => w.reference_id), actor)).map((r) => [r.id, r]));
+    for (const { reference_id } of wanted) {
+      const row = rows.get(reference_id);
+      if (!row) throw notFound(reference_id);
+      if (row.is_active === 0) throw new WaymarkError('REFERENCE_ARCHIVED', `Reference ${reference_id} is archived; link an active reference.`, { reference_id });
+      if (row.scope_id !== bit.scope_id) throw scopeMismatch(reference_id, row.scope_id, bit.scope_id);
+    }
+    const list = await links.linksOfBit(tx, bit.id);
+    const keep = new Set(wanted.map((w) => w.reference_id));
+    for (const link of list) if (!keep.has(link.reference_id)) await links.deleteLink(tx, link.id);
+    const ordered: Array<{ id: string; position: number }> = [];
+    for (const want of wanted) {
+      const found = list.find((l) => l.reference_id === want.reference_id);
+      if (found) {
+        if (found.display_label !== want.display_label) await links.setDisplayLabel(tx, found.id, want.display_label);
+        ordered.push(found);
+        continue;
+      }
+      // Inserted after the kept ones' positions, then every position written in the wanted order.
+      const row = { id: randomUUID(), account_id: actor.accountId, bit_id: bit.id, reference_id: want.reference_id, display_label: want.display_label, position: list.length + ordered.length, created_at: nowIso() };
+      await links.insertLink(tx, row);
+      ordered.push(row);
+    }
+    await links.writePositions(tx, ordered);
   }
 
   /**

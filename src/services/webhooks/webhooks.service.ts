@@ -12,7 +12,7 @@ import type { EventTable, WebhookDeliveryTable, WebhookEndpointTable } from '../
 import type { Store } from '../../store/store.js';
 import { assertCanWriteIn, type Actor } from '../actor.js';
 import { nowIso } from '../clock.js';
-import { fieldsGiven, recordChange, type ChangeAuthor } from '../events/record.js';
+import { fieldsGiven, recordChange } from '../events/record.js';
 import { resolveScope } from '../scopes.js';
 import { addressPolicyFromEnv, checkEndpointUrl, type AddressPolicy } from './address.js';
 import { ALL_EVENTS, typeOf, WEBHOOK_EVENT_NAMES } from './event-types.js';
@@ -115,8 +115,7 @@ export class WebhooksService {
     return { webhooks: await Promise.all(rows.map((r) => this.view(r))) };
   }
 
-  /** `author`: who the change's event names (the operator, at the command line); the actor by default. */
-  async create(actor: Actor, input: CreateWebhookInput, author: ChangeAuthor = actor): Promise<WebhookWithSecret> {
+  async create(actor: Actor, input: CreateWebhookInput): Promise<WebhookWithSecret> {
     const url = checkEndpointUrl(input.url, this.policy);
     const types = checkTypes(input.event_types);
     const scopeId = await resolveScope(this.store.db, actor, input.scope_id ?? actor.scopeId);
@@ -140,7 +139,7 @@ export class WebhooksService {
       lease_id: null,
       leased_until: null,
       failing_since: null,
-      created_by: author.principalId,
+      created_by: actor.operator ? null : actor.principalId,
       created_at: now,
       updated_at: now,
     };
@@ -148,12 +147,12 @@ export class WebhooksService {
       // It hears what happens from now on: the events after the one that records it.
       row.cursor_seq = (await repo.headSeq(tx, actor.accountId)) + 1;
       await repo.insertEndpoint(tx, row);
-      await recordChange(tx, this.store.dialect, author, { resourceType: 'webhook', resourceId: row.id, scopeId, summary: { event_types: types } });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'webhook', resourceId: row.id, scopeId, summary: { event_types: types } });
     });
     return { ...(await this.view(row)), secret: row.secret };
   }
 
-  async update(actor: Actor, input: UpdateWebhookInput, author: ChangeAuthor = actor): Promise<WebhookView> {
+  async update(actor: Actor, input: UpdateWebhookInput): Promise<WebhookView> {
     const changes: Partial<WebhookEndpointTable> = {};
     if (input.url !== undefined) changes.url = checkEndpointUrl(input.url, this.policy);
     if (input.event_types !== undefined) changes.event_types = JSON.stringify(checkTypes(input.event_types));
@@ -167,24 +166,24 @@ export class WebhooksService {
       if (input.status === 'active') Object.assign(changes, { status: 'active', head_attempts: 0, head_failing_since: null, next_attempt_at: null, failing_since: null });
       if (Object.keys(changes).length === 0) return;
       await repo.updateEndpoint(tx, endpoint.id, { ...changes, updated_at: nowIso() });
-      await recordChange(tx, this.store.dialect, author, { resourceType: 'webhook', resourceId: endpoint.id, scopeId: endpoint.scope_id, summary: { fields: fieldsGiven(input, ['webhook_id']) } });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'webhook', resourceId: endpoint.id, scopeId: endpoint.scope_id, summary: { fields: fieldsGiven(input, ['webhook_id']) } });
     });
     return this.view(await this.visible(actor, input.webhook_id));
   }
 
-  async remove(actor: Actor, input: { webhook_id: string }, author: ChangeAuthor = actor): Promise<{ webhook_id: string; removed: true }> {
+  async remove(actor: Actor, input: { webhook_id: string }): Promise<{ webhook_id: string; removed: true }> {
     await this.store.transaction(async (tx) => {
       const endpoint = await repo.findEndpoint(tx, input.webhook_id, actor);
       if (!endpoint) throw notFound(input.webhook_id);
       assertCanWriteIn(actor, endpoint.scope_id);
       await repo.deleteEndpoint(tx, endpoint.id);
-      await recordChange(tx, this.store.dialect, author, { resourceType: 'webhook', resourceId: endpoint.id, scopeId: endpoint.scope_id, summary: { removed: true } });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'webhook', resourceId: endpoint.id, scopeId: endpoint.scope_id, summary: { removed: true } });
     });
     return { webhook_id: input.webhook_id, removed: true };
   }
 
   /** A new secret; the old one keeps signing beside it for `overlap_hours` (default 24, 0: at once). */
-  async rotate(actor: Actor, input: { webhook_id: string; overlap_hours?: number }, author: ChangeAuthor = actor): Promise<WebhookWithSecret> {
+  async rotate(actor: Actor, input: { webhook_id: string; overlap_hours?: number }): Promise<WebhookWithSecret> {
     const secret = newSecret();
     await this.store.transaction(async (tx) => {
       const endpoint = await repo.findEndpoint(tx, input.webhook_id, actor);
@@ -193,7 +192,7 @@ export class WebhooksService {
       const hours = input.overlap_hours ?? 24;
       const until = new Date(Date.now() + hours * 3600_000).toISOString();
       await repo.updateEndpoint(tx, endpoint.id, { secret, previous_secret: hours > 0 ? endpoint.secret : null, previous_secret_until: hours > 0 ? until : null, updated_at: nowIso() });
-      await recordChange(tx, this.store.dialect, author, { resourceType: 'webhook', resourceId: endpoint.id, scopeId: endpoint.scope_id, summary: { rotated: true, overlap_hours: hours } });
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'webhook', resourceId: endpoint.id, scopeId: endpoint.scope_id, summary: { rotated: true, overlap_hours: hours } });
     });
     return { ...(await this.view(await this.visible(actor, input.webhook_id))), secret };
   }
