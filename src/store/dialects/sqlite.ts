@@ -1,9 +1,9 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder, type SqlBool, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, Kysely, sql, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type SelectQueryBuilder, type SqliteDialectConfig } from 'kysely';
 import type { DB } from '../schema.js';
-import { jsonKey, type StoreDialect } from './dialect.js';
+import type { StoreDialect } from './dialect.js';
 import { LIMITS } from '../../limits/index.js';
 import { registerSqliteFunctions } from './sqlite-functions.js';
 import { inlineCheckpoints, threadCheckpoints, WRITER_CHECKPOINT_PAGES, type SqliteCheckpoints } from './sqlite-checkpoints.js';
@@ -163,9 +163,6 @@ export function sqliteDialect(file: string, options: SqliteOptions = {}): StoreD
       const code = (error as { code?: string } | null)?.code;
       return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
     },
-    // json_extract gives SQLite's own values: a JSON true is the integer 1.
-    jsonText: (column, key) => sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${jsonKey(key)}`})`,
-    jsonTrue: (column, key) => sql<SqlBool>`(json_type(${sql.ref(column)}, ${`$.${jsonKey(key)}`}) = 'true')`,
     search: sqliteSearch(reads),
     close: async () => {
       clearInterval(optimizer);
