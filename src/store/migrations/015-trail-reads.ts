@@ -8,7 +8,8 @@ import type { MigrationTarget } from './engine.js';
  *   of every open trail's snapshot JSON (a snapshot can be megabytes).
  * - trails.needs_person: 1 while the trail is open and its current step waits for a person (handed to one, or
  *   human_required while running), 0 otherwise. Written with the change in its transaction; the inbox filters on
- *   it through trails_inbox_person, and on a starter's open trails through trails_inbox_started.
+ *   it through trails_inbox_person, and on a starter's open trails through trails_inbox_started (each with a copy
+ *   by flow, for the inbox of one flow). Partial: they hold the open trails only.
  * - inbox_counts: how many open trails each group holds (account, scope, flow, starter, status, needs_person),
  *   and, under the starter '', how many of a group need a person whoever started them: the inbox's counts are a
  *   sum over a few of these rows, not a count of every open trail on every call.
@@ -16,10 +17,11 @@ import type { MigrationTarget } from './engine.js';
  *   trail's updated_at, so that "my trails" (list_trails by principal) is one index range in the list's order
  *   instead of three scans of every answer, step and event.
  * - trail_events_step: the inbox reads the latest transfer of each current step by step_id.
+ * - trails_flow_updated: one flow's trails in the lists' order, for list_trails by flow (a filter on
+ *   trails_account_updated read every trail of the other flows on the way).
  * - flows_account_updated: list_flows pages by (updated_at, id) as bits and trails do.
  *
- * The partial indexes' conditions are literals: SQLite uses a partial index only for a query that states the same
- * condition with the same constants.
+ * The queries state the partial indexes' conditions with the same constants, as literals (inbox.repo.ts).
  */
 export function trailReads(target: MigrationTarget): Migration {
   return {
@@ -41,6 +43,15 @@ export function trailReads(target: MigrationTarget): Migration {
         .where(sql<boolean>`status IN ('running', 'waiting_for_person')`)
         .execute();
       await db.schema.createIndex('trails_inbox_person').on('trails').columns(['account_id', 'updated_at', 'id']).where(sql<boolean>`needs_person = 1`).execute();
+      // The inbox of one flow: the same two ranges within the flow.
+      await db.schema
+        .createIndex('trails_inbox_started_flow')
+        .on('trails')
+        .columns(['account_id', 'started_by', 'flow_id', 'updated_at', 'id'])
+        .where(sql<boolean>`status IN ('running', 'waiting_for_person')`)
+        .execute();
+      await db.schema.createIndex('trails_inbox_person_flow').on('trails').columns(['account_id', 'flow_id', 'updated_at', 'id']).where(sql<boolean>`needs_person = 1`).execute();
+      await db.schema.createIndex('trails_flow_updated').on('trails').columns(['account_id', 'flow_id', 'updated_at', 'id']).execute();
 
       await db.schema
         .createTable('inbox_counts')

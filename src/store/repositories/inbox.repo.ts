@@ -29,8 +29,9 @@ export interface InboxFilter {
 type Eb = ExpressionBuilder<DB, 'trails'>;
 
 /**
- * The open statuses and needs_person as literals: the partial indexes of migration 015 state them so, and SQLite
- * uses a partial index only for a query that states its condition with the same constants (not bound parameters).
+ * The open statuses and needs_person as literals, as the partial indexes of migration 015 state them. SQLite matches
+ * a partial index's condition to the query's terms; given a bound parameter instead, it can only by preparing the
+ * statement again for each value bound, at every call (the store keeps its statements prepared: sqlite.ts).
  */
 const isOpen = sql<SqlBool>`${sql.ref('trails.status')} in (${sql.join(OPEN_TRAIL_STATUSES.map((s) => sql.lit(s)))})`;
 const needsPerson = (eb: Eb) => eb('trails.needs_person', '=', sql.lit(1));
@@ -49,8 +50,8 @@ function reasonConditions(eb: Eb, who: InboxWho): Record<InboxReason, Expression
 
 /**
  * The inbox as index ranges, each read in the inbox's order (updated_at, id descending): the caller's own open
- * trails (trails_inbox_started) and, for a person, the trails that need one (trails_inbox_person). A page merges
- * them, so it reads about a page from each whatever the number of trails.
+ * trails (trails_inbox_started) and, for a person, the trails that need one (trails_inbox_person), or their copies
+ * by flow under a flow filter. A page merges them, so it reads about a page from each whatever the number of trails.
  */
 function ranges(who: InboxWho, reason: InboxReason | undefined): Array<(eb: Eb) => Expression<SqlBool>> {
   if (reason) return [(eb) => reasonConditions(eb, who)[reason]];
