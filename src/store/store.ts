@@ -90,7 +90,7 @@ export function openStore(options: StoreOptions = {}): Store {
         const result = await migrator.migrateToLatest();
         if (result.error) throw result.error;
         // Migrations add indexes and fill columns: the planner's statistics are refreshed with them (issue 31), on
-        // the migrations' connection (no statement timeout). SQLite samples each index (analysis_limit, sqlite.ts).
+        // the migrations' connection (no statement timeout).
         if ((result.results ?? []).length > 0) await sql`ANALYZE`.execute(migrationDb);
         return result;
       });
