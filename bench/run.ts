@@ -135,6 +135,7 @@ const BENCHES: Array<{ name: string; run: Runner; optional?: boolean }> = [
   { name: 'http-vs-sdk', run: own('./http-vs-sdk.js') },
   { name: 'start', run: own('./start.js') },
   { name: 'save', run: own('./save.js') },
+  { name: 'scale', run: own('./scale.js') },
 ];
 
 function cell(value: string | number | undefined): string {
