@@ -40,15 +40,15 @@ export async function changeTrail(q: Tx, before: TrailTable, changes: TrailChang
   const result = await update.executeTakeFirst();
   if (result.numUpdatedRows === 0n) return false;
   await shiftInboxCounts(q, before, { ...before, ...changes });
-  if (changes.updated_at !== undefined && changes.updated_at !== before.updated_at) {
-    await q.updateTable('trail_participants').set({ updated_at: changes.updated_at }).where('trail_id', '=', before.id).execute();
-  }
-  if (by === null) return true;
-  await q
-    .insertInto('trail_participants')
-    .values({ trail_id: before.id, principal_id: by, updated_at: changes.updated_at ?? before.updated_at })
-    .onConflict((oc) => oc.columns(['trail_id', 'principal_id']).doNothing())
-    .execute();
+  const updatedAt = changes.updated_at ?? before.updated_at;
+  // The starter joined at the start: a change by it that keeps updated_at leaves the participants as they are.
+  if (updatedAt === before.updated_at && (by === null || by === before.started_by)) return true;
+  // One statement, not an update and an insert: every participant takes the new updated_at and `by` joins them.
+  // SQLite reads `ON CONFLICT` after a SELECT without WHERE as a join's ON: hence `WHERE 1 = 1`.
+  const joining = by === null ? sql`` : sql`UNION SELECT ${before.id}, ${by}, ${updatedAt} WHERE 1 = 1`;
+  await sql`INSERT INTO trail_participants (trail_id, principal_id, updated_at)
+    SELECT trail_id, principal_id, ${updatedAt} FROM trail_participants WHERE trail_id = ${before.id} ${joining}
+    ON CONFLICT (trail_id, principal_id) DO UPDATE SET updated_at = excluded.updated_at`.execute(q);
   return true;
 }
 
