@@ -268,6 +268,7 @@ export class TrailsService {
         created_at: now,
         updated_at: now,
         flow_version: approved?.version ?? null,
+        // Until its first step is entered, just below.
         needs_person: 0,
       };
       await repo.insertTrail(tx, trail);
@@ -487,7 +488,7 @@ export class TrailsService {
         changes = { current_step_id: entered.id, status: 'running', needs_person: needsPerson('running', entered.snapshot.human_required), updated_at: now };
       } else {
         // No connection is available: the trail has reached its end.
-        changes = { current_step_id: null, status: 'completed', needs_person: 0, updated_at: now };
+        changes = { current_step_id: null, status: 'completed', needs_person: needsPerson('completed', false), updated_at: now };
       }
       // Only from the step this call read: the row lock already orders advances, and the condition makes sure
       // on every engine that no advance ever leaves a step another one has left.
@@ -527,7 +528,7 @@ export class TrailsService {
       const now = nextModified(trail.updated_at);
       await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'cancel', reason: input.reason ?? null, principal_id: actor.principalId, at: now });
       await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: null });
-      const changes = { current_step_id: null, status: 'cancelled', needs_person: 0, updated_at: now } as const;
+      const changes = { current_step_id: null, status: 'cancelled', needs_person: needsPerson('cancelled', false), updated_at: now } as const;
       await repo.changeTrail(tx, trail, changes, actor.principalId);
       Object.assign(trail, changes);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status } });
