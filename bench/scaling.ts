@@ -44,7 +44,7 @@ const FIXED_WORD = { word: 'zeppelin', hits: 20 };
 const PERCENT_WORD = 'invoice';
 
 /** A small deterministic PRNG (mulberry32), so every run loads the same store. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -114,6 +114,11 @@ export interface TrailTable {
   updated_at: string;
   /** The approved flow version the trail runs (migration 014); null: the bits as they are when it enters them. */
   flow_version: number | null;
+  /**
+   * Migration 015: 1 while the trail is open and its current step waits for a person (handed to one, or
+   * human_required while running), else 0; written with every change of status or step (what the inbox filters on).
+   */
+  needs_person: number;
 }
 export interface TrailStepTable {
   id: string;
@@ -142,6 +147,8 @@ export interface TrailStepTable {
   bit_title: string | null;
   /** The bit revision the step ran (migration 014); null on steps entered before it. */
   bit_revision: number | null;
+  /** Migration 015: the bit was human_required as the trail entered it (1), read without the snapshot. */
+  human_required: number;
 }
 export interface TrailAnswerTable {
   id: Generated<number>;
@@ -168,6 +175,30 @@ export interface TrailEventTable {
   /** Null only for transfers made before migration 003 recorded who made them. */
   principal_id: string | null;
   at: string;
+}
+
+/**
+ * How many open trails a group holds (migration 015): by account, scope, flow, starter, status and needs_person;
+ * under the starter '' the group's trails that need a person, whoever started them. Kept by the trail writes
+ * (trails.repo.ts), read by the inbox's counts.
+ */
+export interface InboxCountTable {
+  /** The group's parts joined by '|' (inbox.repo.ts countKey). */
+  id: string;
+  account_id: string;
+  scope_id: string | null;
+  flow_id: string;
+  started_by: string;
+  status: TrailStatus;
+  needs_person: number;
+  trails: number;
+}
+
+/** Who took part in a trail (migration 015): every principal who changed it, with the trail's updated_at. */
+export interface TrailParticipantTable {
+  trail_id: string;
+  principal_id: string;
+  updated_at: string;
 }
 
 /** A one-time sign-in link (migration 010): only the SHA-256 of its secret is kept. */
@@ -210,6 +241,8 @@ export interface DB {
   trail_steps: TrailStepTable;
   trail_answers: TrailAnswerTable;
   trail_events: TrailEventTable;
+  trail_participants: TrailParticipantTable;
+  inbox_counts: InboxCountTable;
   signin_links: SigninLinkTable;
   signin_sessions: SigninSessionTable;
   oauth_records: OAuthRecordTable;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { Migrator, type Kysely, type MigrationResultSet, type Transaction } from 'kysely';
+import { Migrator, sql, type Kysely, type MigrationResultSet, type Transaction } from 'kysely';
 import type { StoreDialect } from './dialects/dialect.js';
 import { redactUrl } from '../redact.js';
 import { postgresDialect } from './dialects/postgres.js';
@@ -89,6 +89,9 @@ export function openStore(options: StoreOptions = {}): Store {
         const migrator = new Migrator({ db: migrationDb, provider: { getMigrations: async () => migrations(dialect) }, allowUnorderedMigrations: true });
         const result = await migrator.migrateToLatest();
         if (result.error) throw result.error;
+        // Migrations add indexes and fill columns: the planner's statistics are refreshed with them (issue 31), on
+        // the migrations' connection (no statement timeout).
+        if ((result.results ?? []).length > 0) await sql`ANALYZE`.execute(migrationDb);
         return result;
       });
     },

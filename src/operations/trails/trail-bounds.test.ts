@@ -98,7 +98,10 @@ describe.each(ENGINES)('trail bounds on %s', (engine) => {
     const trail = await start(lineFlow);
     const first = trail.current_step!.step_id;
     await h.owner.client.ok('advance_trail', { trail_id: trail.trail_id });
-    const moved = await h.store.store.transaction((tx) => repo.moveTrail(tx, trail.trail_id, first, { status: 'completed', current_step_id: null }));
+    const moved = await h.store.store.transaction(async (tx) => {
+      const row = await repo.lockTrail(tx, h.store.store.dialect, trail.trail_id, { accountId: h.accountId, scopeId: null });
+      return repo.changeTrail(tx, row!, { status: 'completed', current_step_id: null, needs_person: 0 }, h.owner.principalId, first);
+    });
     expect(moved).toBe(false);
     expect((await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id })).status).toBe('running');
   });

@@ -29,16 +29,15 @@ export class InboxService {
 
   async list(actor: Actor, input: InboxInput): Promise<Inbox> {
     const db = this.store.db;
-    const dialect = this.store.dialect;
     if (input.flow_id) {
       const flow = await findFlow(db, input.flow_id, actor);
       if (!flow) throw new WaymarkError('FLOW_NOT_FOUND', `No flow ${input.flow_id} is visible to this token: list_flows shows the flows you can see.`, { flow_id: input.flow_id });
     }
     const who: repo.InboxWho = { accountId: actor.accountId, scopeId: actor.scopeId, principalId: actor.principalId, isPerson: actor.kind === 'person' };
     const filter = { flowId: input.flow_id, status: input.status };
-    const page = await repo.inboxPage(db, dialect, who, { ...filter, reason: input.reason }, { limit: input.limit ?? LIMITS.inboxPageSize, cursor: input.cursor });
+    const page = await repo.inboxPage(db, who, { ...filter, reason: input.reason }, { limit: input.limit ?? LIMITS.inboxPageSize, cursor: input.cursor });
     const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
-    const steps = new Map((await repo.currentSteps(db, dialect, stepIds)).map((s) => [s.id, s]));
+    const steps = new Map((await repo.currentSteps(db, stepIds)).map((s) => [s.id, s]));
     const transfers = await repo.latestTransfers(db, stepIds);
     const flows = await repo.flowTitles(db, [...new Set(page.rows.map((t) => t.flow_id))]);
     const items = page.rows.map((t): InboxItem => {
@@ -62,6 +61,6 @@ export class InboxService {
         last_modified_date_time_utc: t.updated_at,
       };
     });
-    return { items, counts: await repo.inboxCounts(db, dialect, who, filter), next_cursor: page.next_cursor };
+    return { items, counts: await repo.inboxCounts(db, who, filter), next_cursor: page.next_cursor };
   }
 }

@@ -15,7 +15,7 @@ import { findFlow } from '../../store/repositories/flows.repo.js';
 import { accountWide } from '../../store/visibility.js';
 import { listLinksForBit } from '../../store/repositories/links.repo.js';
 import * as repo from '../../store/repositories/trails.repo.js';
-import type { TrailStatus } from '../../store/enums.js';
+import { OPEN_TRAIL_STATUSES, type TrailStatus } from '../../store/enums.js';
 import type { TrailTable } from '../../store/schema.js';
 import type { Db, Store, Tx } from '../../store/store.js';
 import type { Actor } from '../actor.js';
@@ -63,6 +63,15 @@ type Q = Db | Tx;
 /** Whether the actor may answer and advance this step: an agent never acts on a human_required step nor on one handed to a person. */
 export function mayActOn(actor: Pick<Actor, 'kind'>, step: { human_required: boolean; waiting_for_person: boolean }): boolean {
   return actor.kind === 'person' || (!step.human_required && !step.waiting_for_person);
+}
+
+/**
+ * A trail's needs_person (migration 015: what the inbox filters on): 1 while it is open and its current step is one
+ * an agent may not act on, so that it waits for a person; else 0.
+ */
+export function needsPerson(status: TrailStatus, humanRequired: boolean): 0 | 1 {
+  const open = (OPEN_TRAIL_STATUSES as readonly TrailStatus[]).includes(status);
+  return open && !mayActOn({ kind: 'agent' }, { human_required: humanRequired, waiting_for_person: status === 'waiting_for_person' }) ? 1 : 0;
 }
 
 export class TrailsService {
@@ -125,6 +134,7 @@ export class TrailsService {
       snapshot_step_id: holder ?? null,
       entered_at: at,
       bit_revision: revision,
+      human_required: snapshot.human_required ? 1 : 0,
     });
     return { id, snapshot };
   }
@@ -258,11 +268,14 @@ export class TrailsService {
         created_at: now,
         updated_at: now,
         flow_version: approved?.version ?? null,
+        // Until its first step is entered, just below.
+        needs_person: 0,
       };
       await repo.insertTrail(tx, trail);
       const entered = await this.enterStep(tx, trail, approved?.startBitId ?? flow.start_bit_id, 1, now);
-      trail.current_step_id = entered.id;
-      await repo.updateTrail(tx, trail.id, { current_step_id: trail.current_step_id });
+      const changes = { current_step_id: entered.id, needs_person: needsPerson(trail.status, entered.snapshot.human_required) };
+      await repo.changeTrail(tx, trail, changes, actor.principalId);
+      Object.assign(trail, changes);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { flow_id: flow.id, step_id: entered.id } });
       return this.view(tx, trail, reader, entered.snapshot);
     });
@@ -370,8 +383,10 @@ export class TrailsService {
       });
       await this.assertRoomForAnswers(tx, trail.id, step.id, rows.reduce((sum, r) => sum + r.value_bytes, 0));
       await repo.insertAnswers(tx, rows);
-      trail.updated_at = nextModified(trail.updated_at);
-      await repo.updateTrail(tx, trail.id, { updated_at: trail.updated_at });
+      const updatedAt = nextModified(trail.updated_at);
+      // An empty submit records no answer, so it makes no one a participant.
+      await repo.changeTrail(tx, trail, { updated_at: updatedAt }, rows.length > 0 ? actor.principalId : null);
+      trail.updated_at = updatedAt;
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, element_ids: rows.map((r) => r.element_id) } });
       const warnings = check.accepted.filter((a) => a.warnings.length > 0).map((a) => ({ element_id: a.element_id, warnings: a.warnings }));
       // The step is the one just read, and a snapshot never changes: the view takes it as it is.
@@ -467,21 +482,20 @@ export class TrailsService {
       const now = nextModified(trail.updated_at);
       await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: follow?.connection_id ?? null });
       let entered: { id: string; snapshot: BitSnapshot } | undefined;
+      let changes: repo.TrailChanges;
       if (follow) {
         entered = await this.enterStep(tx, trail, follow.target_bit_id, step.seq + 1, now);
-        trail.current_step_id = entered.id;
-        trail.status = 'running';
+        changes = { current_step_id: entered.id, status: 'running', needs_person: needsPerson('running', entered.snapshot.human_required), updated_at: now };
       } else {
         // No connection is available: the trail has reached its end.
-        trail.current_step_id = null;
-        trail.status = 'completed';
+        changes = { current_step_id: null, status: 'completed', needs_person: needsPerson('completed', false), updated_at: now };
       }
-      trail.updated_at = now;
       // Only from the step this call read: the row lock already orders advances, and the condition makes sure
       // on every engine that no advance ever leaves a step another one has left.
-      if (!(await repo.moveTrail(tx, trail.id, step.id, { current_step_id: trail.current_step_id, status: trail.status, updated_at: now }))) {
+      if (!(await repo.changeTrail(tx, trail, changes, actor.principalId, step.id))) {
         throw validationError([{ path: 'trail_id', message: 'the trail moved on while this call ran' }], `Trail ${trail.id} was advanced by another call meanwhile; nothing was advanced. Read it with get_trail.`);
       }
+      Object.assign(trail, changes);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status } });
       this.moves.moved(trail.id);
       return this.view(tx, trail, reader, entered?.snapshot);
@@ -494,9 +508,9 @@ export class TrailsService {
       const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
       const now = nextModified(trail.updated_at);
       await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'transfer', reason: input.reason, principal_id: actor.principalId, at: now });
-      trail.status = 'waiting_for_person';
-      trail.updated_at = now;
-      await repo.updateTrail(tx, trail.id, { status: trail.status, updated_at: now });
+      const changes = { status: 'waiting_for_person', needs_person: needsPerson('waiting_for_person', snapshot.human_required), updated_at: now } as const;
+      await repo.changeTrail(tx, trail, changes, actor.principalId);
+      Object.assign(trail, changes);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status } });
       return this.view(tx, trail, 'slate', snapshot);
     });
@@ -514,10 +528,9 @@ export class TrailsService {
       const now = nextModified(trail.updated_at);
       await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'cancel', reason: input.reason ?? null, principal_id: actor.principalId, at: now });
       await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: null });
-      trail.current_step_id = null;
-      trail.status = 'cancelled';
-      trail.updated_at = now;
-      await repo.updateTrail(tx, trail.id, { current_step_id: null, status: trail.status, updated_at: now });
+      const changes = { current_step_id: null, status: 'cancelled', needs_person: needsPerson('cancelled', false), updated_at: now } as const;
+      await repo.changeTrail(tx, trail, changes, actor.principalId);
+      Object.assign(trail, changes);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status } });
       return this.view(tx, trail, 'slate');
     });

@@ -2,7 +2,7 @@
  * Everything that differs between the two engines lives behind this interface, so that the
  * repositories and services never ask which engine they run on (STYLE.md, kysely's dialect layout).
  */
-import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../schema.js';
 import { WaymarkError } from '../../errors.js';
 import type { Visibility } from '../visibility.js';
@@ -65,13 +65,6 @@ export interface StoreDialect {
   isRetryable(error: unknown): boolean;
   /** Whether an error is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
-  /**
-   * A top-level field of a JSON column read in SQL (the inbox reads a step snapshot's title and human_required
-   * without loading the snapshot, which can be megabytes). `key` is a constant of ours, never user text.
-   * jsonText: the string field, or null. jsonTrue: whether the field is the JSON literal true.
-   */
-  jsonText(column: string, key: string): RawBuilder<string | null>;
-  jsonTrue(column: string, key: string): RawBuilder<SqlBool>;
   /** Full-text search of the References Library (see SearchDialect below). */
   readonly search: SearchDialect;
   /**
@@ -82,12 +75,6 @@ export interface StoreDialect {
   connectionNodesOf(bitId: string): RawBuilder<{ node: unknown }>;
   /** Lets go of what the engine holds beside Kysely's connections (the embedded store's search readers). */
   close(): Promise<void>;
-}
-
-/** A JSON key the store reads in SQL: a plain identifier, so it can be written into the path literal. */
-export function jsonKey(key: string): string {
-  if (!/^[a-z_]+$/.test(key)) throw new Error(`not a JSON key the store reads: ${key}`);
-  return key;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { Kysely, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type SelectQueryBuilder } from 'kysely';
 import { LIMITS } from '../../limits/index.js';
 import type { DB } from '../schema.js';
-import { jsonKey, queryTimeout, type StoreDialect } from './dialect.js';
+import { queryTimeout, type StoreDialect } from './dialect.js';
 import { postgresSearch } from './postgres-search.js';
 
 /**
@@ -99,8 +99,6 @@ export function postgresDialect(url: string, options: PostgresOptions = {}): Sto
     },
     isRetryable: (error) => RETRYABLE.has((error as { code?: string } | null)?.code ?? ''),
     isUniqueViolation: (error) => (error as { code?: string } | null)?.code === '23505',
-    jsonText: (column, key) => sql<string | null>`(${sql.ref(column)} ->> ${jsonKey(key)})`,
-    jsonTrue: (column, key) => sql<SqlBool>`((${sql.ref(column)} -> ${jsonKey(key)}) = 'true'::jsonb)`,
     search: postgresSearch,
     // Its pool ends with Kysely's destroy.
     close: async () => undefined,

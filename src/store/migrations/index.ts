@@ -14,6 +14,7 @@ import { oauthRecords } from './011-oauth.js';
 import { duplicateStepIndex } from './012-duplicate-step-index.js';
 import { events } from './013-events.js';
 import { revisions } from './014-revisions.js';
+import { trailReads } from './015-trail-reads.js';
 import { webhooks } from './016-webhooks.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
@@ -33,6 +34,7 @@ export function migrations(dialect: MigrationTarget): Record<string, Migration> 
     '012-duplicate-step-index': duplicateStepIndex(),
     '013-events': events(),
     '014-revisions': revisions(dialect),
+    '015-trail-reads': trailReads(dialect),
     '016-webhooks': webhooks(),
   };
 }

@@ -1,15 +1,15 @@
 /**
  * The inbox's reads (issue 11): running and waiting trails whose current step waits for one principal. Why a
- * trail is in it is decided in SQL, so that counts and pages agree; a step's title and human_required flag are
- * read from its snapshot (the bit as the trail entered it, what the trail tools act on) without loading it.
+ * trail is in it is decided on the trail's own columns (needs_person, migration 015), so that a page is read from
+ * an index in the inbox's order and counts and pages agree; the counts are sums of the few inbox_counts rows the
+ * trail writes keep (issue 31: they were a count of every open trail on every call).
  */
-import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
-import type { StoreDialect } from '../dialects/dialect.js';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB, TrailTable } from '../schema.js';
-import type { Db } from '../store.js';
+import type { Db, Tx } from '../store.js';
 import { visibleTo, type Visibility } from '../visibility.js';
-import { afterKey, keysetPage } from './paging.js';
-import { OPEN_TRAIL_STATUSES, type OpenTrailStatus } from '../enums.js';
+import { afterKey, keysetPage, type PageKey } from './paging.js';
+import { OPEN_TRAIL_STATUSES, type OpenTrailStatus, type TrailStatus } from '../enums.js';
 
 export const INBOX_REASONS = ['started_by_me', 'transferred', 'human_required'] as const;
 export type InboxReason = (typeof INBOX_REASONS)[number];
@@ -28,31 +28,40 @@ export interface InboxFilter {
 
 type Eb = ExpressionBuilder<DB, 'trails'>;
 
-/** Each reason as a condition on a trails row. */
-function reasonConditions(eb: Eb, dialect: StoreDialect, who: InboxWho): Record<InboxReason, Expression<SqlBool>> {
-  // A step that shares an earlier step's snapshot (migration 008) reads it from that step.
-  const humanRequired = eb.exists(
-    eb
-      .selectFrom('trail_steps as s')
-      .innerJoin('trail_steps as h', (join) => join.on((j) => j('h.id', '=', j.fn.coalesce('s.snapshot_step_id', 's.id'))))
-      .select('s.id')
-      .whereRef('s.id', '=', 'trails.current_step_id')
-      .where(() => dialect.jsonTrue('h.bit_snapshot', 'human_required')),
-  );
+/**
+ * The open statuses and needs_person as literals, as the partial indexes of migration 015 state them. SQLite matches
+ * a partial index's condition to the query's terms; given a bound parameter instead, it can only by preparing the
+ * statement again for each value bound, at every call (the store keeps its statements prepared: sqlite.ts).
+ */
+const isOpen = sql<SqlBool>`${sql.ref('trails.status')} in (${sql.join(OPEN_TRAIL_STATUSES.map((s) => sql.lit(s)))})`;
+const needsPerson = (eb: Eb) => eb('trails.needs_person', '=', sql.lit(1));
+const notNeedingPerson = (eb: Eb) => eb('trails.needs_person', '=', sql.lit(0));
+
+/** Each reason as a condition on a trails row. needs_person is 1 exactly on an open trail an agent may not act on. */
+function reasonConditions(eb: Eb, who: InboxWho): Record<InboxReason, Expression<SqlBool>> {
   const nothing = sql<SqlBool>`1 = 0`;
   return {
     // An agent cannot act on a waiting trail nor on a human_required step (TrailsService.assertMayAct).
-    started_by_me: who.isPerson
-      ? eb('trails.started_by', '=', who.principalId)
-      : eb.and([eb('trails.started_by', '=', who.principalId), eb('trails.status', '=', 'running'), eb.not(humanRequired)]),
-    transferred: who.isPerson ? eb('trails.status', '=', 'waiting_for_person') : nothing,
-    human_required: who.isPerson ? eb.and([eb('trails.status', '=', 'running'), humanRequired]) : nothing,
+    started_by_me: who.isPerson ? eb('trails.started_by', '=', who.principalId) : eb.and([eb('trails.started_by', '=', who.principalId), notNeedingPerson(eb)]),
+    transferred: who.isPerson ? eb.and([needsPerson(eb), eb('trails.status', '=', 'waiting_for_person')]) : nothing,
+    human_required: who.isPerson ? eb.and([needsPerson(eb), eb('trails.status', '=', 'running')]) : nothing,
   };
 }
 
-function inboxQuery(db: Db, dialect: StoreDialect, who: InboxWho, filter: Omit<InboxFilter, 'reason'>) {
-  let query = db.selectFrom('trails').where(visibleTo(who, 'trails'));
-  query = query.where('trails.status', 'in', filter.status ? [filter.status] : [...OPEN_TRAIL_STATUSES]);
+/**
+ * The inbox as index ranges, each read in the inbox's order (updated_at, id descending): the caller's own open
+ * trails (trails_inbox_started) and, for a person, the trails that need one (trails_inbox_person), or their copies
+ * by flow under a flow filter. A page merges them, so it reads about a page from each whatever the number of trails.
+ */
+function ranges(who: InboxWho, reason: InboxReason | undefined): Array<(eb: Eb) => Expression<SqlBool>> {
+  if (reason) return [(eb) => reasonConditions(eb, who)[reason]];
+  const mine = (eb: Eb) => reasonConditions(eb, who).started_by_me;
+  return who.isPerson ? [mine, needsPerson] : [mine];
+}
+
+function inboxQuery(db: Db, who: InboxWho, filter: Omit<InboxFilter, 'reason'>) {
+  let query = db.selectFrom('trails').where(visibleTo(who, 'trails')).where(isOpen);
+  if (filter.status) query = query.where('trails.status', '=', filter.status);
   if (filter.flowId) query = query.where('trails.flow_id', '=', filter.flowId);
   return query;
 }
@@ -60,20 +69,22 @@ function inboxQuery(db: Db, dialect: StoreDialect, who: InboxWho, filter: Omit<I
 export type InboxTrail = TrailTable & { reasons: InboxReason[] };
 
 /** One page of the inbox, newest change first, each trail with every reason it is there for. */
-export async function inboxPage(db: Db, dialect: StoreDialect, who: InboxWho, filter: InboxFilter, page: { limit: number; cursor?: string }) {
-  const fetch = async (after: { updated_at: string; id: string } | null, count: number) => {
-    let query = inboxQuery(db, dialect, who, filter)
-      .selectAll('trails')
-      .select((eb) => {
-        const c = reasonConditions(eb, dialect, who);
-        return INBOX_REASONS.map((r) => eb.case().when(c[r]).then(1).else(0).end().as(`is_${r}`));
-      })
-      .where((eb) => {
-        const c = reasonConditions(eb, dialect, who);
-        return filter.reason ? c[filter.reason] : eb.or(INBOX_REASONS.map((r) => c[r]));
-      });
-    if (after) query = query.where((eb) => afterKey(eb, after));
-    return query.orderBy('trails.updated_at', 'desc').orderBy('trails.id', 'desc').limit(count).execute();
+export async function inboxPage(db: Db, who: InboxWho, filter: InboxFilter, page: { limit: number; cursor?: string }) {
+  const fetch = async (after: PageKey | null, count: number) => {
+    // Each range is read from its index in the inbox's order up to `count` rows; UNION keeps a trail in both once.
+    const [first, ...more] = ranges(who, filter.reason).map((range) => {
+      let query = inboxQuery(db, who, filter)
+        .selectAll('trails')
+        .select((eb) => {
+          const c = reasonConditions(eb, who);
+          return INBOX_REASONS.map((r) => eb.case().when(c[r]).then(1).else(0).end().as(`is_${r}`));
+        })
+        .where(range);
+      if (after) query = query.where((eb) => afterKey(eb, after, ['trails.updated_at', 'trails.id']));
+      return db.selectFrom(query.orderBy('trails.updated_at', 'desc').orderBy('trails.id', 'desc').limit(count).as('range')).selectAll();
+    });
+    const union = more.reduce((all, next) => all.union(next), first);
+    return db.selectFrom(union.as('inbox')).selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(count).execute();
   };
   const result = await keysetPage(fetch, () => true, page.limit, page.cursor);
   const rows: InboxTrail[] = result.rows.map((row) => {
@@ -84,44 +95,75 @@ export async function inboxPage(db: Db, dialect: StoreDialect, who: InboxWho, fi
   return { rows, next_cursor: result.next_cursor };
 }
 
+/** The columns of a trail that place it in a group of inbox_counts. */
+export type Counted = Pick<TrailTable, 'account_id' | 'scope_id' | 'flow_id' | 'started_by' | 'status' | 'needs_person'>;
+
+/** A group's key as migration 015 writes it too: its parts joined by '|' (ids are UUIDs), no scope as ''. */
+function countKey(t: Counted, startedBy: string): string {
+  return [t.account_id, t.scope_id ?? '', t.flow_id, startedBy, t.status, String(Number(t.needs_person))].join('|');
+}
+
+/** The groups an open trail counts in: its starter's, and when it needs a person the group of every starter (''). */
+function groupsOf(t: Counted | null): Map<string, string> {
+  if (!t || !(OPEN_TRAIL_STATUSES as readonly TrailStatus[]).includes(t.status)) return new Map();
+  const groups = new Map([[countKey(t, t.started_by), t.started_by]]);
+  if (Number(t.needs_person) === 1) groups.set(countKey(t, ''), '');
+  return groups;
+}
+
+/**
+ * Moves a trail from the groups it counted in before a change to those it counts in after it (null: it did not
+ * exist). Called with every write of a trail's row, in its transaction. The rows are written in key order, so two
+ * transactions that both move trails between the same two groups wait for each other instead of deadlocking.
+ */
+export async function shiftInboxCounts(q: Db | Tx, before: Counted | null, after: Counted | null): Promise<void> {
+  const from = groupsOf(before);
+  const to = groupsOf(after);
+  const deltas = new Map<string, { trail: Counted; startedBy: string; delta: number }>();
+  for (const [key, startedBy] of from) if (!to.has(key)) deltas.set(key, { trail: before as Counted, startedBy, delta: -1 });
+  for (const [key, startedBy] of to) if (!from.has(key)) deltas.set(key, { trail: after as Counted, startedBy, delta: 1 });
+  for (const key of [...deltas.keys()].sort()) {
+    const { trail, startedBy, delta } = deltas.get(key) as { trail: Counted; startedBy: string; delta: number };
+    await q
+      .insertInto('inbox_counts')
+      .values({ id: key, account_id: trail.account_id, scope_id: trail.scope_id, flow_id: trail.flow_id, started_by: startedBy, status: trail.status, needs_person: Number(trail.needs_person), trails: delta })
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ trails: eb('inbox_counts.trails', '+', eb.ref('excluded.trails')) })))
+      .execute();
+  }
+}
+
 /** How many trails the inbox holds under the flow and status filters: in all, and for each reason. */
-export async function inboxCounts(db: Db, dialect: StoreDialect, who: InboxWho, filter: Omit<InboxFilter, 'reason'>): Promise<Record<InboxReason | 'total', number>> {
-  const row = await inboxQuery(db, dialect, who, filter)
-    .select((eb) => {
-      const c = reasonConditions(eb, dialect, who);
-      const count = (condition: Expression<SqlBool>) => eb.fn.sum<number | string>(eb.case().when(condition).then(1).else(0).end());
-      return [
-        count(eb.or(INBOX_REASONS.map((r) => c[r]))).as('total'),
-        count(c.started_by_me).as('started_by_me'),
-        count(c.transferred).as('transferred'),
-        count(c.human_required).as('human_required'),
-      ];
-    })
-    .executeTakeFirstOrThrow();
-  // SUM over no rows is NULL; PostgreSQL answers a bigint sum as text.
-  return { total: Number(row.total ?? 0), started_by_me: Number(row.started_by_me ?? 0), transferred: Number(row.transferred ?? 0), human_required: Number(row.human_required ?? 0) };
+export async function inboxCounts(db: Db, who: InboxWho, filter: Omit<InboxFilter, 'reason'>): Promise<Record<InboxReason | 'total', number>> {
+  let query = db
+    .selectFrom('inbox_counts')
+    .where(visibleTo(who, 'inbox_counts'))
+    .where('inbox_counts.started_by', 'in', who.isPerson ? [who.principalId, ''] : [who.principalId]);
+  if (filter.status) query = query.where('inbox_counts.status', '=', filter.status);
+  if (filter.flowId) query = query.where('inbox_counts.flow_id', '=', filter.flowId);
+  const rows = await query.select(['started_by', 'status', 'needs_person', 'trails']).execute();
+  const counts = { total: 0, started_by_me: 0, transferred: 0, human_required: 0 };
+  // Mine and needing a person: counted once in the total.
+  let mineNeedingPerson = 0;
+  for (const row of rows) {
+    const n = Number(row.trails);
+    const needs = Number(row.needs_person) === 1;
+    if (row.started_by !== '') {
+      if (who.isPerson || !needs) counts.started_by_me += n;
+      if (needs) mineNeedingPerson += n;
+    } else if (row.status === 'waiting_for_person') counts.transferred += n;
+    else counts.human_required += n;
+  }
+  counts.total = counts.started_by_me + counts.transferred + counts.human_required - (who.isPerson ? mineNeedingPerson : 0);
+  return counts;
 }
 
-/** The current steps of these trails: seq, bit, entry time, and the snapshot's title and human_required. */
-export async function currentSteps(db: Db, dialect: StoreDialect, stepIds: string[]) {
+/** The current steps of these trails: seq, bit, entry time, title and human_required as entered (no snapshot read). */
+export async function currentSteps(db: Db, stepIds: string[]) {
   if (stepIds.length === 0) return [];
-  return db
-    .selectFrom('trail_steps as s')
-    // A step that shares an earlier step's snapshot (migration 008) reads it from that step.
-    .innerJoin('trail_steps as h', (join) => join.on((j) => j('h.id', '=', j.fn.coalesce('s.snapshot_step_id', 's.id'))))
-    .select((eb) => [
-      's.id',
-      's.seq',
-      's.bit_id',
-      's.entered_at',
-      dialect.jsonText('h.bit_snapshot', 'title').as('bit_title'),
-      eb.case().when(dialect.jsonTrue('h.bit_snapshot', 'human_required')).then(1).else(0).end().as('human_required'),
-    ])
-    .where('s.id', 'in', stepIds)
-    .execute();
+  return db.selectFrom('trail_steps').select(['id', 'seq', 'bit_id', 'entered_at', 'bit_title', 'human_required']).where('id', 'in', stepIds).execute();
 }
 
-/** The latest transfer of each of these steps. */
+/** The latest transfer of each of these steps (trail_events_step). */
 export async function latestTransfers(db: Db, stepIds: string[]) {
   if (stepIds.length === 0) return new Map<string, { reason: string | null; principal_id: string | null; at: string }>();
   const rows = await db

@@ -33,9 +33,11 @@ export function decodeCursor(cursor: string): PageKey {
  * Rows strictly after `key` in the order (updated_at desc, id desc), as a row-value comparison: both engines
  * (PostgreSQL, SQLite since 3.15) read it as a bound on the (account_id, updated_at, id) index and start the scan
  * at the cursor. Written as `a < x OR (a = x AND b < y)` it was a filter, and a page at depth n read n rows (issue 31).
+ * `columns`: the two key columns, qualified where the query joins (list_trails by principal pages on its
+ * participants' copy of updated_at).
  */
-export function afterKey<DB, TB extends keyof DB>(_eb: ExpressionBuilder<DB, TB>, key: PageKey): Expression<SqlBool> {
-  return sql<SqlBool>`(${sql.ref('updated_at')}, ${sql.ref('id')}) < (${key.updated_at}, ${key.id})`;
+export function afterKey<DB, TB extends keyof DB>(_eb: ExpressionBuilder<DB, TB>, key: PageKey, columns: readonly [string, string] = ['updated_at', 'id']): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.ref(columns[0])}, ${sql.ref(columns[1])}) < (${key.updated_at}, ${key.id})`;
 }
 
 /** `%text%` for LIKE … ESCAPE '\', with the text's own wildcards taken literally. */

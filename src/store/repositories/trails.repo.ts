@@ -1,9 +1,10 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql, type Insertable, type SqlBool, type Updateable } from 'kysely';
 import type { StoreDialect } from '../dialects/dialect.js';
 import type { TrailAnswerTable, TrailEventKind, TrailStepTable, TrailTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
 import { visibleTo, type Visibility } from '../visibility.js';
 import { afterKey, keysetPage, type PageKey } from './paging.js';
+import { shiftInboxCounts } from './inbox.repo.js';
 
 type Q = Db | Tx;
 
@@ -17,18 +18,38 @@ export async function lockTrail(q: Tx, dialect: StoreDialect, id: string, seen: 
   return dialect.forUpdate(q.selectFrom('trails').selectAll().where('id', '=', id).where(visibleTo(seen))).executeTakeFirst();
 }
 
-export async function insertTrail(q: Q, row: Insertable<TrailTable>): Promise<void> {
+/** A new trail: its row, its place in the inbox's counts, and its starter as its first participant. */
+export async function insertTrail(q: Tx, row: TrailTable): Promise<void> {
   await q.insertInto('trails').values(row).execute();
+  await shiftInboxCounts(q, null, row);
+  await q.insertInto('trail_participants').values({ trail_id: row.id, principal_id: row.started_by, updated_at: row.updated_at }).execute();
 }
 
-export async function updateTrail(q: Q, id: string, changes: Updateable<TrailTable>): Promise<void> {
-  await q.updateTable('trails').set(changes).where('id', '=', id).execute();
-}
+export type TrailChanges = Partial<Pick<TrailTable, 'status' | 'current_step_id' | 'updated_at' | 'needs_person'>>;
 
-/** Moves a trail on from `fromStepId` only if that is still its current step; whether it moved. */
-export async function moveTrail(q: Q, id: string, fromStepId: string, changes: Updateable<TrailTable>): Promise<boolean> {
-  const result = await q.updateTable('trails').set(changes).where('id', '=', id).where('current_step_id', '=', fromStepId).executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+/**
+ * A change of a trail, from its row as read under the trail's lock: the row, its place in the inbox's counts, and
+ * its participants, who all carry the trail's new updated_at. `by`: the principal the change records (as starter,
+ * answerer, who left a step, handed it over or cancelled), who joins them; null for a change that records no one
+ * (answers submitted empty). With `fromStepId`, only while that is still its current step; whether it changed.
+ * Every write of a trail goes through here, so the counts and the participants cannot drift from the rows.
+ */
+export async function changeTrail(q: Tx, before: TrailTable, changes: TrailChanges, by: string | null, fromStepId?: string): Promise<boolean> {
+  let update = q.updateTable('trails').set(changes).where('id', '=', before.id);
+  if (fromStepId !== undefined) update = update.where('current_step_id', '=', fromStepId);
+  const result = await update.executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return false;
+  await shiftInboxCounts(q, before, { ...before, ...changes });
+  const updatedAt = changes.updated_at ?? before.updated_at;
+  // The starter joined at the start: a change by it that keeps updated_at leaves the participants as they are.
+  if (updatedAt === before.updated_at && (by === null || by === before.started_by)) return true;
+  // One statement, not an update and an insert: every participant takes the new updated_at and `by` joins them.
+  // SQLite reads `ON CONFLICT` after a SELECT without WHERE as a join's ON: hence `WHERE 1 = 1`.
+  const joining = by === null ? sql`` : sql`UNION SELECT ${before.id}, ${by}, ${updatedAt} WHERE 1 = 1`;
+  await sql`INSERT INTO trail_participants (trail_id, principal_id, updated_at)
+    SELECT trail_id, principal_id, ${updatedAt} FROM trail_participants WHERE trail_id = ${before.id} ${joining}
+    ON CONFLICT (trail_id, principal_id) DO UPDATE SET updated_at = excluded.updated_at`.execute(q);
+  return true;
 }
 
 export async function insertStep(q: Q, row: Insertable<TrailStepTable>): Promise<void> {
@@ -56,6 +77,7 @@ const STEP_COLUMNS = [
   'snapshot_hash',
   'snapshot_step_id',
   'bit_revision',
+  'human_required',
 ] as const;
 
 export type StepRow = Omit<TrailStepTable, 'bit_snapshot'>;
@@ -137,35 +159,27 @@ export async function answersOfStep(q: Q, stepId: string) {
 export interface TrailListFilter {
   flowId?: string;
   status?: TrailTable['status'];
-  /** Trails this principal started, answered on, handed over or advanced. */
+  /** Trails this principal started, answered on, handed over, advanced or cancelled: its participations. */
   principalId?: string;
 }
 
+/**
+ * A page of trails, newest change first. By principal, the page is read from the principal's participations
+ * (trail_participants_principal, in the same order: a participation carries its trail's updated_at), so it reads
+ * about a page whatever the number of trails; it once tested every trail for an answer, a step or an event.
+ */
 export async function listTrails(q: Q, seen: Visibility, filter: TrailListFilter, page: { limit: number; cursor?: string }) {
+  const listed = [visibleTo(seen, 'trails')];
+  if (filter.flowId) listed.push(sql<SqlBool>`${sql.ref('trails.flow_id')} = ${filter.flowId}`);
+  if (filter.status) listed.push(sql<SqlBool>`${sql.ref('trails.status')} = ${filter.status}`);
+  const principal = filter.principalId;
   const fetch = (after: PageKey | null, count: number) => {
-    let query = q.selectFrom('trails').selectAll().where(visibleTo(seen));
-    if (filter.flowId) query = query.where('flow_id', '=', filter.flowId);
-    if (filter.status) query = query.where('status', '=', filter.status);
-    const principal = filter.principalId;
     if (principal) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('started_by', '=', principal),
-          eb.exists(
-            eb.selectFrom('trail_answers as a').select(sql.lit(1).as('one')).whereRef('a.trail_id', '=', 'trails.id').where('a.answered_by', '=', principal),
-          ),
-          eb.exists(
-            eb
-              .selectFrom('trail_steps as s')
-              .select(sql.lit(1).as('one'))
-              .whereRef('s.trail_id', '=', 'trails.id')
-              .where('s.left_by', '=', principal),
-          ),
-          // Who handed a step over or cancelled the trail (every transfer, not only a step's latest).
-          eb.exists(eb.selectFrom('trail_events as e').select(sql.lit(1).as('one')).whereRef('e.trail_id', '=', 'trails.id').where('e.principal_id', '=', principal)),
-        ]),
-      );
+      let query = q.selectFrom('trail_participants as p').innerJoin('trails', 'trails.id', 'p.trail_id').selectAll('trails').where('p.principal_id', '=', principal).where((eb) => eb.and(listed));
+      if (after) query = query.where((eb) => afterKey(eb, after, ['p.updated_at', 'p.trail_id']));
+      return query.orderBy('p.updated_at', 'desc').orderBy('p.trail_id', 'desc').limit(count).execute();
     }
+    let query = q.selectFrom('trails').selectAll().where((eb) => eb.and(listed));
     if (after) query = query.where((eb) => afterKey(eb, after));
     return query.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(count).execute();
   };
