@@ -33,6 +33,8 @@ interface Path {
   secrets: string[];
   /** The status to answer (2xx accepts). */
   answer: (arrival: Omit<Arrival, 'status' | 'at'>) => number;
+  /** How long it takes to answer (a receiver doing its work). */
+  delayMs: number;
   inFlight: number;
 }
 
@@ -54,6 +56,10 @@ export class WebhookReceiver {
       const path = this.paths.get(name);
       if (path) path.inFlight++;
       const inFlight = path?.inFlight ?? 0;
+      // Answered, or cut off (a sender killed mid-request): no longer in flight.
+      res.once('close', () => {
+        if (path) path.inFlight--;
+      });
       const pid = this.senders.length > 0 ? senderPid(req, this.port, this.senders) : undefined;
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -81,10 +87,9 @@ export class WebhookReceiver {
         this.counted++;
         if (this.keep) this.arrivals.push({ ...base, status, at: performance.now() });
         // Answered after a turn of the event loop: a second sender of the same endpoint, if any, is then in flight too.
-        setImmediate(() => {
-          if (path) path.inFlight--;
-          res.writeHead(status).end();
-        });
+        const reply = () => res.writeHead(status).end();
+        if (path?.delayMs) setTimeout(reply, path.delayMs);
+        else setImmediate(reply);
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -94,7 +99,7 @@ export class WebhookReceiver {
 
   /** The URL of endpoint `name`, which answers `answer` (default 204) to requests signed with one of `secrets`. */
   endpoint(name: string, answer: Path['answer'] = () => 204): string {
-    this.paths.set(name, { secrets: [], answer, inFlight: 0 });
+    this.paths.set(name, { secrets: [], answer, delayMs: 0, inFlight: 0 });
     return `http://127.0.0.1:${this.port}/hook/${name}`;
   }
 
@@ -106,6 +111,11 @@ export class WebhookReceiver {
   setAnswer(name: string, answer: Path['answer']): void {
     const path = this.paths.get(name);
     if (path) path.answer = answer;
+  }
+
+  setDelay(name: string, ms: number): void {
+    const path = this.paths.get(name);
+    if (path) path.delayMs = ms;
   }
 
   of(name: string): Arrival[] {

@@ -105,10 +105,13 @@ export class WebhookDeliverer {
     let cursor = Number(endpoint.cursor_seq);
     let moved = false;
     const save = async (changes: Partial<WebhookEndpointTable>) => repo.updateUnderLease(this.store.db, id, leaseId, { ...changes, leased_until: new Date(Date.now() + this.options.leaseMs).toISOString() });
-    for (;;) {
+    pages: for (;;) {
       const events = await eventsAfter(this.store.db, endpoint.account_id, cursor, PAGE);
       if (events.length === 0) break;
       for (const event of events) {
+        // A stopping deliverer (a server's clean stop) ends between two events, not after the whole backlog: the
+        // cursor is saved after each, so the next deliverer goes on from there with nothing lost or sent twice.
+        if (this.stopped) break pages;
         const type = this.forEndpoint(endpoint, types, event);
         if (type === null) {
           cursor = Number(event.seq);
