@@ -195,7 +195,7 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
     await stopServe(serve);
     serve = await launch();
     await check('after a clean restart');
-    // The deliverer drains what is left (its receiver still failing at random), then every server is stopped.
+    // The deliverer drains what is left (its receiver now accepting all), then every server is stopped.
     const drainMs = webhooks ? await webhooks.drain() : 0;
     await stopServe(serve);
     serve = null;
