@@ -130,14 +130,14 @@ describe.each(ENGINES)('webhooks from two waymark serve processes on one %s stor
     // (Which process delivers is read from /proc: Linux only.)
     if (process.platform !== 'linux') return;
     await rest(one, 'POST', `/webhooks/${steady.webhook_id}`, { status: 'disabled' });
-    const backlog = 120;
+    const backlog = 100;
     let n = 0;
     await Promise.all(clients.map(async (c) => {
       while (n < backlog) await ok(c, 'add_bit', { bit_title: `Backlog ${++n}`, bit_body: 'Later.' });
     }));
     const all = await subscribedEvents(ts.store, accountId, steady.webhook_id, ['*']);
     expect(all.length).toBe(expected.length + backlog);
-    receiver.setDelay('steady', 25);
+    receiver.setDelay('steady', 15);
     await rest(one, 'POST', `/webhooks/${steady.webhook_id}`, { status: 'active' });
     await until('the backlog to begin', () => accepted('steady') >= expected.length + 5);
     const last = receiver.of('steady').at(-1)?.pid;
