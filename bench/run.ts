@@ -136,6 +136,7 @@ const BENCHES: Array<{ name: string; run: Runner; optional?: boolean }> = [
   { name: 'start', run: own('./start.js') },
   { name: 'save', run: own('./save.js') },
   { name: 'history', run: own('./history.js') },
+  { name: 'webhooks', run: own('./webhooks.js') },
 ];
 
 function cell(value: string | number | undefined): string {
