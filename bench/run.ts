@@ -137,6 +137,7 @@ const BENCHES: Array<{ name: string; run: Runner; optional?: boolean }> = [
   { name: 'save', run: own('./save.js') },
   { name: 'history', run: own('./history.js') },
   { name: 'scale', run: own('./scale.js') },
+  { name: 'webhooks', run: own('./webhooks.js') },
 ];
 
 function cell(value: string | number | undefined): string {

@@ -21,6 +21,7 @@ import { Model, readSnapshot } from './model.js';
 import { killServe, startServe, stopServe, terminateServe, type ServeProcess } from './server.js';
 import { runStartupFaults, type StartupReport } from './startup.js';
 import { verify, type RoundTripCache, type Verification } from './verify.js';
+import { WEBHOOK_SERVER_ENV, WebhookFaultRun, type WebhookFaultOptions, type WebhookFaultReport } from './webhooks.js';
 import { Random, Tally, Worker } from './worker.js';
 
 export interface FaultOptions {
@@ -42,6 +43,8 @@ export interface FaultOptions {
   selfCheck?: boolean;
   /** Where to write the journal of every write (one JSON object a line), if anywhere. */
   journalPath?: string;
+  /** A webhook endpoint of everything, its receiver failing at random, held against the events after the run (webhooks.ts). */
+  webhook?: WebhookFaultOptions;
   log?: (line: string) => void;
 }
 
@@ -80,6 +83,7 @@ export interface FaultReport {
   records: Record<string, number>;
   self_check?: { lost: number; traces: number; invariants: number; events_missing: number; events_orphan: number; event_invariants: number };
   startup?: StartupReport;
+  webhooks?: WebhookFaultReport;
   /** The first problems found, for a failure's message. */
   problems: string[];
   duration_ms: number;
@@ -108,14 +112,15 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
   const hung: string[] = [];
   let serve: ServeProcess | null = null;
   const servers: ServeProcess[] = [];
+  let webhooks: WebhookFaultRun | undefined;
   const launch = async () => {
-    const started = await startServe(ts.env);
+    const started = await startServe({ ...ts.env, ...(options.webhook ? WEBHOOK_SERVER_ENV : {}) });
     servers.push(started);
     return started;
   };
   try {
     const services = createServices(ts.store);
-    const { accountId } = await services.auth.init();
+    const { accountId, token: ownerToken } = await services.auth.init();
     const tokens: string[] = [];
     const principals = new Map<string, number>();
     for (let i = 0; i < clients; i++) {
@@ -123,7 +128,12 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       tokens.push(issued.token);
       principals.set(issued.principalId, i);
     }
-    // The account's and the tokens' events are the setup's: the load's come after.
+    if (options.webhook) {
+      const owner = ownerToken ? await services.auth.authenticate(ownerToken.token) : null;
+      if (!owner) throw new Error('the owner token made by init does not authenticate');
+      webhooks = await WebhookFaultRun.start(ts.store, accountId, owner, new Random(seed + 7919), options.webhook);
+    }
+    // The account's, the tokens' and the webhook's events are the setup's: the load's come after.
     const setupSeq = Number((await chainHead(ts.store.db, accountId))?.seq ?? 0);
     const events = new EventChecker(ts.store, accountId, principals, setupSeq);
     const tag = seed.toString(36);
@@ -175,6 +185,7 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       await Promise.all(connected.map((c) => c.close()));
       await Promise.all(phases);
       if (ts.store.dialect.engine === 'postgres') await waitForQuietPostgres(ts.store);
+      await webhooks?.serverGone();
       const restartStarted = Date.now();
       serve = await launch();
       const what = how === 'kill' ? `kill ${kills}` : `SIGTERM stop ${termStops}`;
@@ -184,8 +195,15 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
     await stopServe(serve);
     serve = await launch();
     await check('after a clean restart');
+    // The deliverer drains what is left (its receiver now accepting all), then every server is stopped.
+    const drainMs = webhooks ? await webhooks.drain() : 0;
     await stopServe(serve);
     serve = null;
+    const webhookReport = webhooks ? await webhooks.report(events.acknowledgedEventIds, drainMs) : undefined;
+    if (webhookReport) {
+      const { problems: _p, ...counts } = webhookReport;
+      log(`${options.engine} webhooks: ${JSON.stringify(counts)}`);
+    }
     const records = await countRecords(ts.store, accountId);
     const serverErrors = servers.flatMap((s) => s.errors);
     const selfCheck = options.selfCheck ? await sabotage(ts.store, accountId, model, cache, { workers, principals, setupSeq }) : undefined;
@@ -217,11 +235,13 @@ export async function runFaultCampaign(options: FaultOptions): Promise<FaultRepo
       records,
       ...(selfCheck ? { self_check: selfCheck } : {}),
       ...(startup ? { startup } : {}),
-      problems: [...(startup?.problems ?? []), ...hung, ...found.lost, ...found.traces, ...found.invariants, ...foundEvents.missing, ...foundEvents.orphans, ...foundEvents.invariants, ...tally.surprises, ...serverErrors].slice(0, 40),
+      ...(webhookReport ? { webhooks: webhookReport } : {}),
+      problems: [...(startup?.problems ?? []), ...(webhookReport?.problems ?? []), ...hung, ...found.lost, ...found.traces, ...found.invariants, ...foundEvents.missing, ...foundEvents.orphans, ...foundEvents.invariants, ...tally.surprises, ...serverErrors].slice(0, 40),
       duration_ms: Date.now() - started,
     };
   } finally {
     if (serve) await killServe(serve);
+    await webhooks?.close();
     await ts.close();
   }
 }

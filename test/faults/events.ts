@@ -5,7 +5,9 @@
  * call at a time with a principal of its own, so its events, in the account's order, are its writes in order. The
  * account's hash chain must verify (AuditService), each resource's revisions must run 1, 2, 3, …, and each event
  * of a bit, flow or reference must have its revision kept (migration 014).
- * Only the events after the run's setup (the account and the clients' tokens) are the load's.
+ * Only the events after the run's setup (the account and the clients' tokens) are the load's. The webhook
+ * deliverers' own events (an endpoint marked failing or disabled: resource `webhook`, by no principal) are theirs,
+ * not the load's: they are left out of the match with the writes.
  */
 import { AuditService } from '../../src/services/events/audit.service.js';
 import { eventsAfter } from '../../src/store/repositories/events.repo.js';
@@ -33,6 +35,8 @@ export class EventChecker {
   /** How many of each client's expected events earlier checks matched. */
   private readonly matched = new Map<number, number>();
   private readonly revisions = new Map<string, number>();
+  /** The ids of the events matched to acknowledged writes, over the run (the webhook run checks each arrived). */
+  readonly acknowledgedEventIds: string[] = [];
 
   /** `principals`: each client's principal id, by client index. `setupSeq`: the last event before the load. */
   constructor(
@@ -58,6 +62,7 @@ export class EventChecker {
     const records: Record<string, Map<string, unknown> | undefined> = { bit: s.bits, flow: s.flows, reference: s.references, trail: s.trails };
     const byClient = new Map<number, EventTable[]>(workers.map((w) => [w.index, []]));
     for (const row of rows) {
+      if (isDelivererEvent(row)) continue;
       const client = row.principal_id === null ? undefined : this.principals.get(row.principal_id);
       if (client === undefined) out.orphans.push(`${describe(row)} by ${row.principal_kind} ${row.principal_id ?? ''}: no client of the run made it`);
       else byClient.get(client)?.push(row);
@@ -69,7 +74,7 @@ export class EventChecker {
     for (const w of workers) {
       const from = this.matched.get(w.index) ?? 0;
       this.matched.set(w.index, w.events.length);
-      matchClient(w.index, w.events.slice(from), byClient.get(w.index) ?? [], (row) => records[row.resource_type]?.has(row.resource_id) === true, out);
+      matchClient(w.index, w.events.slice(from), byClient.get(w.index) ?? [], (row) => records[row.resource_type]?.has(row.resource_id) === true, out, this.acknowledgedEventIds);
     }
     await this.checkRevisions(rows, out);
     const last = rows.at(-1);
@@ -104,12 +109,16 @@ export class EventChecker {
  * One client's events since the last check against its writes since then: each expected event takes the first
  * unmatched event of the same operation and resource; what is left on either side is missing or an orphan.
  */
-function matchClient(client: number, expected: ExpectedEvent[], events: EventTable[], stored: (row: EventTable) => boolean, out: EventFindings): void {
+function matchClient(client: number, expected: ExpectedEvent[], events: EventTable[], stored: (row: EventTable) => boolean, out: EventFindings, acknowledged: string[]): void {
   const left = [...events];
   const taken: EventTable[] = [];
   for (const e of expected) {
     const i = left.findIndex((row) => row.operation === e.operation && row.resource_type === e.type && (e.id === null || row.resource_id === e.id));
-    if (i >= 0) taken.push(...left.splice(i, 1));
+    if (i >= 0) {
+      const [row] = left.splice(i, 1) as [EventTable];
+      taken.push(row);
+      if (e.how === 'acknowledged') acknowledged.push(row.id);
+    }
     else if (!e.optional) out.missing.push(`client ${client}: ${e.operation} of ${e.type} ${e.id} (${e.how}) has no event`);
   }
   for (const row of left) out.orphans.push(`${describe(row)} by client ${client}: no acknowledged or applied write of the client accounts for it`);
@@ -117,6 +126,11 @@ function matchClient(client: number, expected: ExpectedEvent[], events: EventTab
   for (const row of taken) if (!stored(row)) out.orphans.push(`${describe(row)} by client ${client}: that ${row.resource_type} is not in the store`);
   // The client waited for each answer before its next call, so its events are in the order of its writes.
   if (taken.some((row, i) => i > 0 && Number(row.seq) < Number(taken[i - 1].seq))) out.invariants.push(`client ${client}: its events are not in the order of its writes`);
+}
+
+/** An endpoint marked failing or disabled by a webhook deliverer (deliverer.ts): no write of the load's. */
+function isDelivererEvent(row: EventTable): boolean {
+  return row.resource_type === 'webhook' && row.principal_id === null && (row.operation === 'webhook_failing' || row.operation === 'webhook_disabled');
 }
 
 function describe(row: EventTable): string {

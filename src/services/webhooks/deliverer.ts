@@ -38,7 +38,7 @@ export interface DelivererOptions {
 export function delivererOptionsFromEnv(env: NodeJS.ProcessEnv): DelivererOptions {
   return {
     pollMs: Number(env.WAYMARK_WEBHOOK_POLL_MS ?? 1000),
-    leaseMs: 60_000,
+    leaseMs: Number(env.WAYMARK_WEBHOOK_LEASE_MS ?? 60_000),
     concurrency: 4,
     retryScale: Number(env.WAYMARK_WEBHOOK_RETRY_SCALE ?? 1),
   };
@@ -106,10 +106,13 @@ export class WebhookDeliverer {
     let moved = false;
     const save = async (changes: Partial<WebhookEndpointTable>, fromStatus?: WebhookEndpointTable['status']) =>
       repo.updateUnderLease(this.store.db, id, leaseId, { ...changes, leased_until: new Date(Date.now() + this.options.leaseMs).toISOString() }, fromStatus);
-    for (;;) {
+    pages: for (;;) {
       const events = await eventsAfter(this.store.db, endpoint.account_id, cursor, PAGE);
       if (events.length === 0) break;
       for (const event of events) {
+        // A stopping deliverer (a server's clean stop) ends between two events, not after the whole backlog: the
+        // cursor is saved after each, so the next deliverer goes on from there with nothing lost or sent twice.
+        if (this.stopped) break pages;
         const type = this.forEndpoint(endpoint, types, event);
         if (type === null) {
           cursor = Number(event.seq);
