@@ -105,7 +105,7 @@ export class WebhookDeliverer {
     let cursor = Number(endpoint.cursor_seq);
     let moved = false;
     const save = async (changes: Partial<WebhookEndpointTable>, fromStatus?: WebhookEndpointTable['status']) =>
-      repo.updateUnderLease(this.store.db, id, leaseId, { ...changes, leased_until: new Date(Date.now() + this.options.leaseMs).toISOString() }, fromStatus);
+      repo.updateUnderLease(this.store.db, id, leaseId, { ...changes, leased_until: this.leaseEnd() }, fromStatus);
     pages: for (;;) {
       const events = await eventsAfter(this.store.db, endpoint.account_id, cursor, PAGE);
       if (events.length === 0) break;
@@ -122,22 +122,33 @@ export class WebhookDeliverer {
         if (moved && !(await save({ cursor_seq: cursor }))) return;
         moved = false;
         const attempt = Number(endpoint.head_attempts) + 1;
-        const row = await this.webhooks.deliver(endpoint, event, type, attempt);
+        const row = await this.webhooks.attempt(endpoint, event, type, attempt);
         if (row.outcome === 'delivered') {
           cursor = Number(event.seq);
           const recovered = endpoint.status === 'failing';
-          if (!(await save({ cursor_seq: cursor, head_attempts: 0, head_failing_since: null, next_attempt_at: null }))) return;
+          // The log row and the cursor in one commit (one fsync on the embedded store, not two); the row is kept
+          // even if the lease was lost meanwhile (the event was sent), the cursor only under the lease.
+          const held = await this.store.transaction(async (tx) => {
+            await repo.insertDelivery(tx, row);
+            return repo.updateUnderLease(tx, id, leaseId, { cursor_seq: cursor, head_attempts: 0, head_failing_since: null, next_attempt_at: null, leased_until: this.leaseEnd() });
+          });
+          if (!held) return;
           // Back from failing, unless an Admin disabled it meanwhile.
           if (recovered) await save({ status: 'active', failing_since: null }, 'failing');
           Object.assign(endpoint, { head_attempts: 0, head_failing_since: null, status: recovered ? 'active' : endpoint.status });
           continue;
         }
+        await repo.insertDelivery(this.store.db, row);
         await this.failed(endpoint, attempt, save);
         return;
       }
       if (events.length < PAGE) break;
     }
     if (moved) await save({ cursor_seq: cursor });
+  }
+
+  private leaseEnd(): string {
+    return new Date(Date.now() + this.options.leaseMs).toISOString();
   }
 
   /** The webhook type of the event if this endpoint receives it: its account's (the cursor reads no other), its scope's, a type it subscribed to. */

@@ -228,6 +228,13 @@ export class WebhooksService {
 
   /** One attempt: signs and sends the event, logs the outcome. */
   async deliver(endpoint: WebhookEndpointTable, event: EventTable, type: string, attempt: number): Promise<WebhookDeliveryTable> {
+    const row = await this.attempt(endpoint, event, type, attempt);
+    await repo.insertDelivery(this.store.db, row);
+    return row;
+  }
+
+  /** Signs and sends the event; answers the delivery log's row of it, for the caller to store (the deliverer stores it with its cursor). */
+  async attempt(endpoint: WebhookEndpointTable, event: EventTable, type: string, attempt: number): Promise<WebhookDeliveryTable> {
     const now = new Date();
     const body = JSON.stringify(payloadOf(event, type));
     const result = await send(endpoint.url, signedHeaders(event.id, now, body, signingSecrets(endpoint, now.toISOString())), body, this.policy, this.limits);
@@ -245,7 +252,6 @@ export class WebhooksService {
       duration_ms: result.durationMs,
       attempted_at: now.toISOString(),
     };
-    await repo.insertDelivery(this.store.db, row);
     return row;
   }
 
