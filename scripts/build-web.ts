@@ -57,6 +57,7 @@ function indexHtml(entry: string, stylesheet: string | null, preload: string[]):
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Waymark</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 ${links.join('\n')}
 <script type="module" src="${APP_PATH}${entry}"></script>
 </head>

@@ -50,8 +50,12 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   const announce = async (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
     const { publicBase } = await import('../http/app.js');
     const { oauthStartNotice } = await import('../http/oauth/server.js');
-    const oauthNotice = oauthStartNotice(publicBase(await httpOptions(actualPort)));
-    const lines = [`Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}`];
+    const base = publicBase(await httpOptions(actualPort));
+    const oauthNotice = oauthStartNotice(base);
+    const lines = [
+      `Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}`,
+      `The web app: ${new URL('/app/', base).href} (a person signs in with a link: waymark signin-link create --principal ID)`,
+    ];
     if (oauthNotice) lines.push(oauthNotice);
     if (first.token) lines.push(`First start: created account ${first.accountId} and an owner token with every capability:`, first.token.token);
     io.stdout.write(`${lines.join('\n')}\n`);

@@ -1,4 +1,5 @@
 import { getOAuthProtectedResourceMetadataUrl, localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
+import { frontDoorRouter } from './front-door.js';
 import { INTERNAL_ERROR, INVALID_REQUEST } from '@modelcontextprotocol/server';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -88,6 +89,7 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   // Per-address limits read the client's address: behind a TLS proxy (an https public URL) the proxy's header says it.
   app.set('trust proxy', options.trustProxy ?? (base.protocol === 'https:' ? 'loopback' : false));
 
+  app.use(frontDoorRouter());
   app.get('/healthz', (_req: Request, res: Response) => {
     res.json({ status: 'ok', brand, version, engine: services.store.dialect.engine });
   });
