@@ -16,7 +16,9 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'main', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...SERIAL, '**/node_modules/**'] } },
-      { extends: true, test: { name: 'serial', include: SERIAL, fileParallelism: false, maxWorkers: 1 } },
+      // A page that answers after a server round trip under a loaded machine may take more than expect.poll's
+      // default second to show what it will: the browser tests wait up to 10 s for what a person would see.
+      { extends: true, test: { name: 'serial', include: SERIAL, fileParallelism: false, maxWorkers: 1, expect: { poll: { timeout: 10_000 } } } },
     ],
   },
 });
