@@ -3,7 +3,7 @@
  * by what changed, how, who changed it and when; each said in words: who, what to which resource, when. A
  * scope-limited Admin sees its scope's changes and the account level's (list_history's visibility).
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { EVENT_RESOURCE_TYPES, type EventResourceType } from '../../src/store/enums.js';
 import { OPERATION_WORDS, RESOURCE_WORDS, refusalInWords, resourcePath, whatWasDone, whoDid, withNamesOf, type Names } from '../components/change-words.js';
@@ -84,9 +84,13 @@ function Activity({ params }: { params: Params }) {
     limit: PAGE,
     cursor: after,
   });
+  // Each load is numbered: the answer of one that a later filter change superseded is dropped, not shown.
+  const latestLoad = useRef(0);
   const load = async (after?: string) => {
+    const number = ++latestLoad.current;
     const page = await api.history(query(after));
     const known = await withNamesOf(page.events, names, me);
+    if (number !== latestLoad.current) return;
     setNames(known);
     setEvents((before) => (after && before ? [...before, ...page.events] : page.events));
     setCursor(page.next_cursor);
@@ -104,8 +108,12 @@ function Activity({ params }: { params: Params }) {
     );
   }, []);
 
+  // The filters as the address holds them now, not as this render saw them: a change made right after a
+  // navigation (Show every change) must not bring back what the navigation cleared.
   const filter = (change: Partial<Filters>) => {
-    const next = { ...filters, ...change };
+    const shown = new URLSearchParams(window.location.hash.split('?')[1] ?? '');
+    const now: Filters = { type: shown.get('type') ?? '', op: shown.get('op') ?? '', who: shown.get('who') ?? '', from: shown.get('from') ?? '', to: shown.get('to') ?? '' };
+    const next = { ...now, ...change };
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(next)) if (v) q.set(k, v);
     const text = q.toString();
