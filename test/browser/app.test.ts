@@ -5,34 +5,18 @@
  * starts a trail from a context form, sees the flow picture and the history, and signs out. axe-core runs on
  * every page; the README's screenshots are taken here. Skipped, with a message, when Chromium is missing.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildWeb } from '../../scripts/build-web.js';
+import { type Page } from 'playwright-core';
 import { ENGINES } from '../engines.js';
 import { ok, startHostileServer, type HostileServer } from '../hostile/harness.js';
-import { seriousViolations } from './axe.js';
+import { expectAccessible, HAVE_CHROMIUM, useBrowser } from './chromium.js';
 import { buildWorld, signinLink, type World } from './world.js';
 
-const CHROMIUM = process.env.WAYMARK_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`test/browser: SKIPPED, no Chromium at ${CHROMIUM} (install Debian's chromium, or set WAYMARK_CHROMIUM)`);
 const DOCS = new URL('../../docs/', import.meta.url).pathname;
 
-let browser: Browser;
-/** The app under test is the source as it is now, built apart from dist/web (other test files build too). */
-const WEB_ROOT = mkdtempSync(join(tmpdir(), 'waymark-app-'));
-beforeAll(async () => {
-  if (!HAVE_CHROMIUM) return;
-  await buildWeb({ quiet: true, outDir: WEB_ROOT });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  rmSync(WEB_ROOT, { recursive: true, force: true });
-});
+const run = useBrowser('app');
+const WEB_ROOT = run.webRoot;
 
 /** Presses Tab until the focused element's text is `text` (keyboard only); fails after `max` presses. */
 async function tabTo(page: Page, text: string, max = 30): Promise<void> {
@@ -49,12 +33,6 @@ async function focusOutline(page: Page): Promise<string> {
 }
 
 /** Every page: axe finds nothing serious or critical. */
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const { serious, all } = await seriousViolations(page);
-  console.log(`axe ${what}: ${serious.length} serious/critical; others: ${all.map((v) => `${v.id} (${v.impact})`).join(', ') || 'none'}`);
-  expect(serious, `${what}: ${JSON.stringify(serious, null, 1)}`).toEqual([]);
-}
-
 for (const engine of ENGINES) {
   describe.skipIf(!HAVE_CHROMIUM)(`the web app (${engine})`, () => {
     let server: HostileServer;
@@ -67,7 +45,7 @@ for (const engine of ENGINES) {
     beforeAll(async () => {
       server = await startHostileServer(engine, { WAYMARK_WEB_ROOT: WEB_ROOT });
       world = await buildWorld(server);
-      const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+      const context = await run.browser().newContext({ viewport: { width: 1000, height: 900 } });
       page = await context.newPage();
       page.on('console', (m) => {
         if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) cspErrors.push(m.text());

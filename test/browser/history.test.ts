@@ -6,38 +6,16 @@
  * asks for changes, then approves; the Activity page says each change in words and filters them, and is an
  * Admin's only. axe-core runs on every page. Skipped, with a message, when Chromium is missing.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildWeb } from '../../scripts/build-web.js';
+import { type Page } from 'playwright-core';
 import { allCapabilityNames } from '../../src/config.js';
 import { ENGINES } from '../engines.js';
 import { ok, startHostileServer, type HostileServer } from '../hostile/harness.js';
-import { seriousViolations } from './axe.js';
+import { expectAccessible, HAVE_CHROMIUM, useBrowser } from './chromium.js';
 
-const CHROMIUM = process.env.WAYMARK_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`test/browser: SKIPPED, no Chromium at ${CHROMIUM} (install Debian's chromium, or set WAYMARK_CHROMIUM)`);
 
-let browser: Browser;
-const WEB_ROOT = mkdtempSync(join(tmpdir(), 'waymark-history-'));
-beforeAll(async () => {
-  if (!HAVE_CHROMIUM) return;
-  await buildWeb({ quiet: true, outDir: WEB_ROOT });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  rmSync(WEB_ROOT, { recursive: true, force: true });
-});
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const { serious, all } = await seriousViolations(page);
-  console.log(`axe ${what}: ${serious.length} serious/critical; others: ${all.map((v) => `${v.id} (${v.impact})`).join(', ') || 'none'}`);
-  expect(serious, `${what}: ${JSON.stringify(serious, null, 1)}`).toEqual([]);
-}
+const run = useBrowser('history');
+const WEB_ROOT = run.webRoot;
 
 const id = (data: Record<string, unknown>, key: string) => String(data[key]);
 
@@ -80,7 +58,7 @@ for (const engine of ENGINES) {
       await ok(server, 'update_bit', { bit_id: bitId, content_format: 'markdown', bit_body: body.replace('Restart the service.', 'Restart the service twice.') });
       await ok(server, 'update_bit', { bit_id: bitId, bit_title: 'Deploy checks' }, editor.token);
 
-      const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+      const context = await run.browser().newContext({ viewport: { width: 1000, height: 900 } });
       page = await context.newPage();
       page.on('console', (m) => {
         if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) cspErrors.push(m.text());
@@ -231,7 +209,7 @@ for (const engine of ENGINES) {
     });
 
     test('a person who is not an Admin has no Activity in the navigation, and the page says why', async () => {
-      const context = await browser.newContext();
+      const context = await run.browser().newContext();
       const other = await context.newPage();
       await other.goto(await link(editor.principalId));
       await other.getByRole('heading', { name: 'Inbox' }).waitFor();

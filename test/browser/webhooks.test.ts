@@ -7,42 +7,20 @@
  * waiting event arrives; the secret is rotated (both sign meanwhile) and the webhook removed, each after a confirmation.
  * A person who is not an Admin has no Webhooks in the navigation. axe-core runs on each state. Skipped without Chromium.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { buildWeb } from '../../scripts/build-web.js';
+import { type Locator, type Page } from 'playwright-core';
 import { allCapabilityNames } from '../../src/config.js';
 import type { DeliveryPage, WebhookPayload, WebhookView } from '../../src/services/webhooks/shapes.js';
 import { ENGINES } from '../engines.js';
 import { ok, startHostileServer, type HostileServer } from '../hostile/harness.js';
-import { seriousViolations } from './axe.js';
+import { expectAccessible, HAVE_CHROMIUM, useBrowser } from './chromium.js';
 
-const CHROMIUM = process.env.WAYMARK_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`test/browser: SKIPPED, no Chromium at ${CHROMIUM} (install Debian's chromium, or set WAYMARK_CHROMIUM)`);
 
-let browser: Browser;
-const WEB_ROOT = mkdtempSync(join(tmpdir(), 'waymark-webhooks-'));
-beforeAll(async () => {
-  if (!HAVE_CHROMIUM) return;
-  await buildWeb({ quiet: true, outDir: WEB_ROOT });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  rmSync(WEB_ROOT, { recursive: true, force: true });
-});
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const { serious, all } = await seriousViolations(page);
-  console.log(`axe ${what}: ${serious.length} serious/critical; others: ${all.map((v) => `${v.id} (${v.impact})`).join(', ') || 'none'}`);
-  expect(serious, `${what}: ${JSON.stringify(serious, null, 1)}`).toEqual([]);
-}
+const run = useBrowser('webhooks');
+const WEB_ROOT = run.webRoot;
 
 interface Received {
   id: string;
@@ -137,7 +115,7 @@ for (const engine of ENGINES) {
       const auth = server.services.auth;
       const admin = await auth.createToken({ accountId: server.accountId, permission: 'admin', capabilities: allCapabilityNames(), kind: 'person', name: 'Ada Admin' });
       editor = await auth.createToken({ accountId: server.accountId, permission: 'edit', capabilities: allCapabilityNames(), kind: 'person', name: 'Robin Editor' });
-      const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+      const context = await run.browser().newContext({ viewport: { width: 1000, height: 900 } });
       page = await context.newPage();
       page.on('console', (m) => {
         if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) cspErrors.push(m.text());
@@ -333,7 +311,7 @@ for (const engine of ENGINES) {
     });
 
     test('a person who is not an Admin has no Webhooks in the navigation, and the page says why', async () => {
-      const context = await browser.newContext();
+      const context = await run.browser().newContext();
       const other = await context.newPage();
       await other.goto(await link(editor.principalId));
       await other.getByRole('heading', { name: 'Inbox' }).waitFor();
