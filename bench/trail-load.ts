@@ -159,6 +159,7 @@ function trailRows(team: Team, i: number, random: () => number, rows: Rows): voi
       left_by_connection_id: null,
       bit_revision: template.revision,
       human_required: template.humanRequired ? 1 : 0,
+      overdue_reminded: 0,
     });
     if (seq === at && status === 'cancelled') rows.events.push({ trail_id: id, step_id: stepId, kind: 'cancel', reason: 'Withdrawn', principal_id: leaver.principalId, at: left as string });
   }
@@ -178,6 +179,12 @@ function trailRows(team: Team, i: number, random: () => number, rows: Rows): voi
     updated_at: iso(clock),
     flow_version: null,
     needs_person: needsPerson(status, (flow.steps[at - 1] as StepTemplate).humanRequired),
+    step_assignee: null,
+    step_group: null,
+    step_due_at: null,
+    step_reminded: 0,
+    due_at: null,
+    due_reminded: 0,
   };
   rows.trails.push(trail);
   for (const principal of who) rows.participants.push({ trail_id: id, principal_id: principal, updated_at: trail.updated_at });

@@ -40,3 +40,10 @@ export type EventActorKind = (typeof EVENT_ACTOR_KINDS)[number];
 /** What an event names as changed (issue 26). A link is its bit's change; sessions, links and tokens are the sign-in paths'. */
 export const EVENT_RESOURCE_TYPES = ['account', 'scope', 'bit', 'flow', 'reference', 'trail', 'token', 'grant', 'session', 'signin_link', 'principal', 'webhook'] as const;
 export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
+
+/**
+ * Why a person is told (issue 27): a step assigned or handed to them or a group of theirs, a mention in a comment,
+ * a step or a trail of theirs overdue. Each person chooses which of these they get by mail.
+ */
+export const NOTIFICATION_KINDS = ['assigned', 'mentioned', 'step_overdue', 'trail_overdue'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

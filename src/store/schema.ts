@@ -5,7 +5,7 @@
  * read them through the dialect's parseJson.
  */
 import type { Generated } from 'kysely';
-import type { BitStatus, Complexity, EventActorKind, Permission, Priority, PrincipalKind, ReviewStatus, TrailEventKind, TrailStatus } from './enums.js';
+import type { BitStatus, Complexity, EventActorKind, NotificationKind, Permission, Priority, PrincipalKind, ReviewStatus, TrailEventKind, TrailStatus } from './enums.js';
 
 export type { TrailEventKind } from './enums.js';
 
@@ -22,6 +22,8 @@ export interface PrincipalTable {
   permission: Permission;
   name: string;
   created_at: string;
+  /** Migration 017: where the person is told by mail, lower-cased; unique in the account. */
+  email: string | null;
 }
 export interface TokenTable {
   id: string;
@@ -45,6 +47,10 @@ export interface BitTable {
   categories: Json;
   complexity: Complexity;
   human_required: Flag;
+  /** Migration 017: who does the bit's step ("starter", "person:<id>", "group:<id>", "context:<field>"); null: anyone. */
+  assignee: string | null;
+  /** Migration 017: how long the bit's step should take, an ISO 8601 duration (PT4H, P2D). */
+  expected_duration: string | null;
   status: BitStatus;
   created_by: string;
   created_at: string;
@@ -119,6 +125,17 @@ export interface TrailTable {
    * human_required while running), else 0; written with every change of status or step (what the inbox filters on).
    */
   needs_person: number;
+  /**
+   * Migration 017: the current step's assignee (a principal: named, claimed or handed to), the group it is offered
+   * to, and its due time, written with every change of the step; step_reminded: its overdue reminder was recorded.
+   * due_at: the trail's own deadline; due_reminded: its reminder was recorded.
+   */
+  step_assignee: string | null;
+  step_group: string | null;
+  step_due_at: string | null;
+  step_reminded: number;
+  due_at: string | null;
+  due_reminded: number;
 }
 export interface TrailStepTable {
   id: string;
@@ -149,6 +166,11 @@ export interface TrailStepTable {
   bit_revision: number | null;
   /** Migration 015: the bit was human_required as the trail entered it (1), read without the snapshot. */
   human_required: number;
+  /** Migration 017: whom the step is given to (a principal, a group) and by when; its overdue reminder was recorded. */
+  assignee_principal: string | null;
+  assignee_group: string | null;
+  due_at: string | null;
+  overdue_reminded: number;
 }
 export interface TrailAnswerTable {
   id: Generated<number>;
@@ -252,6 +274,72 @@ export interface DB {
   flow_versions: FlowVersionTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
+  groups: GroupTable;
+  group_members: GroupMemberTable;
+  trail_comments: TrailCommentTable;
+  notifications: NotificationTable;
+  notification_settings: NotificationSettingsTable;
+}
+
+/** People an Admin groups, so a step can be offered to them (migration 017). */
+export interface GroupTable {
+  id: string;
+  account_id: string;
+  scope_id: string | null;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface GroupMemberTable {
+  group_id: string;
+  principal_id: string;
+  account_id: string;
+  added_at: string;
+}
+
+/** What a person or agent said on a trail step (migration 017); mentions: a JSON array text of principal ids. */
+export interface TrailCommentTable {
+  id: string;
+  account_id: string;
+  trail_id: string;
+  step_id: string;
+  principal_id: string;
+  body: string;
+  mentions: string;
+  created_at: string;
+}
+
+/**
+ * What a person is told (migration 017), recorded in the transaction of the change that causes it; summary: JSON
+ * text of a few titles and ids (never an answer or a credential). Mail: email_state 'none' (not by mail), 'pending'
+ * (to send: at email_next_at, under a lease), 'sent', or 'failed' (retries spent).
+ */
+export interface NotificationTable {
+  id: Generated<number>;
+  account_id: string;
+  principal_id: string;
+  kind: NotificationKind;
+  trail_id: string | null;
+  step_id: string | null;
+  actor_id: string | null;
+  summary: string;
+  created_at: string;
+  read_at: string | null;
+  email_state: 'none' | 'pending' | 'sent' | 'failed';
+  email_attempts: Generated<number>;
+  email_next_at: string | null;
+  email_lease_id: string | null;
+  email_leased_until: string | null;
+  email_error: string | null;
+}
+
+/** Which kinds of notification a person gets by mail (migration 017): a JSON array text of kinds. */
+export interface NotificationSettingsTable {
+  principal_id: string;
+  account_id: string;
+  email_kinds: string;
+  updated_at: string;
 }
 
 /** A webhook subscription (migration 016): where an account's (or scope's) events of some types are sent. */

@@ -148,6 +148,7 @@ export class AuthService {
         kind: request.kind ?? 'agent',
         permission: request.permission,
         name: request.name ?? `${request.kind ?? 'agent'} ${principalId.slice(0, 8)}`,
+        email: null,
         created_at: nowIso(),
       });
     }

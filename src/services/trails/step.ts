@@ -22,6 +22,10 @@ export interface BitSnapshot {
   categories: string[];
   complexity: BitTable['complexity'];
   human_required: boolean;
+  /** Who does the step (bits.assignee, migration 017): "starter", "person:<id>", "group:<id>", "context:<field>"; null: anyone. */
+  assignee: string | null;
+  /** How long the step should take, an ISO 8601 duration; null: no due time of its own. */
+  expected_duration: string | null;
   body: SlateBody;
   references: ReferenceLink[];
   connections: Connection[];
@@ -44,6 +48,9 @@ export function takeSnapshot(
     categories: parse<string[]>(bit.categories),
     complexity: bit.complexity,
     human_required: bit.human_required === 1,
+    // Revisions and snapshots kept before migration 017 have neither.
+    assignee: bit.assignee ?? null,
+    expected_duration: bit.expected_duration ?? null,
     body,
     references,
     connections: rows.map((row) => connectionOf(row, nodes.get(row.id))),

@@ -135,6 +135,10 @@ export class TrailsService {
       entered_at: at,
       bit_revision: revision,
       human_required: snapshot.human_required ? 1 : 0,
+      assignee_principal: null,
+      assignee_group: null,
+      due_at: null,
+      overdue_reminded: 0,
     });
     return { id, snapshot };
   }
@@ -270,6 +274,12 @@ export class TrailsService {
         flow_version: approved?.version ?? null,
         // Until its first step is entered, just below.
         needs_person: 0,
+        step_assignee: null,
+        step_group: null,
+        step_due_at: null,
+        step_reminded: 0,
+        due_at: null,
+        due_reminded: 0,
       };
       await repo.insertTrail(tx, trail);
       const entered = await this.enterStep(tx, trail, approved?.startBitId ?? flow.start_bit_id, 1, now);

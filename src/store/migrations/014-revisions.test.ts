@@ -29,7 +29,8 @@ describe.each(ENGINES)('migration 014 (revisions) on %s', (engine) => {
       await sql`INSERT INTO events (id, account_id, seq, occurred_at, scope_id, principal_id, principal_kind, token_id, client_name, operation, resource_type, resource_id, revision, summary, prev_hash, hash)
         VALUES (${`e${seq}`}, 'a', ${seq}, ${now}, NULL, 'p', 'agent', NULL, NULL, 'update_bit', 'bit', 'b', ${seq}, '{}', NULL, 'h')`.execute(s.db);
     }
-    await s.migrate();
+    // To 014 only: what it kept is compared with the state as the columns of its time read it.
+    expect((await migrator.migrateTo('014-revisions')).error).toBeUndefined();
 
     const rows = await s.db.selectFrom('revisions').select(['resource_id', 'revision', 'kind']).orderBy('resource_id').execute();
     expect(rows.map((r) => [r.resource_id, Number(r.revision), r.kind])).toEqual([

@@ -16,6 +16,7 @@ import { events } from './013-events.js';
 import { revisions } from './014-revisions.js';
 import { trailReads } from './015-trail-reads.js';
 import { webhooks } from './016-webhooks.js';
+import { teamRuns } from './017-team-runs.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: MigrationTarget): Record<string, Migration> {
@@ -36,5 +37,6 @@ export function migrations(dialect: MigrationTarget): Record<string, Migration> 
     '014-revisions': revisions(dialect),
     '015-trail-reads': trailReads(dialect),
     '016-webhooks': webhooks(),
+    '017-team-runs': teamRuns(dialect),
   };
 }

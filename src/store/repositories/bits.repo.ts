@@ -42,6 +42,8 @@ const HEAD_COLUMNS: Record<Exclude<keyof BitTable, 'body'>, true> = {
   categories: true,
   complexity: true,
   human_required: true,
+  assignee: true,
+  expected_duration: true,
   status: true,
   created_by: true,
   created_at: true,
@@ -111,7 +113,7 @@ export async function listBits(
   const fetch = (after: PageKey | null, count: number) => {
     let query = q
       .selectFrom('bits')
-      .select(['id', 'account_id', 'scope_id', 'title', 'abstract', 'description', 'categories', 'complexity', 'human_required', 'status', 'created_by', 'created_at', 'updated_at'])
+      .select(['id', 'account_id', 'scope_id', 'title', 'abstract', 'description', 'categories', 'complexity', 'human_required', 'assignee', 'expected_duration', 'status', 'created_by', 'created_at', 'updated_at'])
       .where(listedRows(seen, filter, ['title', 'abstract', 'description']));
     if (filter.status) query = query.where('status', '=', filter.status);
     if (after) query = query.where((eb) => afterKey(eb, after));

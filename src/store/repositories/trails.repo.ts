@@ -78,6 +78,10 @@ const STEP_COLUMNS = [
   'snapshot_step_id',
   'bit_revision',
   'human_required',
+  'assignee_principal',
+  'assignee_group',
+  'due_at',
+  'overdue_reminded',
 ] as const;
 
 export type StepRow = Omit<TrailStepTable, 'bit_snapshot'>;
