@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type Served } from './serve.js';
+import { waymark } from './cli.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin/waymark.js');
@@ -36,6 +37,19 @@ describe.skipIf(!BUILT)('npm start on a fresh machine', () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toMatch(/<script type="module" src="[^"]+\.js"/);
+  });
+
+  it("prints sign-in links on the port the server runs on, not serve's default", async () => {
+    const cli = { ...env, WAYMARK_PUBLIC_URL: '', WAYMARK_PORT: '' };
+    const account = (await waymark(cli, 'account', 'create', 'Links')).stdout.trim();
+    expect((await waymark(cli, 'token', 'create', '--account', account, '--permission', 'edit', '--capabilities', 'run', '--kind', 'person')).code).toBe(0);
+    const listed = (await waymark(cli, 'token', 'list', '--account', account)).stdout.trim().split('\n');
+    const principal = (listed[1] as string).split('\t')[1] as string;
+    const link = await waymark(cli, 'signin-link', 'create', '--principal', principal);
+    expect(link.code).toBe(0);
+    expect(new URL(link.stdout.trim()).origin).toBe(new URL(served.url).origin);
+    const page = await fetch(link.stdout.trim(), { redirect: 'manual' });
+    expect(page.status).toBeLessThan(400);
   });
 
   it('serves the step form MCP App document', async () => {

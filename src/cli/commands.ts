@@ -4,6 +4,7 @@
  */
 import { CAPABILITY_KINDS, capabilityName } from '../config.js';
 import { PERMISSIONS, type Permission } from '../services/actor.js';
+import { publicUrl } from './server-address.js';
 import { parseDuration } from '../services/auth/auth.service.js';
 import { createServices, type Services } from '../services/index.js';
 import { asOperation } from '../services/events/operation-context.js';
@@ -107,13 +108,6 @@ function capabilityList(text: string): string[] {
     .map((c) => ((CAPABILITY_KINDS as readonly string[]).includes(c) ? capabilityName(c as 'author') : c));
 }
 
-/** Where people open the app: WAYMARK_PUBLIC_URL, else where `serve` listens by default. */
-function publicUrl(io: CliIo): URL {
-  const configured = io.env.WAYMARK_PUBLIC_URL;
-  if (configured) return new URL(configured);
-  const host = io.env.WAYMARK_HOST ?? '127.0.0.1';
-  return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${io.env.WAYMARK_PORT ?? '3000'}`);
-}
 
 export async function signinLink(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
@@ -123,7 +117,7 @@ export async function signinLink(argv: string[], io: CliIo): Promise<void> {
   const principalId = requireOption(args, 'principal');
   const expires = stringOption(args, 'expires-in');
   const capabilities = stringOption(args, 'capabilities');
-  const base = publicUrl(io);
+  const base = publicUrl(io, storeOptionsFromEnv(io.env));
   await withServices(io, async (services) => {
     const link = await services.signin.createLink({ principalId, expiresInMs: expires ? parseDuration(expires) : undefined, capabilities: capabilities ? capabilityList(capabilities) : undefined });
     const url = new URL('app/signin', base.href.endsWith('/') ? base : `${base.href}/`);

@@ -13,6 +13,7 @@ import { openStore, storeOptionsFromEnv } from '../store/store.js';
 import { parseArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
 import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
 import { EXIT, type CliIo } from './io.js';
+import { keepServerAddress } from './server-address.js';
 
 /** How long a stopping server waits for the tool calls under way before it cuts them. */
 const STOP_GRACE_MS = 5000;
@@ -39,7 +40,8 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
     throw new UsageError((error as Error).message);
   }
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  const store = openStore({ ...storeOptionsFromEnv(io.env), offThreadReads: true });
+  const storeOptions = storeOptionsFromEnv(io.env);
+  const store = openStore({ ...storeOptions, offThreadReads: true });
   const location = store.location;
   const httpOptions = async (actualPort: number) => {
     const { trustProxyOption } = await import('../http/app.js');
@@ -51,10 +53,11 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
     const { publicBase } = await import('../http/app.js');
     const { oauthStartNotice } = await import('../http/oauth/server.js');
     const base = publicBase(await httpOptions(actualPort));
+    keepServerAddress(storeOptions, base);
     const oauthNotice = oauthStartNotice(base);
     const lines = [
       `Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}`,
-      `The web app: ${new URL('/app/', base).href} (a person signs in with a link: waymark signin-link create --principal ID)`,
+      `The web app: ${new URL('/app/', base).href} (to invite a person: waymark signin-link create --principal ID prints their one-time link)`,
     ];
     if (oauthNotice) lines.push(oauthNotice);
     if (first.token) lines.push(`First start: created account ${first.accountId} and an owner token with every capability:`, first.token.token);

@@ -3,11 +3,8 @@ export function SignInNotice() {
   return (
     <main id="main" class="signin">
       <h1>Sign in to Waymark</h1>
-      <p>You are not signed in. Waymark has no passwords: ask the person who runs Waymark for a sign-in link.</p>
-      <p>
-        They create one with <code>waymark signin-link create --principal YOUR-ID</code>; opening the link signs you in. Each link works once and
-        expires after a while.
-      </p>
+      <p>You are not signed in. Waymark has no passwords: ask your admin for a sign-in link.</p>
+      <p>Opening the link signs you in. Each link works once and expires after a while, so ask for a new one if yours no longer works.</p>
     </main>
   );
 }

@@ -3,9 +3,9 @@ import { brand } from '../../config.js';
 import type { RedeemRefusal } from '../../services/auth/signin.service.js';
 
 const TEXT: Record<RedeemRefusal, { title: string; body: string }> = {
-  unknown: { title: 'This sign-in link is not valid', body: 'The link is incomplete or was never issued by this server. Copy the whole link, or ask for a new one.' },
-  used: { title: 'This sign-in link was already used', body: 'A sign-in link works once. Ask for a new link (waymark signin-link create).' },
-  expired: { title: 'This sign-in link has expired', body: 'Sign-in links are short-lived. Ask for a new link (waymark signin-link create).' },
+  unknown: { title: 'This sign-in link is not valid', body: 'The link is incomplete or was never issued by this server. Copy the whole link, or ask your admin for a new one.' },
+  used: { title: 'This sign-in link was already used', body: 'A sign-in link works once. Ask your admin for a new link.' },
+  expired: { title: 'This sign-in link has expired', body: 'Sign-in links are short-lived. Ask your admin for a new link.' },
 };
 
 export function signinRefusalPage(reason: RedeemRefusal): string {
