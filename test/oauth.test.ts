@@ -202,9 +202,15 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     // The person revokes it on the connected-apps page.
     const page = await context.newPage();
     await page.goto(new URL('/oauth/grants', serve.url).href);
-    await page.getByRole('button', { name: 'Revoke Reader test' }).click();
+    // One row for the app, with its client id, when connected and last used, and the way back to the app.
+    const row = page.getByRole('row', { name: /Reader test/ });
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain(`client ${String(provider.client?.client_id)}`);
+    expect(await row.locator('time').count()).toBe(2);
+    expect(await page.getByRole('link', { name: /Back to/ }).getAttribute('href')).toBe('/app/');
+    await page.getByRole('button', { name: 'Disconnect Reader test' }).click();
     await page.waitForURL(new URL('/oauth/grants', serve.url).href);
-    expect(await page.getByRole('button', { name: 'Revoke Reader test' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Disconnect Reader test' }).count()).toBe(0);
     const after = await fetch(serve.url, { method: 'POST', headers: { authorization: `Bearer ${provider.saved?.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(after.status).toBe(401);
     await client.close().catch(() => undefined);

@@ -4,7 +4,7 @@
  * before a client may act as them, so it names the client, where the answer goes and what is asked.
  */
 import { productName, type CapabilityKind, CAPABILITY_KINDS, capabilityName } from '../../config.js';
-import type { OwnTokenView } from '../../services/auth/shapes.js';
+import type { GrantView, OwnTokenView } from '../../services/auth/shapes.js';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -24,18 +24,29 @@ export function capabilityText(name: string): string {
   return kind ? CAPABILITY_TEXT[kind] : name;
 }
 
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}
+/** The primary action (Allow) is filled; the other (Deny, Disconnect) is outlined, so the two never look alike. */
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}
+header{margin-bottom:1.5rem}header a{color:#1f4e79}
 fieldset{border:1px solid #767676;padding:1rem}label{display:block;margin:.25rem 0}
-button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}code{word-break:break-all}
-table{border-collapse:collapse}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #ccc}`;
+button{font:inherit;padding:.5rem 1rem;margin-right:.5rem;border-radius:4px;border:2px solid #1f4e79;background:#fff;color:#1f4e79;cursor:pointer}
+button.primary{background:#1f4e79;color:#fff}button:focus-visible{outline:3px solid #d97706;outline-offset:2px}
+code{word-break:break-all}small{color:#4a4a4a}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid #ccc}ul.may{margin:0;padding-left:1rem}`;
 
-function page(title: string, body: string): string {
+/** `back`: the header's way back to the web app, on the pages a signed-in person reaches from it. */
+function page(title: string, body: string, back = false): string {
+  const header = back ? `<header><a href="/app/">← Back to ${escapeHtml(productName)}</a></header>\n` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${escapeHtml(productName)}</title><style>${STYLE}</style></head>
-<body><main>
+<body>${header}<main>
 ${body}
 </main></body></html>`;
+}
+
+/** A time as a person reads it, in UTC (the page runs no script to show their own zone). */
+function when(iso: string): string {
+  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
 }
 
 export interface ConsentView {
@@ -74,7 +85,7 @@ ${offered}
 </fieldset>
 ${unavailable}
 <p>It never gets more than your own permission lets you do. You can revoke it at any time on the <a href="/oauth/grants">connected apps</a> page.</p>
-<button type="submit">Allow</button>
+<button type="submit" class="primary">Allow</button>
 <button type="submit" formaction="/oauth/interaction/${escapeHtml(view.uid)}/abort">Deny</button>
 </form>`,
   );
@@ -94,24 +105,17 @@ export function renderErrorPage(error: string, description: string): string {
   return page('Sign-in refused', `<h1>The sign-in was refused</h1>\n<p><code>${escapeHtml(error)}</code>: ${escapeHtml(description)}</p>\n<p>Start again from your app.</p>`);
 }
 
-export interface GrantRow {
-  grant_id: string;
-  client_name: string | null;
-  client_id: string;
-  redirect_hosts: string[];
-  capabilities: string[];
-  created_at: string;
-}
-
-export function renderGrantsPage(personName: string, grants: GrantRow[], tokens: OwnTokenView[]): string {
+export function renderGrantsPage(personName: string, grants: GrantView[], tokens: OwnTokenView[]): string {
   const rows = grants
-    .map(
-      (g) => `<tr><td>${escapeHtml(g.client_name ?? g.client_id)}</td><td>${escapeHtml(g.redirect_hosts.join(', '))}</td><td>${capabilityList(g.capabilities)}</td><td>${escapeHtml(g.created_at.slice(0, 10))}</td>
-<td><form method="post" action="/oauth/grants/${escapeHtml(g.grant_id)}/revoke"><button type="submit" aria-label="Revoke ${escapeHtml(g.client_name ?? g.client_id)}">Revoke</button></form></td></tr>`,
-    )
+    .map((g) => {
+      const name = g.client_name ?? g.client_id;
+      return `<tr><th scope="row">${escapeHtml(name)}<br><small>client <code>${escapeHtml(g.client_id)}</code></small></th><td>${escapeHtml(g.redirect_hosts.join(', '))}</td>
+<td><ul class="may">${g.capabilities.map((c) => `<li>${escapeHtml(capabilityText(c))}</li>`).join('')}</ul></td><td>${when(g.created_at)}</td><td>${when(g.last_used_at)}</td>
+<td><form method="post" action="/oauth/grants/${escapeHtml(g.grant_id)}/revoke"><button type="submit" aria-label="Disconnect ${escapeHtml(name)}">Disconnect</button></form></td></tr>`;
+    })
     .join('\n');
   const table = grants.length
-    ? `<table><caption>Apps that may act as ${escapeHtml(personName)}</caption><thead><tr><th scope="col">App</th><th scope="col">Answers go to</th><th scope="col">May</th><th scope="col">Since</th><th scope="col">Revoke</th></tr></thead><tbody>
+    ? `<table><caption>Apps that may act as ${escapeHtml(personName)}</caption><thead><tr><th scope="col">App</th><th scope="col">Answers go to</th><th scope="col">May</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col">Disconnect</th></tr></thead><tbody>
 ${rows}
 </tbody></table>`
     : '<p>No app is connected as you.</p>';
@@ -128,7 +132,8 @@ ${tokenRows}
     : '<p>You have no API tokens.</p>';
   return page(
     'Connected apps',
-    `<h1>Connected apps</h1>\n${table}\n<h2>API tokens</h2>\n<p>Tokens made with <code>waymark token create</code> act as you in MCP clients configured with one.</p>\n${tokenTable}`,
+    `<h1>Connected apps</h1>\n<p>Disconnecting an app ends its access at once; it asks you again if it wants back in.</p>\n${table}\n<h2>API tokens</h2>\n<p>API tokens your admin made for you act as you in MCP clients configured with one.</p>\n${tokenTable}`,
+    true,
   );
 }
 

@@ -13,7 +13,7 @@ const id = z.string().min(1).max(200);
 export const listGrantsOperation = defineOperation({
   name: 'list_grants',
   title: 'My connected apps',
-  description: 'The OAuth grants the signed-in person gave: each app, the hosts it redirects to, the capabilities it holds and until when.',
+  description: 'The apps the signed-in person connected, one per app: its client id, the hosts it redirects to, the capabilities it holds, when it was connected and last used, and until when.',
   flags: { W: false, D: false, I: true },
   access: ANY_TOKEN_ACCESS,
   rest: { method: 'get', path: '/oauth/grants', operationId: 'listGrants' },
@@ -27,7 +27,7 @@ export const listGrantsOperation = defineOperation({
 export const revokeGrantOperation = defineOperation({
   name: 'revoke_grant',
   title: 'Disconnect an app',
-  description: 'Revokes one of the signed-in person\'s OAuth grants and every token issued under it.',
+  description: 'Disconnects an app: revokes the signed-in person\'s grant, every other grant the same app holds for them, and every token issued under them.',
   flags: { W: true, D: true, I: false },
   access: ANY_TOKEN_ACCESS,
   rest: { method: 'delete', path: '/oauth/grants/:grant_id', operationId: 'revokeGrant' },

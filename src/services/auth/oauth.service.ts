@@ -123,25 +123,46 @@ export class OAuthService {
     return row ? (this.store.dialect.parseJson<ClientPayload>(row.payload).client_name ?? null) : null;
   }
 
+  /** The apps the person connected, one row per client, the most recently used first (GrantView). */
   async listGrants(actor: Actor): Promise<GrantView[]> {
-    const rows = await repo.listByPrincipal(this.store.db, 'Grant', actor.principalId);
-    const grants: GrantView[] = [];
-    for (const row of rows) {
-      if (row.expires_at !== null && Date.parse(row.expires_at) <= Date.now()) continue;
+    const live = (await repo.listByPrincipal(this.store.db, 'Grant', actor.principalId)).filter((row) => row.expires_at === null || Date.parse(row.expires_at) > Date.now());
+    const lastIssued = new Map<string, number>();
+    for (const token of await repo.tokensOfGrants(this.store.db, live.map((row) => row.id))) {
+      const iat = this.store.dialect.parseJson<{ iat?: number }>(token.payload).iat ?? 0;
+      const grantId = token.grant_id as string;
+      lastIssued.set(grantId, Math.max(lastIssued.get(grantId) ?? 0, iat));
+    }
+    const apps = new Map<string, GrantView>();
+    for (const row of live) {
+      const used = lastIssued.get(row.id);
+      // No token was ever issued under it: the authorization was left unfinished (or is under way).
+      if (used === undefined) continue;
       const grant = this.store.dialect.parseJson<GrantPayload>(row.payload);
+      const created = new Date(grant.iat * 1000).toISOString();
+      const usedAt = new Date(used * 1000).toISOString();
+      const app = apps.get(grant.clientId);
+      if (app) {
+        if (grant.iat * 1000 > Date.parse(app.created_at) || (grant.iat * 1000 === Date.parse(app.created_at) && row.id > app.grant_id)) app.grant_id = row.id;
+        app.capabilities = [...new Set([...app.capabilities, ...grantedBy(grant)])].sort();
+        if (created < app.created_at) app.created_at = created;
+        if (usedAt > app.last_used_at) app.last_used_at = usedAt;
+        if (app.expires_at !== null && (row.expires_at === null || row.expires_at > app.expires_at)) app.expires_at = row.expires_at;
+        continue;
+      }
       const clientRow = await repo.findRecord(this.store.db, 'Client', grant.clientId);
       const client = clientRow ? this.store.dialect.parseJson<ClientPayload>(clientRow.payload) : {};
-      grants.push({
+      apps.set(grant.clientId, {
         grant_id: row.id,
         client_id: grant.clientId,
         client_name: client.client_name ?? null,
         redirect_hosts: [...new Set((client.redirect_uris ?? []).map((uri) => new URL(uri).host))],
-        capabilities: grantedBy(grant),
-        created_at: new Date(grant.iat * 1000).toISOString(),
+        capabilities: [...grantedBy(grant)].sort(),
+        created_at: created,
+        last_used_at: usedAt,
         expires_at: row.expires_at,
       });
     }
-    return grants;
+    return [...apps.values()].sort((a, b) => (a.last_used_at < b.last_used_at ? 1 : a.last_used_at > b.last_used_at ? -1 : 0));
   }
 
   /** Registered clients alive and used by no grant yet: those within their first day (auth/oauth-adapter.ts). */
@@ -160,9 +181,11 @@ export class OAuthService {
     return this.store.transaction(async (tx) => {
       const row = await repo.findRecord(tx, 'Grant', grantId);
       if (!row || row.principal_id !== actor.principalId) throw new WaymarkError('GRANT_NOT_FOUND', `No grant ${grantId} of yours: list them with GET /api/v1/oauth/grants.`, { grant_id: grantId });
-      await repo.deleteByGrant(tx, grantId);
       const { clientId } = this.store.dialect.parseJson<GrantPayload>(row.payload);
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'grant', resourceId: grantId, scopeId: actor.scopeId, summary: { client_id: clientId } });
+      // The app is one row of the connected apps (listGrants): disconnecting it ends every grant it holds for the person.
+      const same = (await repo.listByPrincipal(tx, 'Grant', actor.principalId)).filter((other) => this.store.dialect.parseJson<GrantPayload>(other.payload).clientId === clientId);
+      for (const other of new Set([grantId, ...same.map((g) => g.id)])) await repo.deleteByGrant(tx, other);
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'grant', resourceId: grantId, scopeId: actor.scopeId, summary: { client_id: clientId, grants: same.length } });
       return { grant_id: grantId, revoked: true };
     });
   }

@@ -26,13 +26,19 @@ export type People = z.infer<typeof peopleShape>;
 
 export const signedOutShape = z.object({ signed_out: z.boolean() });
 
+/**
+ * One app a person connected (issue 28): every live grant the same client holds for them is one row (a client that
+ * signs in again makes a new grant), and a grant no token was ever issued under (an authorization left unfinished)
+ * is none.
+ */
 export const grantViewShape = z.object({
-  grant_id: z.string(),
+  grant_id: z.string().describe('The newest of the app\'s grants; revoking it disconnects the app (all its grants).'),
   client_id: z.string(),
   client_name: z.string().nullable(),
   redirect_hosts: z.array(z.string()),
   capabilities: z.array(z.string()),
-  created_at: z.string(),
+  created_at: z.string().describe('When the person first connected the app.'),
+  last_used_at: z.string().describe('When the app last got a token (it gets one at least every hour it is used).'),
   expires_at: z.string().nullable(),
 });
 export type GrantView = z.infer<typeof grantViewShape>;

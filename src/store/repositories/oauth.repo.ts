@@ -42,6 +42,12 @@ export async function deleteByGrant(q: Q, grantId: string): Promise<void> {
   await q.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute();
 }
 
+/** The tokens issued under these grants (their payloads carry when: iat). */
+export async function tokensOfGrants(q: Q, grantIds: string[]) {
+  if (grantIds.length === 0) return [];
+  return q.selectFrom('oauth_records').select(['grant_id', 'payload']).where('model', 'in', ['AccessToken', 'RefreshToken']).where('grant_id', 'in', grantIds).execute();
+}
+
 /** A principal's records of one model, newest expiry first (a person's grants). */
 export async function listByPrincipal(q: Q, model: string, principalId: string) {
   return q.selectFrom('oauth_records').selectAll().where('model', '=', model).where('principal_id', '=', principalId).orderBy('expires_at', 'desc').orderBy('id').execute();
