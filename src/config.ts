@@ -25,6 +25,11 @@ function readPackage(): { root: URL; version: string } {
 
 const PACKAGE = readPackage();
 
+/** The sample flow a new account can add (issue 28): a folder of the export format, shipped with the package. */
+export function sampleFolder(): string {
+  return fileURLToPath(new URL('examples/sample/', PACKAGE.root));
+}
+
 /** The brand as people read it on pages (`Waymark` by default); the lowercase word stays in names and schemes. */
 export const productName = brand.charAt(0).toUpperCase() + brand.slice(1);
 

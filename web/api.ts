@@ -145,6 +145,14 @@ const revisedPath = (type: Revised, id: string) => `/history/${type}/${encodeURI
 export const diffRevisions = (type: Revised, id: string, range: { from?: number; to?: number } = {}) => call<RevisionDiff>('GET', withQuery(`${revisedPath(type, id)}/diff`, range));
 export const restoreRevision = (type: Revised, id: string, revision: number) => call<RestoredRevision>('POST', `${revisedPath(type, id)}/revisions/${revision}/restore`, {});
 
+/** Switches a flow on or off (update_flow). */
+export const setFlowActive = (flowId: string, isActive: boolean) => call<{ flow_id: string }>('POST', `/flows/${encodeURIComponent(flowId)}`, { is_active: isActive });
+
+/** The sample flow's folder and, once added, its id in the person's account and scope (get_sample_flow). */
+export const sampleFlow = () => call<{ files: Array<{ path: string; content: string }>; flow_id: string | null }>('GET', '/sample-flow');
+/** Imports a folder's files (import_folder). */
+export const importFolder = (files: Array<{ path: string; content: string }>, scopeId: string | null) => call<{ changed: boolean }>('POST', '/import', { files, scope_id: scopeId });
+
 export const reviewFlow = (flowId: string, reviewStatus: ReviewStatus) =>
   call<{ flow_id: string; review_status: ReviewStatus; is_active: boolean }>('POST', `/flows/${encodeURIComponent(flowId)}/review`, { review_status: reviewStatus });
 

@@ -3,7 +3,7 @@
  * its one thing and closes it. Loaded by main.ts only for these, so `waymark stdio` and `serve` never load them.
  */
 import { CAPABILITY_KINDS, capabilityName } from '../config.js';
-import { PERMISSIONS, type Permission } from '../services/actor.js';
+import { operatorActor, PERMISSIONS, type Permission } from '../services/actor.js';
 import { publicUrl } from './server-address.js';
 import { parseDuration } from '../services/auth/auth.service.js';
 import { createServices, type Services } from '../services/index.js';
@@ -37,7 +37,7 @@ function onePositional(args: ParsedArgs, what: string): string {
 }
 
 export async function init(argv: string[], io: CliIo): Promise<void> {
-  const args = parseArgs(argv, { values: ['expires-in'], flags: ['new-token'] });
+  const args = parseArgs(argv, { values: ['expires-in'], flags: ['new-token', 'sample'] });
   if (args.positionals.length > 0) throw new UsageError(`init takes no positional arguments`);
   const expires = stringOption(args, 'expires-in');
   // Checked before the store is touched: a bad duration must not leave a store with an owner and no token.
@@ -46,7 +46,11 @@ export async function init(argv: string[], io: CliIo): Promise<void> {
     const result = await services.auth.init({ newToken: args.options['new-token'] === true, expiresInMs });
     if (result.token) io.stdout.write(`${result.token.token}\n`);
     if (result.created) io.stderr.write(`Created account ${result.accountId} with an Admin owner.\n`);
-    else if (!result.token) io.stderr.write(`The store is already set up (account ${result.accountId}); pass --new-token for another token.\n`);
+    else if (!result.token && args.options.sample !== true) io.stderr.write(`The store is already set up (account ${result.accountId}); pass --new-token for another token.\n`);
+    if (args.options.sample === true) {
+      const sample = await services.sample.add(operatorActor(result.accountId));
+      io.stderr.write(sample.plan.changed ? `Added the sample flow ${sample.flow_id}, approved and active: start a trail on it in the app.\n` : `The sample flow ${sample.flow_id} is already there.\n`);
+    }
   }, 'init');
 }
 

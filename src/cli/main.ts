@@ -18,7 +18,9 @@ const USAGE = `Usage: waymark <command>
                                            MCP over Streamable HTTP at /mcp, REST at /api/v1, the web app at /app,
                                            GET /healthz; --workers: server processes sharing the port (default 1)
   stdio                                    MCP over stdio, authenticated by WAYMARK_TOKEN
-  init [--new-token] [--expires-in 30d]    create the store, an account and an Admin owner; print a token
+  init [--new-token] [--expires-in 30d] [--sample]
+                                           create the store, an account and an Admin owner; print a token;
+                                           --sample: add the sample flow (approved and active) to try Waymark with
   account create NAME                      print the new account id
   scope create --account ID NAME           print the new scope id
   token create --account ID --permission view|edit|admin --capabilities a,b,c

@@ -36,6 +36,7 @@ import { listHistoryTool } from './events/list-history.js';
 import { diffRevisionsTool, getRevisionTool, restoreRevisionTool } from './events/revisions.js';
 import { exportFolderTool } from './folder/export-folder.js';
 import { importFolderTool } from './folder/import-folder.js';
+import { getSampleFlowOperation } from './folder/sample-flow.js';
 
 /**
  * Every operation, each declared once: its doors (MCP, REST), access, shapes and what it shows a person are fields
@@ -76,6 +77,7 @@ const OPERATIONS: readonly Operation[] = [
   ...WEBHOOK_OPERATIONS,
   exportFolderTool,
   importFolderTool,
+  getSampleFlowOperation,
   inboxOperation,
   stepOperation,
   saveStepOperation,

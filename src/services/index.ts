@@ -11,6 +11,7 @@ import { ConnectionsService } from './bits/connections.service.js';
 import { FlowsService } from './flows/flows.service.js';
 import { ExportService } from './folder/export.service.js';
 import { ImportService } from './folder/import.service.js';
+import { SampleService } from './folder/sample.service.js';
 import { InboxService } from './trails/inbox.service.js';
 import { OAuthService } from './auth/oauth.service.js';
 import { ReferencesService } from './references/references.service.js';
@@ -32,6 +33,7 @@ export interface Services {
   flows: FlowsService;
   folderExport: ExportService;
   folderImport: ImportService;
+  sample: SampleService;
   bitList: BitListService;
   bitRestore: BitRestoreService;
   bits: BitsService;
@@ -51,9 +53,11 @@ export function createServices(store: Store): Services {
   const bits = new BitsService(store, references);
   const flows = new FlowsService(store);
   const folderExport = new ExportService(store);
+  const folderImport = new ImportService(store, bits, flows, references, folderExport);
   return {
     folderExport,
-    folderImport: new ImportService(store, bits, flows, references, folderExport),
+    folderImport,
+    sample: new SampleService(store, folderImport, flows),
     bits,
     connections: new ConnectionsService(store),
     store,

@@ -2,6 +2,7 @@
 import * as api from '../api.js';
 import { Show, useLoad } from '../components/loaded.js';
 import { href } from '../router.js';
+import { AddSampleFlow } from '../components/sample-flow.js';
 
 const REVIEW: Record<api.FlowView['review_status'], string> = { pending: 'Review pending', approved: 'Approved', changes_requested: 'Changes requested' };
 
@@ -13,7 +14,10 @@ export function FlowsPage() {
         <>
           <h1>Flows</h1>
           {flows.length === 0 ? (
-            <p class="empty">No flows yet.</p>
+            <>
+              <p class="empty">No flows yet.</p>
+              <AddSampleFlow />
+            </>
           ) : (
             <ul class="cards">
               {flows.map((f) => (

@@ -284,7 +284,7 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
     expect([wrongType.status, wrongType.body.error?.details?.issues]).toEqual([422, [expect.objectContaining({ path: 'is_active' })]]);
     const unknown = await browser.get('/flows?colour=red');
     expect(unknown.status).toBe(422);
-    const wrongMethod = await browser.post(`/flows/${requests}`, {});
+    const wrongMethod = await browser.post('/flows', {});
     expect([wrongMethod.status, wrongMethod.body.error?.code]).toEqual([405, 'METHOD_NOT_ALLOWED']);
   });
 });

@@ -10,6 +10,7 @@ export const updateFlowTool = defineOperation({
     'Changes a flow; omitted fields stay. Re-activating needs review_status "approved" (review_flow, by an Admin) and an active start bit; changing start_bit_id or trail_context_schema of an approved flow sets it back to "pending".',
   flags: { W: true, D: true, I: false },
   access: { capability: 'author', permission: 'edit' },
+  rest: { method: 'post', path: '/flows/:flow_id', operationId: 'updateFlow' },
   input: z.strictObject({
     flow_id: flowId,
     flow_title: flowTitle.optional(),
