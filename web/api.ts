@@ -104,7 +104,7 @@ export const startTrail = (flowId: string, trailContext: Record<string, unknown>
 export type { FlowView, FlowWithGraph, GraphBit } from '../src/services/flows/shapes.js';
 
 export const flows = (q: { cursor?: string; is_active?: boolean } = {}) => call<{ flows: FlowView[]; next_cursor: string | null }>('GET', withQuery('/flows', { limit: 100, ...q }));
-export const flow = (id: string) => call<FlowWithGraph>('GET', withQuery(`/flows/${encodeURIComponent(id)}`, { include_graph: true, format: 'mermaid' }));
+export const flow = (id: string) => call<FlowWithGraph>('GET', withQuery(`/flows/${encodeURIComponent(id)}`, { include_graph: true }));
 
 export type { BitSummary } from '../src/services/bits/shapes.js';
 

@@ -232,10 +232,11 @@ for (const engine of ENGINES) {
       await page.getByRole('heading', { name: 'History' }).waitFor();
       await page.locator('[data-testid=flow-svg] svg').waitFor({ timeout: 30_000 });
       const svg = page.locator('[data-testid=flow-svg] svg');
-      expect(await svg.getAttribute('role')).toBe('img');
-      expect(await svg.locator('.node.visited').count()).toBe(2);
-      expect(await svg.locator('.node.current').count()).toBe(1);
-      expect(await svg.locator('.node.current').textContent()).toContain(world.titles.ship);
+      expect(await svg.getAttribute('role')).toBe('group');
+      expect(await svg.locator('.flow-box.visited').count()).toBe(2);
+      expect(await svg.locator('.flow-box.current').count()).toBe(1);
+      expect(await svg.locator('.flow-box.current').textContent()).toContain(world.titles.ship);
+      expect(await svg.getByRole('link', { name: `${world.titles.ship} (the current step)` }).count()).toBe(1);
       const history = page.locator('.history');
       expect(await history.locator('h3').allTextContents()).toEqual([`1. ${world.titles.start}`, `2. ${world.titles.risk}`, `3. ${world.titles.ship}`]);
       expect(await history.textContent()).toContain('Robin Person answered TextArea: Ready: all checks done');
@@ -276,9 +277,12 @@ for (const engine of ENGINES) {
       await page.getByRole('heading', { level: 1, name: 'Release' }).waitFor();
       expect(await page.locator('.badge').allTextContents()).toContain('Approved');
       await page.locator('[data-testid=flow-svg] svg').waitFor({ timeout: 30_000 });
-      expect(await page.locator('[data-testid=flow-svg] svg .node').count()).toBe(4);
+      expect(await page.locator('[data-testid=flow-svg] svg .flow-box').count()).toBe(4);
+      // Each box is a link to its bit; the branch's two connections are drawn with their labels.
+      expect(await page.locator('[data-testid=flow-svg] svg .flow-edge').count()).toBe(4);
+      expect(await page.locator('[data-testid=flow-svg] svg .flow-edge-label').allTextContents()).toEqual(expect.arrayContaining(['High risk', 'Low risk']));
       await expectAccessible(page, 'flow');
-      await page.getByRole('link', { name: world.titles.start }).click();
+      await page.getByRole('region', { name: 'Bits' }).getByRole('link', { name: world.titles.start }).click();
       await page.getByRole('heading', { level: 1, name: world.titles.start }).waitFor();
       expect(await page.locator('.element-summary .badge').allTextContents()).toEqual(['check-list', 'radio-button', 'dropdown', 'searchable-field', 'date-picker', 'text-area', 'link-block', 'video-external', 'iframe']);
       await expectAccessible(page, 'bit');

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { assertBudget, buildWeb, FIRST_LOAD_BUDGET, type WebWeights } from '../../scripts/build-web.js';
+import { assertBudget, buildWeb, FIRST_LOAD_BUDGET, heaviestPage, type WebWeights } from '../../scripts/build-web.js';
 import { STEP_APP_FILE } from '../../src/mcp/apps/step-app.js';
 
 describe('build:web', () => {
@@ -43,8 +43,12 @@ describe('build:web', () => {
     expect(() => assertBudget(weights, 1024)).toThrow(/over the 1\.0 KB budget/);
   });
 
-  test('the step page, and mermaid for the flow picture, load on demand', () => {
+  test('the pages load on demand, and every page with the flow picture among them is inside the budget (no Mermaid)', () => {
     const lazy = weights.onDemand.map((d) => d.file.replace(/-[A-Z0-9]{8}\.js$/, ''));
-    expect(lazy).toEqual(expect.arrayContaining(['chunks/step', 'chunks/trail', 'chunks/start-trail', 'chunks/mermaid.core']));
+    expect(lazy).toEqual(expect.arrayContaining(['chunks/step', 'chunks/trail', 'chunks/start-trail', 'chunks/flow']));
+    expect(lazy.some((f) => f.includes('mermaid'))).toBe(false);
+    expect(heaviestPage(weights)).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
+    const flowPage = weights.onDemand.find((d) => d.file.startsWith('chunks/flow-'));
+    expect(weights.firstLoadJs + (flowPage?.gzip ?? Infinity)).toBeLessThan(40 * 1024);
   });
 });

@@ -1,94 +1,61 @@
 /**
- * The flow as a picture: the Mermaid flowchart get_flow builds (format "mermaid"), rendered to SVG in the
- * browser by mermaid (a chunk of its own, loaded only here), with the bits a trail went through and the one
- * it is on marked by two more classes. A list of the same path stands beside it as the text alternative.
+ * The flow as a picture (issue 28): laid out here (flow-layout.ts) and drawn as SVG by Preact, so every title is text
+ * Preact escapes and every box is a link to its bit. The bits a trail went through and the one it is on are marked;
+ * the page's list of the same bits is the text alternative.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GraphBit } from '../api.js';
+import { href } from '../router.js';
+import { BOX, layoutFlow } from './flow-layout.js';
 
 export interface PictureProps {
-  mermaid: string;
   bits: GraphBit[];
-  unreachableIds: string[];
   /** Bits the trail has been on, oldest first; the last is where it stands when `current` is set. */
   path?: string[];
   current?: string | null;
   label: string;
 }
 
-/**
- * Node ids of get_flow's flowchart are positional: n0… over the reachable bits, then the unreachable ones
- * (flows/mermaid.ts), so a bit's node is found by the same order.
- */
-export function nodeIds(bits: GraphBit[], unreachableIds: string[]): Map<string, string> {
-  return new Map([...bits.map((b) => b.bit_id), ...unreachableIds].map((id, i) => [id, `n${i}`]));
-}
-
-export function highlighted(p: PictureProps): string {
-  const ids = nodeIds(p.bits, p.unreachableIds);
-  const lines = [p.mermaid.trimEnd()];
-  const visited = (p.path ?? []).filter((id) => id !== p.current).map((id) => ids.get(id)).filter(Boolean);
-  lines.push('  classDef visited fill:#dbeafe,stroke:#1d4ed8,stroke-width:2px');
-  lines.push('  classDef current fill:#fde68a,stroke:#92400e,stroke-width:3px');
-  if (visited.length > 0) lines.push(`  class ${[...new Set(visited)].join(',')} visited`);
-  const current = p.current ? ids.get(p.current) : undefined;
-  if (current) lines.push(`  class ${current} current`);
-  return lines.join('\n') + '\n';
-}
-
-let seq = 0;
-
-type Mermaid = (typeof import('mermaid'))['default'];
-
-/**
- * Mermaid applies `%%{init: …}%%` directives and front matter found in the text over the config given here,
- * so a directive that slipped into the text could set `themeCSS` (CSS with url(): a beacon fetched by every
- * viewer, issue 24 finding 7), a theme, or HTML labels. The server writes none (flows/mermaid.ts);
- * here every top-level key of mermaid's config is declared `secure`, which mermaid never lets a directive set,
- * so the picture is drawn with this config alone whatever the text says.
- */
-function initialize(mermaid: Mermaid): void {
-  mermaid.initialize({
-    startOnLoad: false,
-    securityLevel: 'strict',
-    theme: 'neutral',
-    flowchart: { htmlLabels: false },
-    secure: Object.keys(mermaid.mermaidAPI.defaultConfig),
-  });
-}
-
 export function FlowPicture(props: PictureProps) {
-  const host = useRef<HTMLDivElement>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [drawn, setDrawn] = useState(false);
-  const text = highlighted(props);
-  useEffect(() => {
-    let live = true;
-    void (async () => {
-      try {
-        const { default: mermaid } = await import('mermaid');
-        initialize(mermaid);
-        const { svg } = await mermaid.render(`flow-svg-${++seq}`, text);
-        if (live && host.current) {
-          host.current.innerHTML = svg;
-          const el = host.current.querySelector('svg');
-          el?.setAttribute('role', 'img');
-          el?.setAttribute('aria-label', props.label);
-          setDrawn(true);
-        }
-      } catch (e) {
-        if (live) setProblem((e as Error).message);
-      }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [text]);
+  const layout = layoutFlow(props.bits);
+  const visited = new Set((props.path ?? []).filter((id) => id !== props.current));
+  const state = (id: string) => (id === props.current ? 'current' : visited.has(id) ? 'visited' : '');
   return (
-    <figure class="flow-picture">
-      {/* Mermaid's SVG goes in by hand: this element has no children of Preact's to keep in step. */}
-      <div ref={host} class="svg-host" data-testid="flow-svg" />
-      {problem ? <p role="alert">The picture could not be drawn: {problem}</p> : !drawn && <p class="loading">Drawing the flow…</p>}
+    <figure class="flow-picture" data-testid="flow-svg">
+      <svg width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} role="group" aria-label={props.label}>
+        <defs>
+          <marker id="flow-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M0,0 L10,5 L0,10 z" class="flow-arrowhead" />
+          </marker>
+        </defs>
+        {layout.edges.map((e) => (
+          <g key={e.id} class="flow-edge">
+            <path d={e.d} marker-end="url(#flow-arrow)" />
+            {e.label && (
+              <text x={e.labelAt.x} y={e.labelAt.y} text-anchor="middle" dominant-baseline="middle" class="flow-edge-label">
+                {e.label}
+              </text>
+            )}
+          </g>
+        ))}
+        {layout.bits.map((p) => {
+          const classes = ['flow-box', state(p.bit.bit_id), p.bit.human_required ? 'person' : '', p.bit.status === 'archived' ? 'archived' : '', p.bit.depth === null ? 'unreachable' : ''].filter(Boolean).join(' ');
+          const notes = [p.bit.human_required ? 'needs a person' : '', p.bit.status === 'archived' ? 'archived' : '', p.bit.depth === null ? 'not reachable from the start' : '', state(p.bit.bit_id) === 'current' ? 'the current step' : state(p.bit.bit_id) === 'visited' ? 'passed' : '']
+            .filter(Boolean)
+            .join(', ');
+          return (
+            <a key={p.bit.bit_id} href={href(`/bits/${encodeURIComponent(p.bit.bit_id)}`)} class={classes} aria-label={notes ? `${p.bit.bit_title} (${notes})` : p.bit.bit_title}>
+              <rect x={p.x} y={p.y} width={BOX.width} height={p.height} rx="8" />
+              <text x={p.x + BOX.width / 2} y={p.y + BOX.padding + BOX.lineHeight * 0.75} text-anchor="middle">
+                {p.lines.map((line, i) => (
+                  <tspan key={i} x={p.x + BOX.width / 2} dy={i === 0 ? 0 : BOX.lineHeight}>
+                    {line}
+                  </tspan>
+                ))}
+              </text>
+            </a>
+          );
+        })}
+      </svg>
       <figcaption class="visually-hidden">{props.label}</figcaption>
     </figure>
   );

@@ -123,10 +123,10 @@ export function FlowPage({ params }: { params: Params }) {
                 }}
               />
             )}
-            {flow.graph?.mermaid && (
+            {flow.graph && flow.graph.bits.length > 0 && (
               <section aria-labelledby="picture-title">
                 <h2 id="picture-title">Picture</h2>
-                <FlowPicture mermaid={flow.graph.mermaid} bits={flow.graph.bits} unreachableIds={flow.graph.unreachable_bit_ids} label={`The flow ${flow.flow_title}: ${flow.graph.bits.map((b) => b.bit_title).join(', ')}.`} />
+                <FlowPicture bits={flow.graph.bits} label={`The flow ${flow.flow_title}: ${flow.graph.bits.map((b) => b.bit_title).join(', ')}.`} />
               </section>
             )}
             {flow.graph && (

@@ -51,11 +51,9 @@ export function TrailPage({ params }: { params: Params }) {
             )}
             <section aria-labelledby="map-title">
               <h2 id="map-title">Where the trail is</h2>
-              {flow?.graph?.mermaid ? (
+              {flow?.graph && flow.graph.bits.length > 0 ? (
                 <FlowPicture
-                  mermaid={flow.graph.mermaid}
                   bits={flow.graph.bits}
-                  unreachableIds={flow.graph.unreachable_bit_ids}
                   path={path}
                   current={current}
                   label={`The flow ${flow.flow_title}; the trail went through ${trail.history.map((h) => h.bit_title).join(', ')}${trail.current_step ? ` and is on ${trail.current_step.bit_title}` : ''}.`}
