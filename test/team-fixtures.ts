@@ -75,16 +75,19 @@ export async function assignStep(store: Store, accountId: string, trail: Started
   return store.transaction((tx) => notify(tx, accountId, { principalIds: to }, { kind, trailId: trail.trailId, stepId: trail.stepId, actorId, summary }));
 }
 
-/** Gives the trail's current step to `assignee` and sets the step's and the trail's due times (see the file's comment). */
-export async function makeOverdue(store: Store, trail: StartedTrail, due: { assignee?: string | null; stepDueAt?: string | null; dueAt?: string | null }): Promise<void> {
-  await store.db
-    .updateTable('trails')
-    .set({ step_assignee: due.assignee ?? null, step_due_at: due.stepDueAt ?? null, due_at: due.dueAt ?? null })
-    .where('id', '=', trail.trailId)
-    .execute();
+/**
+ * Gives the trail's current step to `assignee` (or offers it to `group`) and sets the step's and the trail's due
+ * times (see the file's comment), in one update of the trail: a scheduler running meanwhile sees all or nothing.
+ */
+export async function makeOverdue(store: Store, trail: StartedTrail, due: { assignee?: string | null; group?: string | null; stepDueAt?: string | null; dueAt?: string | null }): Promise<void> {
   await store.db
     .updateTable('trail_steps')
-    .set({ assignee_principal: due.assignee ?? null, due_at: due.stepDueAt ?? null })
+    .set({ assignee_principal: due.assignee ?? null, assignee_group: due.group ?? null, due_at: due.stepDueAt ?? null })
     .where('id', '=', trail.stepId)
+    .execute();
+  await store.db
+    .updateTable('trails')
+    .set({ step_assignee: due.assignee ?? null, step_group: due.group ?? null, step_due_at: due.stepDueAt ?? null, due_at: due.dueAt ?? null })
+    .where('id', '=', trail.trailId)
     .execute();
 }
