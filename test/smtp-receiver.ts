@@ -92,6 +92,8 @@ export function parseMail(raw: string, from: string, to: string[]): ReceivedMail
 
 export class SmtpReceiver {
   readonly messages: ReceivedMail[] = [];
+  /** Recipients refused for good (550), as a server answers for a mailbox that does not exist. */
+  readonly refused = new Set<string>();
   private server: SMTPServer | undefined;
   port = 0;
 
@@ -102,6 +104,10 @@ export class SmtpReceiver {
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
       closeTimeout: 200,
+      onRcptTo: (address, _session, callback) => {
+        if (!this.refused.has(address.address)) return callback();
+        callback(Object.assign(new Error(`No such mailbox: ${address.address}`), { responseCode: 550 }));
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));

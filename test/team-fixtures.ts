@@ -71,7 +71,7 @@ export async function startTrail(origin: string, token: string, flowId: string, 
 }
 
 /** Records a notice of `kind` about the trail's step for `to`, as the write that causes it will (see the file's comment). */
-export async function assignStep(store: Store, accountId: string, trail: StartedTrail, to: string[], kind: NotificationKind, actorId: string, summary: NoticeSummary): Promise<string[]> {
+export async function assignStep(store: Store, accountId: string, trail: { trailId: string | null; stepId: string | null }, to: string[], kind: NotificationKind, actorId: string, summary: NoticeSummary): Promise<string[]> {
   return store.transaction((tx) => notify(tx, accountId, { principalIds: to }, { kind, trailId: trail.trailId, stepId: trail.stepId, actorId, summary }));
 }
 
