@@ -5,11 +5,28 @@
  * more notices are recorded (their writes do not wait or fail), it starts again on the same port: every message
  * arrives exactly once, none lost.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINES } from './engines.js';
-import { startServedStore, type ServedStore } from './serve.js';
+import { startServe, startServedStore, stopServe, type ServedStore } from './serve.js';
 import { SmtpReceiver } from './smtp-receiver.js';
 import { addPerson, assignStep, makeFlow, startTrail, until } from './team-fixtures.js';
+
+describe('waymark serve and mail settings', () => {
+  it('says mail is off without WAYMARK_SMTP_URL, and refuses to start with a wrong one, naming it', { timeout: 30_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waymark-mail-'));
+    try {
+      const off = await startServe({ WAYMARK_DATA_DIR: dir, WAYMARK_SMTP_URL: '' });
+      await stopServe(off);
+      expect(off.out()).toContain('\nMail: off (set WAYMARK_SMTP_URL to tell people by email too)\n');
+      await expect(startServe({ WAYMARK_DATA_DIR: dir, WAYMARK_SMTP_URL: 'http://mail.example.com' })).rejects.toThrow('serve exited with 2: waymark: WAYMARK_SMTP_URL must start with smtp:// or smtps:// (got http://)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe.each(ENGINES)('mail from waymark serve on %s', (engine) => {
   let served: ServedStore | undefined;

@@ -58,6 +58,7 @@ export function summaryText(summary: Record<string, unknown>, keys: readonly str
 /** A title in a subject or a sentence: one line (no header folding games), at most `max` characters. */
 function oneLine(text: string, max = 80): string {
   // Control characters (CR and LF above all) never reach a header or a line of their own.
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds
   const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
