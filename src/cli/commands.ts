@@ -2,6 +2,7 @@
  * The short commands (init, account, scope, token, signin-link, session, audit, migrate): each opens the store, does
  * its one thing and closes it. Loaded by main.ts only for these, so `waymark stdio` and `serve` never load them.
  */
+import { webAppUrl } from '../app-address.js';
 import { CAPABILITY_KINDS, capabilityName } from '../config.js';
 import { operatorActor, PERMISSIONS, type Permission } from '../services/actor.js';
 import { publicUrl } from './server-address.js';
@@ -124,7 +125,7 @@ export async function signinLink(argv: string[], io: CliIo): Promise<void> {
   const base = publicUrl(io, storeOptionsFromEnv(io.env));
   await withServices(io, async (services) => {
     const link = await services.signin.createLink({ principalId, expiresInMs: expires ? parseDuration(expires) : undefined, capabilities: capabilities ? capabilityList(capabilities) : undefined });
-    const url = new URL('app/signin', base.href.endsWith('/') ? base : `${base.href}/`);
+    const url = new URL('signin', webAppUrl(base));
     url.searchParams.set('token', link.token);
     io.stdout.write(`${url.href}\n`);
     io.stderr.write(`valid once, until ${link.expiresAt}\n`);

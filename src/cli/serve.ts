@@ -4,7 +4,8 @@
  */
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { brand, version } from '../config.js';
+import { webAppUrl } from '../app-address.js';
+import { brand, mailConfigFromEnv, schedulerConfigFromEnv, smtpHost, version, type MailConfig } from '../config.js';
 import { startGate } from '../http/start-gate.js';
 import { quotasFromEnv } from '../quotas.js';
 import { createLogger } from '../logger.js';
@@ -34,8 +35,12 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got ${portText})`);
   const workers = workerCount(args, io);
+  let mail: MailConfig | null;
+  let scheduler: ReturnType<typeof schedulerConfigFromEnv>;
   try {
     quotasFromEnv(io.env);
+    mail = mailConfigFromEnv(io.env);
+    scheduler = schedulerConfigFromEnv(io.env);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -57,7 +62,8 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
     const oauthNotice = oauthStartNotice(base);
     const lines = [
       `Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}`,
-      `The web app: ${new URL('/app/', base).href} (to invite a person: waymark signin-link create --principal ID prints their one-time link)`,
+      `The web app: ${webAppUrl(base).href} (to invite a person: waymark signin-link create --principal ID prints their one-time link)`,
+      mail ? `Mail: on, through ${smtpHost(mail)} from ${mail.from}` : 'Mail: off (set WAYMARK_SMTP_URL to tell people by email too)',
     ];
     if (oauthNotice) lines.push(oauthNotice);
     if (first.token) lines.push(`First start: created account ${first.accountId} and an owner token with every capability:`, first.token.token);
@@ -88,7 +94,7 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   // Loaded here, not at the top: `waymark stdio` and the short commands never pay for Express.
-  const { createHttpApp } = await import('../http/app.js');
+  const { createHttpApp, publicBase } = await import('../http/app.js');
   const registry = io.extraOperations ? (await import('../operations/registry.js')).createRegistry(io.extraOperations) : undefined;
   gate.open(createHttpApp(services, logger, { ...(await httpOptions(actualPort)), registry }));
   if (isClusterWorker()) reportListening(actualPort);
@@ -97,6 +103,13 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   const { WebhookDeliverer, delivererOptionsFromEnv } = await import('../services/webhooks/deliverer.js');
   const deliverer = new WebhookDeliverer(store, services.webhooks, delivererOptionsFromEnv(io.env), logger);
   deliverer.start();
+  // Every serving process reminds of overdue work (each reminder's own flag is its claim: scheduler.ts) and, with an
+  // SMTP server, sends the mail recorded for people (each message under a lease: mailer.ts).
+  const { OverdueScheduler } = await import('../services/notifications/scheduler.js');
+  const overdue = new OverdueScheduler(store, scheduler, logger);
+  overdue.start();
+  const mailer = mail ? new (await import('../services/notifications/mailer.js')).Mailer(store, { ...mail, publicBase: publicBase(await httpOptions(actualPort)) }, logger) : undefined;
+  mailer?.start();
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
   // and a write that committed went unanswered (found by the fault test's SIGTERM stops under load).
   let calls = 0;
@@ -114,8 +127,7 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
       clearInterval(drain);
       // Long-lived streams (a client's GET) end here.
       server.closeAllConnections();
-      void deliverer
-        .stop()
+      void Promise.all([deliverer.stop(), overdue.stop(), mailer?.stop()])
         .then(() => Promise.all([store.close(), stopConvertPool()]))
         .then(() => process.exit(EXIT.ok));
     }, 20);
