@@ -135,7 +135,7 @@ for (const engine of ENGINES) {
       const errors = page.locator(`#n-${world.minted.summary} .field-error`);
       await errors.first().waitFor();
       // A failed length rule is the message; the pattern is checked once the length is right (the server's order).
-      expect(await errors.allTextContents()).toEqual(['✖ must be at least 10 characters (got 5)']);
+      expect(await errors.allTextContents()).toEqual(['✖ Start with a capital letter (at least 10 characters, got 5)']);
       expect(await summary.getAttribute('aria-invalid')).toBe('true');
       expect(await page.locator('.error-summary').textContent()).toContain('1 answer needs attention');
       await summary.fill('long enough but lowercase');
@@ -252,7 +252,7 @@ for (const engine of ENGINES) {
       expect(await page.locator('#ctx-release-notes .rules').textContent()).toBe('Required. 3 to 40 characters.');
       expect(await page.getByRole('combobox', { name: 'Channel' }).locator('option').allTextContents()).toEqual(['Choose…', 'Stable', 'Beta']);
       await page.getByRole('button', { name: 'Start the trail' }).click();
-      await expect.poll(() => page.locator('#ctx-release-notes .field-error').textContent()).toBe('✖ is required');
+      await expect.poll(() => page.locator('#ctx-release-notes .field-error').textContent()).toBe('✖ Release name is required.');
       await expectAccessible(page, 'start trail with errors');
       await page.getByRole('textbox', { name: 'Release name' }).fill('2.0');
       await page.getByRole('combobox', { name: 'Channel' }).selectOption('beta');

@@ -8,7 +8,7 @@ import { markdownToBody } from '../../src/content/index.js';
 import { ELEMENTS, registerElement, type ElementType } from '../../src/content/elements/index.js';
 import { checkAnswers, stepElements } from '../../src/services/trails/step.js';
 import type { StepElement } from '../../web/step-form/payload.js';
-import { answersToSend, checkField, errorsFromRefusal, fieldsOf, initialValues, rulesFor, type Field } from '../../web/step-form/rules.js';
+import { answersToSend, checkField, errorsFromRefusal, fieldsOf, initialValues, rulesFor, sentences, type Field } from '../../web/step-form/rules.js';
 import { ALL_ELEMENTS_ENTRIES, ALL_ELEMENTS_MARKDOWN } from './step-fixture.js';
 
 const { body, minted } = markdownToBody(ALL_ELEMENTS_MARKDOWN, { elements: ALL_ELEMENTS_ENTRIES });
@@ -81,8 +81,9 @@ describe('checks after answering are the server checks', () => {
     expect(checkField(f, value)).toEqual(server(f, value));
   });
   test('the messages are the server words', () => {
-    // A length rule that fails is the message; the pattern is not run on top of it (the server's order).
-    expect(checkField(field('summary'), 'short').errors).toEqual(['must be at least 10 characters (got 5)']);
+    // A length rule that fails is the message; the pattern is not run on top of it (the server's order). The
+    // author's validationMessage speaks for the length rule too, the rule after it.
+    expect(checkField(field('summary'), 'short').errors).toEqual(['Start with a capital letter (at least 10 characters, got 5)']);
     expect(checkField(field('summary'), 'long enough but lowercase').errors).toEqual(['Start with a capital letter']);
     expect(checkField(field('reviewers'), ['Ada', 'Bob']).errors).toEqual(['Bob is not in the field\'s data; the values (value "label") are: Ada, Grace, linus "Linus"']);
   });
@@ -93,7 +94,7 @@ describe('checks after answering are the server checks', () => {
   test('a warning-mode text-area accepts with the server warnings', () => {
     const f = field('summary');
     const warn = { ...f, element: { ...f.element, config: { ...f.element.config, validationMode: 'warning' } } };
-    expect(checkField(warn, 'short')).toEqual({ errors: [], warnings: ['must be at least 10 characters (got 5)'] });
+    expect(checkField(warn, 'short')).toEqual({ errors: [], warnings: ['Start with a capital letter (at least 10 characters, got 5)'] });
     expect(checkField(warn, 'long enough but lowercase')).toEqual({ errors: [], warnings: ['Start with a capital letter'] });
   });
 });
@@ -133,5 +134,12 @@ describe('controls', () => {
     const [shift] = fieldsOf({ elements: [element] });
     expect(rulesFor(shift)).toEqual(['Required', 'A time (HH:mm)']);
     expect(initialValues({ elements: [element], answers: [] }).e1).toMatch(/^\d\d:\d\d$/);
+  });
+});
+
+describe('rules as sentences', () => {
+  test('ends each rule with one full stop, an author\'s own included', () => {
+    expect(sentences(['Required', 'Looks like CA-1234.'])).toBe('Required. Looks like CA-1234.');
+    expect(sentences(['6 to 20 characters'])).toBe('6 to 20 characters.');
   });
 });

@@ -35,6 +35,12 @@ export function contextRules(prop: Prop, required: boolean): string[] {
   return rules;
 }
 
+/** A server issue about a field as a sentence that names it: "Release name is required." */
+export function fieldSentence(label: string, message: string): string {
+  const text = `${label} ${message}`.trim();
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 export function initialContext(schema: Prop): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, p] of Object.entries((schema.properties ?? {}) as Record<string, Prop>)) if ('default' in p) out[name] = p.default;
@@ -93,11 +99,12 @@ export function ContextFields(props: { schema: Prop; values: Record<string, unkn
         const notes = (
           <div id={`${id}-notes`} class="notes">
             {typeof prop.description === 'string' && <p class="description">{prop.description}</p>}
-            {rules.length > 0 && <p class="rules">{rules.join('. ')}.</p>}
+            {/* A field the server refused says why, once, as a sentence about it; its rules come back once it is right. */}
+            {rules.length > 0 && errors.length === 0 && <p class="rules">{rules.map((r) => `${r}.`).join(' ')}</p>}
             {errors.map((e, i) => (
               <p key={i} class="field-error">
                 <span class="icon" aria-hidden="true">✖ </span>
-                {e}
+                {fieldSentence(label, e)}
               </p>
             ))}
           </div>

@@ -1,5 +1,5 @@
 /** What stands under a field: its rules (before answering), then its errors and warnings (after). */
-import type { FieldCheck } from './rules.js';
+import { sentences, type FieldCheck } from './rules.js';
 
 export const controlId = (id: string) => `f-${id}`;
 export const notesId = (id: string) => `n-${id}`;
@@ -16,7 +16,7 @@ export function Notes({ id, rules, check }: { id: string; rules: string[]; check
   if (rules.length === 0 && check.errors.length === 0 && check.warnings.length === 0) return null;
   return (
     <div id={notesId(id)} class="notes">
-      {rules.length > 0 && <p class="rules">{rules.join('. ')}.</p>}
+      {rules.length > 0 && <p class="rules">{sentences(rules)}</p>}
       {check.errors.map((e, i) => (
         <p key={`e${i}`} class="field-error">
           <span class="icon" aria-hidden="true">✖ </span>

@@ -45,6 +45,11 @@ export function fieldsOf(step: { elements: StepElement[] }): Field[] {
   return fields;
 }
 
+/** Rules as sentences: each ends with one full stop (an author's message may bring its own). */
+export function sentences(rules: string[]): string {
+  return rules.map((r) => (/[.!?…]$/.test(r.trim()) ? r.trim() : `${r.trim()}.`)).join(' ');
+}
+
 /** The rules a person reads next to the field before answering (required first). */
 export function rulesFor(field: Field): string[] {
   const { type, config } = field.element;

@@ -130,6 +130,11 @@ describe('answers', () => {
       ok: false,
       issues: [{ path: 'value', message: 'digits only' }],
     });
+    // The author's message speaks for the length rules too, the rule after it.
+    expect(answer('text-area', '12', { minLength: 4, validationPattern: '[0-9]+', validationMessage: 'Four digits, like 2026.' })).toEqual({
+      ok: false,
+      issues: [{ path: 'value', message: 'Four digits, like 2026. (at least 4 characters, got 2)' }],
+    });
     expect(answer('text-area', 'abc', { validationPattern: '[0-9]+', validationMode: 'warning' })).toEqual({
       ok: true,
       value: 'abc',

@@ -114,8 +114,12 @@ export const textArea: ElementDefinition = {
     const problems: string[] = [];
     const min = numberProp(props, 'minLength');
     const max = numberProp(props, 'maxLength');
-    if (min !== undefined && length < min) problems.push(`must be at least ${min} characters (got ${length})`);
-    if (max !== undefined && length > max) problems.push(`must be at most ${max} characters (got ${length})`);
+    // The author's validationMessage speaks for every rule of the answer they set (issue 28: a length refusal showed
+    // the server's words instead), with the rule itself after it for whoever must fix the answer.
+    const custom = typeof props.validationMessage === 'string' && props.validationMessage.trim() !== '' ? props.validationMessage.trim() : undefined;
+    const said = (rule: string) => (custom ? `${custom} (${rule}, got ${length})` : `must be ${rule} (got ${length})`);
+    if (min !== undefined && length < min) problems.push(said(`at least ${min} characters`));
+    if (max !== undefined && length > max) problems.push(said(`at most ${max} characters`));
     // The pattern runs only on an answer of a length the element accepts: nothing is gained by running it on one
     // that is refused already.
     if (typeof props.validationPattern === 'string' && problems.length === 0) {
@@ -124,8 +128,7 @@ export const textArea: ElementDefinition = {
         // A pattern stored before RE2 checked them: the answer cannot be checked, so it is not taken as valid.
         problems.push(`cannot be checked: the element's validationPattern ${pattern.reason}; an author must change the pattern`);
       } else if (!pattern.matches(value)) {
-        const custom = typeof props.validationMessage === 'string' && props.validationMessage !== '';
-        problems.push(custom ? String(props.validationMessage) : `must match the pattern ${props.validationPattern}`);
+        problems.push(custom ?? `must match the pattern ${props.validationPattern}`);
       }
     }
     if (problems.length === 0) return accepted(value);

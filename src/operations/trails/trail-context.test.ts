@@ -27,12 +27,12 @@ describe.each(ENGINES)('trail_context_schema through the tools on %s', (engine) 
     const error = await h.owner.client.fail('start_trail', { flow_id, trail_context: { alpha_long_name: '2025-02-30', zeta: 'x', mid: 'c' } });
     expect(error).toMatchObject({ code: 'TRAIL_CONTEXT_INVALID', status: 422 });
     expect(error.details?.issues).toEqual([
-      { path: 'trail_context.alpha_long_name', message: 'must match format "date"' },
-      { path: 'trail_context.mid', message: 'must be equal to one of the allowed values: a, b' },
-      { path: 'trail_context.zeta', message: 'must be integer' },
+      { path: 'trail_context.alpha_long_name', message: 'must be a date, like 2026-12-01' },
+      { path: 'trail_context.mid', message: 'must be one of: a, b' },
+      { path: 'trail_context.zeta', message: 'must be a whole number' },
     ]);
     expect(error.message).toBe(
-      'trail_context does not fit the flow\'s trail_context_schema (get_flow shows it): trail_context.alpha_long_name must match format "date"; trail_context.mid must be equal to one of the allowed values: a, b; trail_context.zeta must be integer',
+      'trail_context does not fit the flow\'s trail_context_schema (get_flow shows it): trail_context.alpha_long_name must be a date, like 2026-12-01; trail_context.mid must be one of: a, b; trail_context.zeta must be a whole number',
     );
     const missing = await h.owner.client.fail('start_trail', { flow_id, trail_context: {} });
     expect(missing.details?.issues).toEqual([

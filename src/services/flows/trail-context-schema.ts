@@ -295,15 +295,56 @@ function choiceValues(error: ErrorObject): string[] {
   return Array.isArray(options) ? options.map((o: { const?: unknown }) => String(o.const)) : [];
 }
 
+/** What each format asks, with an example: a person reads it under the field, an agent in the issue (issue 28). */
+const FORMAT_WORDS: Record<string, string> = {
+  email: 'must be an email address, like ann@example.com',
+  date: 'must be a date, like 2026-12-01',
+  'date-time': 'must be a date and time with its time zone, like 2026-12-01T09:00:00Z',
+  uri: 'must be a full web address, like https://example.com',
+};
+
+const TYPE_WORDS: Record<string, string> = { string: 'text', number: 'a number', integer: 'a whole number', boolean: 'true or false (yes or no)', array: 'a list of choices' };
+
+/** ajv's message of a keyword in words a person reads under the field (and an agent in the issue): what to give. */
+function messageOf(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  const characters = (n: unknown) => `${String(n)} character${n === 1 ? '' : 's'}`;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a declared field';
+    case 'format':
+      return FORMAT_WORDS[String(params.format)] ?? `must be of the format ${String(params.format)}`;
+    case 'minLength':
+      return `must be at least ${characters(params.limit)} long`;
+    case 'maxLength':
+      return `must be at most ${characters(params.limit)} long`;
+    case 'minimum':
+      return `must be at least ${String(params.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(params.limit)}`;
+    case 'minItems':
+      return `needs at least ${String(params.limit)} chosen`;
+    case 'maxItems':
+      return `may have at most ${String(params.limit)} chosen`;
+    case 'type':
+      return `must be ${TYPE_WORDS[String(params.type)] ?? String(params.type)}`;
+    case 'enum':
+      return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'oneOf':
+    case 'anyOf':
+      return `must be one of the choices: ${choiceValues(error).join(', ')}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
 function issueOf(error: ErrorObject, root: string): ValidationIssue {
   const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(String((error.params as { missingProperty: string }).missingProperty));
   if (error.keyword === 'additionalProperties') segments.push(String((error.params as { additionalProperty: string }).additionalProperty));
-  const message = error.keyword === 'required' ? 'is required' : error.keyword === 'additionalProperties' ? 'is not a declared field' : (error.message ?? 'is invalid');
-  let extra = '';
-  if (error.keyword === 'enum') extra = `: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
-  if (error.keyword === 'oneOf' || error.keyword === 'anyOf') extra = `; the choices are ${choiceValues(error).join(', ')}`;
-  return { path: pathText(segments.map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s)), root), message: message + extra };
+  return { path: pathText(segments.map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s)), root), message: messageOf(error) };
 }
 
 /** Issues by path, then message, in code-unit order: the same on every engine and locale. */
