@@ -15,17 +15,19 @@ import { trailId } from './trail-schemas.js';
 export const commentOnStepTool = defineOperation({
   name: 'comment_on_step',
   title: 'Comment on a step',
-  description: 'Leaves a note or question on a trail step for the people running it; @name or @email mentions tell that person. Answers nothing.',
+  description: 'Comments on a trail step (default: current); @name or @email notifies them.',
   flags: { W: true, D: false, I: false },
   access: submitStepDataTool.access,
   rest: { method: 'post', path: '/trails/:trail_id/comments', operationId: 'commentOnStep' },
   input: z.strictObject({
     trail_id: trailId,
-    step_id: recordId('Default: the current (or last) step.').optional(),
+    step_id: recordId().optional(),
     text: z.string().max(LIMITS.commentLength),
   }),
-  output: commentShape,
-  run: ({ actor, services }, input) => services.comments.add(actor, input),
+  // What the caller does not know yet: whom its mentions named. get_trail shows the comment whole; tools/list's
+  // budget (test/tool-budget.test.ts) holds no more.
+  output: commentShape.pick({ mentions: true }),
+  run: async ({ actor, services }, input) => ({ mentions: (await services.comments.add(actor, input)).mentions }),
 });
 
 export const trailCommentsOperation = defineOperation({

@@ -13,6 +13,9 @@ import type { CommentPage, CommentView } from '../../services/trails/comment-sha
 import type { CommentedTrailView } from '../../services/trails/commented-trail.js';
 import type { StepPayload } from '../../services/trails/shapes.js';
 
+/** What comment_on_step answers: whom its mentions named. */
+type Answer = Pick<CommentView, 'mentions'>;
+
 describe.each(ENGINES)('comments on trail steps on %s', (engine) => {
   let h: Harness;
   let web: WebServer;
@@ -66,7 +69,10 @@ describe.each(ENGINES)('comments on trail steps on %s', (engine) => {
   it('keeps a comment on the current step, trimmed, and get_trail shows it with the step and counts it in the history', async () => {
     const trail = await start();
     const step = trail.current_step?.step_id as string;
-    const comment = await h.owner.client.ok<CommentView>('comment_on_step', { trail_id: trail.trail_id, text: '  Which laptop does Eve get?\n' });
+    const answer = await h.owner.client.ok<Answer>('comment_on_step', { trail_id: trail.trail_id, text: '  Which laptop does Eve get?\n' });
+    expect(answer).toEqual({ mentions: [] });
+    const read = await h.owner.client.ok<CommentedTrailView>('get_trail', { trail_id: trail.trail_id });
+    const comment = read.current_step?.comments.latest[0];
     expect(comment).toEqual({
       comment_id: expect.any(String),
       step_id: step,
@@ -75,7 +81,6 @@ describe.each(ENGINES)('comments on trail steps on %s', (engine) => {
       mentions: [],
       created_date_time_utc: expect.any(String),
     });
-    const read = await h.owner.client.ok<CommentedTrailView>('get_trail', { trail_id: trail.trail_id });
     expect(read.current_step?.comments).toEqual({ total: 1, latest: [comment], more: null });
     expect(read.history.map((e) => e.comment_count)).toEqual([1]);
     // The step form's payload carries them too (the web app and the MCP App show them with the step).
@@ -89,13 +94,17 @@ describe.each(ENGINES)('comments on trail steps on %s', (engine) => {
     const first = trail.current_step?.step_id as string;
     const moved = await h.owner.client.ok<CommentedTrailView>('advance_trail', { trail_id: trail.trail_id });
     const second = moved.current_step?.step_id as string;
-    const onFirst = await carol.client.ok<CommentView>('comment_on_step', { trail_id: trail.trail_id, step_id: first, text: 'Details were late.' });
-    expect(onFirst.step_id).toBe(first);
+    await carol.client.ok('comment_on_step', { trail_id: trail.trail_id, step_id: first, text: 'Details were late.' });
     await h.owner.client.ok('advance_trail', { trail_id: trail.trail_id });
-    const late = await h.owner.client.ok<CommentView>('comment_on_step', { trail_id: trail.trail_id, text: 'Done, thanks all.' });
-    expect(late.step_id).toBe(second);
+    await h.owner.client.ok('comment_on_step', { trail_id: trail.trail_id, text: 'Done, thanks all.' });
     const read = await h.owner.client.ok<CommentedTrailView>('get_trail', { trail_id: trail.trail_id });
     expect([read.status, read.current_step, read.history.map((e) => e.comment_count)]).toEqual(['completed', null, [1, 1]]);
+    const browser = await signedIn(h.services, web.origin, carol.principalId);
+    const listed = await browser.ok(browser.get<CommentPage>(`/trails/${trail.trail_id}/comments`));
+    expect(listed.comments.map((c) => [c.step_id, c.text, c.author.name])).toEqual([
+      [first, 'Details were late.', 'Carol Diaz'],
+      [second, 'Done, thanks all.', 'Owner Agent'],
+    ]);
 
     const other = await start();
     for (const step_id of [other.current_step?.step_id as string, '00000000-0000-4000-8000-000000000000']) {
@@ -111,18 +120,19 @@ describe.each(ENGINES)('comments on trail steps on %s', (engine) => {
     const long = await h.owner.client.fail('comment_on_step', { trail_id: trail.trail_id, text: 'x'.repeat(LIMITS.commentLength + 1) });
     expect(long.code).toBe('VALIDATION_ERROR');
     expect(long.details?.issues).toEqual([expect.objectContaining({ path: 'text' })]);
-    const longest = await h.owner.client.ok<CommentView>('comment_on_step', { trail_id: trail.trail_id, text: 'y'.repeat(LIMITS.commentLength) });
-    expect(longest.text).toHaveLength(LIMITS.commentLength);
+    await h.owner.client.ok('comment_on_step', { trail_id: trail.trail_id, text: 'y'.repeat(LIMITS.commentLength) });
     const read = await h.owner.client.ok<CommentedTrailView>('get_trail', { trail_id: trail.trail_id });
     expect(read.current_step?.comments.total).toBe(1);
+    expect(read.current_step?.comments.latest[0]?.text).toHaveLength(LIMITS.commentLength);
   });
 
   it('keeps markup as the text written: a comment is plain text, never HTML', async () => {
     const trail = await start();
     const text = '<script>alert(1)</script> <b>bold</b> & "quotes"';
-    const comment = await h.owner.client.ok<CommentView>('comment_on_step', { trail_id: trail.trail_id, text });
-    expect(comment.text).toBe(text);
-    const row = await db().selectFrom('trail_comments').select('body').where('id', '=', comment.comment_id).executeTakeFirstOrThrow();
+    await h.owner.client.ok('comment_on_step', { trail_id: trail.trail_id, text });
+    const read = await h.owner.client.ok<CommentedTrailView>('get_trail', { trail_id: trail.trail_id });
+    expect(read.current_step?.comments.latest.map((c) => c.text)).toEqual([text]);
+    const row = await db().selectFrom('trail_comments').select('body').where('trail_id', '=', trail.trail_id).executeTakeFirstOrThrow();
     expect(row.body).toBe(text);
   });
 
@@ -130,7 +140,8 @@ describe.each(ENGINES)('comments on trail steps on %s', (engine) => {
     const trail = await start();
     const step = trail.current_step?.step_id as string;
     const text = '@Ann Lee and @ann, please check with @carol@example.com. @Dave and @Robo cannot help; @Owner Agent noted. ' + 'More words. '.repeat(20);
-    const comment = await h.owner.client.ok<CommentView>('comment_on_step', { trail_id: trail.trail_id, text });
+    const comment = await h.owner.client.ok<Answer>('comment_on_step', { trail_id: trail.trail_id, text });
+    const commentId = (await db().selectFrom('trail_comments').select('id').where('trail_id', '=', trail.trail_id).executeTakeFirstOrThrow()).id;
     // Dave's scope cannot see the trail; Robo and the owner are agents; the other account's Ann Lee is not of this account.
     expect(comment.mentions).toEqual([
       { principal_id: annLee.principalId, name: 'Ann Lee' },
@@ -144,12 +155,12 @@ describe.each(ENGINES)('comments on trail steps on %s', (engine) => {
     expect(excerpt.endsWith('…')).toBe(true);
     for (const n of told) {
       expect(n).toMatchObject({ kind: 'mentioned', step_id: step, actor_id: h.owner.principalId });
-      expect(n.summary).toEqual({ trail_title: 'Onboard Eve', step_title: 'Collect details', actor_name: 'Owner Agent', excerpt, comment_id: comment.comment_id });
+      expect(n.summary).toEqual({ trail_title: 'Onboard Eve', step_title: 'Collect details', actor_name: 'Owner Agent', excerpt, comment_id: commentId });
     }
     expect(told.some((n) => n.principal_id === dave.principalId || n.principal_id === foreigner.principalId || n.principal_id === robo.principalId)).toBe(false);
 
     // A person mentioning themself is shown as mentioned, and told nothing.
-    const own = await ann.client.ok<CommentView>('comment_on_step', { trail_id: trail.trail_id, text: 'Noted, @Ann.' });
+    const own = await ann.client.ok<Answer>('comment_on_step', { trail_id: trail.trail_id, text: 'Noted, @Ann.' });
     expect(own.mentions).toEqual([{ principal_id: ann.principalId, name: 'Ann' }]);
     expect(await notices(trail.trail_id)).toHaveLength(3);
   });
@@ -168,9 +179,7 @@ describe.each(ENGINES)('comments on trail steps on %s', (engine) => {
     const trail = await start();
     const total = LIMITS.commentsShown + 2;
     const browser = await signedIn(h.services, web.origin, carol.principalId);
-    const made: CommentView[] = [];
-    for (let i = 1; i <= total; i++) made.push(await browser.ok(browser.post<CommentView>(`/trails/${trail.trail_id}/comments`, { text: `Note ${i}` })));
-    expect(made.map((c) => c.author.name)).toEqual(Array(total).fill('Carol Diaz'));
+    for (let i = 1; i <= total; i++) expect(await browser.ok(browser.post<Answer>(`/trails/${trail.trail_id}/comments`, { text: `Note ${i}` }))).toEqual({ mentions: [] });
 
     const step = trail.current_step?.step_id as string;
     const pages: CommentView[] = [];
@@ -183,7 +192,8 @@ describe.each(ENGINES)('comments on trail steps on %s', (engine) => {
       pages.push(...page.comments);
       cursor = page.next_cursor;
     } while (cursor);
-    expect(pages).toEqual(made);
+    expect(pages.map((c) => [c.text, c.author.name])).toEqual(Array.from({ length: total }, (_, i) => [`Note ${i + 1}`, 'Carol Diaz']));
+    const made = pages;
 
     const read = await h.owner.client.ok<CommentedTrailView>('get_trail', { trail_id: trail.trail_id });
     expect(read.current_step?.comments).toEqual({

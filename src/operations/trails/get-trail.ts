@@ -8,7 +8,7 @@ import { commentedTrailShape } from '../../services/trails/commented-trail.js';
 export const getTrailTool = defineOperation({
   name: 'get_trail',
   title: 'Get a trail',
-  description: 'Reads a trail: its current step (null once ended) with its newest comments, and its history.',
+  description: 'Reads a trail: its current step (with comments; null once ended) and history.',
   flags: { W: false, D: false, I: true },
   access: RUN_ACCESS,
   rest: { method: 'get', path: '/trails/:trail_id', operationId: 'getTrail' },
