@@ -83,6 +83,9 @@ describe.each(ENGINES)('comments on trail steps on %s', (engine) => {
     });
     expect(read.current_step?.comments).toEqual({ total: 1, latest: [comment], more: null });
     expect(read.history.map((e) => e.comment_count)).toEqual([1]);
+    // One event, naming the step and the comment, never the text.
+    const events = await db().selectFrom('events').select('summary').where('resource_id', '=', trail.trail_id).where('operation', '=', 'comment_on_step').execute();
+    expect(events.map((e) => JSON.parse(e.summary ?? 'null') as unknown)).toEqual([{ step_id: step, comment_id: comment?.comment_id }]);
     // The step form's payload carries them too (the web app and the MCP App show them with the step).
     const browser = await signedIn(h.services, web.origin, annLee.principalId);
     const payload = await browser.ok(browser.get<StepPayload>(`/trails/${trail.trail_id}/step`));
