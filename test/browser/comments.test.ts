@@ -58,7 +58,7 @@ for (const engine of ENGINES) {
       expect(await shown.allTextContents()).toEqual([TEXT]);
       // Markup in a comment is text: no element of it is made, and nothing in it ran.
       expect(await shown.locator('script, img, b').count()).toBe(0);
-      expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
       await expect.poll(() => page.locator('.comments li').first().textContent()).toContain('Mentioned: Bob Stone');
       expect(await page.getByLabel('Add a comment').inputValue()).toBe('');
       await expectAccessible(page, 'the step page with a comment');
@@ -72,7 +72,7 @@ for (const engine of ENGINES) {
       const comments = page.getByRole('region', { name: 'Comments (1)' });
       await comments.getByRole('heading', { level: 3, name: '1. Order the laptop' }).waitFor();
       expect(await comments.locator('.comment-text').allTextContents()).toEqual([TEXT]);
-      expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
       await expectAccessible(page, 'the trail page with a comment');
     });
   });
