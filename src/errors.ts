@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   DELIVERY_NOT_FOUND: { status: 404, when: 'no such delivery in the webhook\'s log' },
   GROUP_NOT_FOUND: { status: 404, when: 'the group does not exist, or is not the caller\'s to see' },
   PRINCIPAL_NOT_FOUND: { status: 404, when: 'no person or agent of the account has that id, email or name' },
+  STEP_NOT_FOUND: { status: 404, when: 'the trail the caller can see has no step with that id (get_trail lists its steps in history)' },
   COMMENT_NOT_FOUND: { status: 404, when: 'the comment does not exist, or is not the caller\'s to see' },
   NOTIFICATION_NOT_FOUND: { status: 404, when: 'the notification does not exist, or is not the caller\'s' },
   GRANT_NOT_FOUND: { status: 404, when: 'the OAuth grant does not exist, was revoked, or is not the caller\'s' },

@@ -44,6 +44,8 @@ const DOCUMENTED: Record<string, ErrorCode | 'filter'> = {
   id: 'ELEMENT_NOT_FOUND',
   parent_element_id: 'ELEMENT_NOT_FOUND',
   webhook_id: 'WEBHOOK_NOT_FOUND',
+  // A step of a trail the caller can see (comment_on_step, the comments list): another trail's step is not one of its steps.
+  step_id: 'STEP_NOT_FOUND',
   // A filter over trails and changes: a principal one cannot see takes part in none of one's trails, and made
   // none of the changes one can see.
   principal_id: 'filter',

@@ -119,6 +119,7 @@ export function worldId(world: World, tool: string, field: string): string | nul
     case 'trail_id':
       return world.trailId;
     case 'expected_step_id':
+    case 'step_id':
       return world.stepId;
     case 'scope_id':
       return world.scopeId;

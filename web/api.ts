@@ -10,6 +10,8 @@ import type { FlowView, FlowWithGraph } from '../src/services/flows/shapes.js';
 import type { Inbox } from '../src/services/trails/inbox-shapes.js';
 import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
 import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trails/shapes.js';
+import type { CommentPage, CommentView } from '../src/services/trails/comment-shapes.js';
+import type { CommentedTrailView } from '../src/services/trails/commented-trail.js';
 import type { People } from '../src/services/auth/shapes.js';
 import type { HistoryPage } from '../src/services/events/shapes.js';
 import type { RestoredRevision, RevisionDiff } from '../src/services/revisions/shapes.js';
@@ -88,7 +90,15 @@ export const inbox = (q: { flow_id?: string; status?: string; limit?: number; cu
 
 export type { HistoryEntry, TrailView } from '../src/services/trails/shapes.js';
 
-export const trail = (id: string) => call<TrailView>('GET', `/trails/${encodeURIComponent(id)}`);
+/** get_trail: the trail with its current step's newest comments and each step's comment count. */
+export const trail = (id: string) => call<CommentedTrailView>('GET', `/trails/${encodeURIComponent(id)}`);
+export type { CommentView } from '../src/services/trails/comment-shapes.js';
+/** comment_on_step: the comment kept on the step named (default: the current or last one); answers whom it mentioned. */
+export const commentOnStep = (trailId: string, text: string, stepId?: string) =>
+  call<Pick<CommentView, 'mentions'>>('POST', `/trails/${encodeURIComponent(trailId)}/comments`, { text, ...(stepId ? { step_id: stepId } : {}) });
+/** A page of a trail's comments (or one step's), oldest first (trail_comments). */
+export const trailComments = (trailId: string, q: { step_id?: string; cursor?: string; limit?: number } = {}) =>
+  call<CommentPage>('GET', withQuery(`/trails/${encodeURIComponent(trailId)}/comments`, q));
 export const trailPeople = (id: string) => call<TrailPeople>('GET', `/trails/${encodeURIComponent(id)}/people`);
 export const step = (trailId: string) => call<StepPayload>('GET', `/trails/${encodeURIComponent(trailId)}/step`);
 /** Save: the answers recorded and the step as it now stands, in one call (save_step). */

@@ -18,4 +18,12 @@ export const TRAIL_LIMITS = {
   stepsPerTrail: 1000,
   /** Answers in one submit_step_data call. */
   answersPerCall: 200,
+  /** A comment on a step (comment_on_step), in characters after trimming: a question or a note, not a document. */
+  commentLength: 4000,
+  /** The newest comments of the current step that get_trail and the step form show (the rest: the comments list). */
+  commentsShown: 20,
+  /** Distinct `@` words of one comment looked up as mentions; later ones stay plain text. */
+  mentionsPerComment: 20,
+  /** The excerpt of a comment a mentioned person is told (the notification, the mail). */
+  mentionExcerptLength: 140,
 } as const;

@@ -128,6 +128,10 @@ const SCENARIOS: Record<string, Scenario> = {
     const id = await newTrail(w);
     return { args: { trail_id: id, reason: 'not needed' }, resource: trail(id) };
   },
+  comment_on_step: async (w) => {
+    const id = await newTrail(w);
+    return { args: { trail_id: id, text: 'Who signs this off?' }, resource: trail(id) };
+  },
   save_step: async (w) => {
     const id = await newTrail(w);
     return { args: { trail_id: id, data: [answer(w.notesId, 'saved')] }, byPerson: true, resource: trail(id) };

@@ -63,9 +63,10 @@ export interface OperationContext {
 export interface StepFormDeclaration {
   /**
    * It may ask the person for the step's answers by form elicitation, where the client can; after they are
-   * submitted it answers the trail as it then stands, in its own answer's shape.
+   * submitted it answers the trail as it then stands, in its own answer's shape (read further with `ctx` where the
+   * shape holds more than the trail: get_trail's comments).
    */
-  elicit?: (view: TrailView) => unknown;
+  elicit?: (view: TrailView, ctx: OperationContext) => unknown;
 }
 
 export interface OperationDeclaration<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {

@@ -32,6 +32,7 @@ import { listTrailsTool } from './trails/list-trails.js';
 import { startTrailTool } from './trails/start-trail.js';
 import { submitStepDataTool } from './trails/submit-step-data.js';
 import { transferStepTool } from './trails/transfer-step.js';
+import { commentOnStepTool, trailCommentsOperation } from './trails/comment-on-step.js';
 import { listHistoryTool } from './events/list-history.js';
 import { diffRevisionsTool, getRevisionTool, restoreRevisionTool } from './events/revisions.js';
 import { exportFolderTool } from './folder/export-folder.js';
@@ -63,6 +64,7 @@ const OPERATIONS: readonly Operation[] = [
   advanceTrailTool,
   transferStepTool,
   cancelTrailTool,
+  commentOnStepTool,
   createReferenceTool,
   updateReferenceTool,
   getReferenceTool,
@@ -83,6 +85,7 @@ const OPERATIONS: readonly Operation[] = [
   saveStepOperation,
   advanceStepOperation,
   trailPeopleOperation,
+  trailCommentsOperation,
   peopleOperation,
   restoreBitOperation,
   meOperation,

@@ -7,6 +7,7 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
 import { BitListService } from './bits/list.service.js';
 import { BitRestoreService } from './bits/restore.service.js';
 import { BitsService } from './bits/bits.service.js';
+import { CommentsService } from './trails/comments.service.js';
 import { ConnectionsService } from './bits/connections.service.js';
 import { FlowsService } from './flows/flows.service.js';
 import { ExportService } from './folder/export.service.js';
@@ -45,6 +46,7 @@ export interface Services {
   stepForm: StepFormService;
   oauth: OAuthService;
   trailPeople: TrailPeopleService;
+  comments: CommentsService;
 }
 
 export function createServices(store: Store): Services {
@@ -76,5 +78,6 @@ export function createServices(store: Store): Services {
     stepForm: new StepFormService(store, trails),
     oauth: new OAuthService(store),
     trailPeople: new TrailPeopleService(store, trails),
+    comments: new CommentsService(store),
   };
 }

@@ -107,7 +107,8 @@ for (const engine of ENGINES) {
       return f;
     };
 
-    test('the host finds the step form on get_trail, loads it sandboxed, and the form shows the step', async () => {
+    test('the host finds the step form on get_trail, loads it sandboxed, and the form shows the step with its comments', async () => {
+      await ok(server, 'comment_on_step', { trail_id: world.firstTrailId, text: '<b>Check</b> the logs first.' });
       const opened = (await page.evaluate(`host.open('get_trail', { trail_id: ${JSON.stringify(world.firstTrailId)} })`)) as { uri: string; mimeType: string; toolMeta: unknown; payloadInResult: boolean };
       expect(opened).toEqual({ uri: STEP_APP_URI, mimeType: 'text/html;profile=mcp-app', toolMeta: { ui: { resourceUri: STEP_APP_URI }, 'ui/resourceUri': STEP_APP_URI }, payloadInResult: true });
       expect(await page.locator('#app').getAttribute('sandbox')).toBe('allow-scripts allow-forms');
@@ -124,6 +125,10 @@ for (const engine of ENGINES) {
       expect(await app.getByRole('link', { name: /Runbook/ }).count()).toBe(1);
       expect(await app.getByRole('checkbox', { name: 'I watched “Release demo”' }).count()).toBe(1);
       expect(await app.locator(`#n-${world.minted.summary} .rules`).textContent()).toBe('Required. 10 to 200 characters. Start with a capital letter.');
+      // The step's comments, read-only, as text (issue 27).
+      await app.getByRole('heading', { level: 2, name: 'Comments (1)' }).waitFor();
+      expect(await app.locator('.comment-text').allTextContents()).toEqual(['<b>Check</b> the logs first.']);
+      expect(await app.locator('.comment-text b').count()).toBe(0);
     });
 
     test('the server\'s ANSWER_INVALID lands on the field it names', async () => {

@@ -11,6 +11,7 @@ import { payloadOf, toolStepActions, type ToolResult } from '../step-form/hosts.
 import type { StepError, StepPayload } from '../step-form/payload.js';
 import { TransferAction } from '../step-form/reason-action.js';
 import { StepForm } from '../step-form/StepForm.js';
+import { CommentList } from '../components/comment-list.js';
 
 const app = new App({ name: 'Waymark step form', version: '1.0.0' }, {});
 const root = document.getElementById('app')!;
@@ -42,6 +43,12 @@ function StepApp({ initial }: { initial: StepPayload }) {
         </p>
       )}
       <StepForm payload={payload} actions={actions} />
+      {payload.comments && (
+        <section class="step-comments" aria-labelledby="comments-title">
+          <h2 id="comments-title">Comments ({payload.comments.total})</h2>
+          <CommentList comments={payload.comments.latest} />
+        </section>
+      )}
       {payload.step && payload.may.transfer && (
         <section class="more-actions" aria-labelledby="more-title">
           <h2 id="more-title">Other actions</h2>

@@ -7,6 +7,7 @@ import { StepForm } from '../step-form/StepForm.js';
 import { apiStepActions } from '../step-form/hosts.js';
 import type { StepActions } from '../step-form/payload.js';
 import { ReasonAction, TransferAction } from '../step-form/reason-action.js';
+import { StepComments } from '../components/step-comments.js';
 
 export function StepPage({ params }: { params: Params }) {
   const trailId = params.trail_id;
@@ -37,6 +38,7 @@ export function StepPage({ params }: { params: Params }) {
             </p>
           )}
           <StepForm payload={payload} actions={actions} />
+          {payload.step && payload.comments && <StepComments trailId={trailId} stepId={payload.step.step_id} initial={payload.comments} />}
           {payload.step && (payload.may.transfer || payload.may.cancel) && (
             <section class="more-actions" aria-labelledby="more-title">
               <h2 id="more-title">Other actions</h2>

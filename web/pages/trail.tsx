@@ -1,6 +1,7 @@
 /** Where a trail stands: the flow's picture with the trail's path, and its history. */
 import * as api from '../api.js';
 import { FlowPicture } from '../components/flow-picture.js';
+import { TrailComments } from '../components/step-comments.js';
 import { Show, useLoad, when } from '../components/loaded.js';
 import { href, type Params } from '../router.js';
 
@@ -100,6 +101,7 @@ export function TrailPage({ params }: { params: Params }) {
                 ))}
               </ol>
             </section>
+            <TrailComments trail={trail} />
           </>
         );
       }}

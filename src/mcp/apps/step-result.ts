@@ -29,7 +29,7 @@ export async function withStepForm(operation: Operation, data: unknown, c: StepR
   if (features.elicitation && form.elicit && answer.current_step) {
     const answered = await answerByElicitation({ actor: c.actor, services: c.services, trailId, step: answer.current_step, elicit: c.elicit });
     // The trail as it now stands, in the operation's own answer shape (advance_trail answers the moved form).
-    return answered ? { data: form.elicit((await c.services.trails.get(c.actor, { trail_id: trailId }, 'markdown')).trail) } : { data };
+    return answered ? { data: await form.elicit((await c.services.trails.get(c.actor, { trail_id: trailId }, 'markdown')).trail, c) } : { data };
   }
   if (features.apps) {
     // Made from the read the operation's own service call did (step-alongside.ts); read again only if it kept none.

@@ -8,6 +8,7 @@ import { TRAIL_STATUSES } from '../../store/enums.js';
 import { connectionShape } from '../bits/shapes.js';
 import { referenceLinkShape } from '../references/shapes.js';
 import { peopleShape, type People } from '../auth/shapes.js';
+import { stepCommentsShape } from './comment-shapes.js';
 
 /**
  * An answer's inner value, `value.value`. Its shape depends on the element type (describe_platform's
@@ -182,6 +183,8 @@ export const stepPayloadShape = z.object({
     })
     .nullable(),
   may: z.object({ answer: z.boolean(), advance: z.boolean(), transfer: z.boolean(), cancel: z.boolean() }),
+  /** The current step's newest comments (comment-shapes.ts); null once the trail ended. */
+  comments: stepCommentsShape.nullable(),
 });
 export type StepPayload = z.infer<typeof stepPayloadShape>;
 

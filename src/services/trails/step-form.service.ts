@@ -16,6 +16,7 @@ import { mayActOn, type TrailsService } from './trails.service.js';
 import type { SubmittedAnswer } from './step.js';
 import type { StepPayload } from './shapes.js';
 import { withoutBody, type TrailRead } from './view.js';
+import { stepComments } from './comments.service.js';
 
 export type { StepPayload } from './shapes.js';
 
@@ -46,6 +47,7 @@ export class StepFormService {
       trail: { trail_id: view.trail_id, trail_title: view.trail_title, flow_id: view.flow_id, flow_title: flow?.title ?? '', status: view.status, trail_context: view.trail_context },
       step,
       may: { answer: acts, advance: acts, transfer: runs && running, cancel: runs && running },
+      comments: current ? await stepComments(this.store.db, actor.accountId, view.trail_id, current.step_id) : null,
     };
   }
 
