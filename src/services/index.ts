@@ -12,6 +12,7 @@ import { FlowsService } from './flows/flows.service.js';
 import { ExportService } from './folder/export.service.js';
 import { ImportService } from './folder/import.service.js';
 import { InboxService } from './trails/inbox.service.js';
+import { NotificationsService } from './notifications/notifications.service.js';
 import { OAuthService } from './auth/oauth.service.js';
 import { ReferencesService } from './references/references.service.js';
 import { SigninService } from './auth/signin.service.js';
@@ -43,6 +44,7 @@ export interface Services {
   stepForm: StepFormService;
   oauth: OAuthService;
   trailPeople: TrailPeopleService;
+  notifications: NotificationsService;
 }
 
 export function createServices(store: Store): Services {
@@ -72,5 +74,6 @@ export function createServices(store: Store): Services {
     stepForm: new StepFormService(store, trails),
     oauth: new OAuthService(store),
     trailPeople: new TrailPeopleService(store, trails),
+    notifications: new NotificationsService(store),
   };
 }
