@@ -58,16 +58,14 @@ export function SettingsPage() {
             void save();
           }}
         >
-          <p>
-            {settings.email ? (
-              <>
-                Email goes to <strong>{settings.email}</strong>.
-              </>
-            ) : (
-              <span class="notice">No email address is set for you, so nothing is emailed yet: ask an Admin to set yours. Your choices below apply once it is set.</span>
-            )}{' '}
-            Every notification also shows in the app, whatever you choose here.
-          </p>
+          {settings.email ? (
+            <p>
+              Email goes to <strong>{settings.email}</strong>.
+            </p>
+          ) : (
+            <p class="notice">No email address is set for you, so nothing is emailed yet: ask an Admin to set yours. Your choices below apply once it is set.</p>
+          )}
+          <p>Every notification also shows in the app, whatever you choose here.</p>
           <fieldset>
             <legend>Email me when</legend>
             {settings.kinds.map((k) => (
