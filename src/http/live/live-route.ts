@@ -22,6 +22,26 @@ function refuse(res: Response, error: WaymarkError): void {
   res.status(body.status).json({ success: false, error: body });
 }
 
+const refusal = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
+
+/** The stream as OpenAPI describes it (rest/openapi.ts): it is no operation of the registry, so it is written here. */
+export const LIVE_OPENAPI_PATH = {
+  get: {
+    operationId: 'live',
+    summary: 'Live updates for the caller (server-sent events)',
+    description: [
+      'A text/event-stream that stays open: `notifications` {unread_count, latest_id} on connecting and whenever the caller\'s unread count or newest notification changes;',
+      '`inbox` {seq} when a trail the caller can see changed (read the inbox again). A comment line is sent as a heartbeat; the stream ends after a while and the client reconnects.',
+    ].join(' '),
+    responses: {
+      '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      '401': refusal('UNAUTHENTICATED: no token or session.'),
+      '403': refusal('FORBIDDEN: the token lacks the run capability.'),
+      '429': refusal('TOO_MANY_REQUESTS: too many streams open for this person or this server; Retry-After says when to try again.'),
+    },
+  },
+} as const;
+
 export function liveRouter(hub: LiveHub): Router {
   const router = Router();
   router.get('/live', (req: Request, res: Response) => {
