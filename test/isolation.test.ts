@@ -46,6 +46,8 @@ const DOCUMENTED: Record<string, ErrorCode | 'filter'> = {
   webhook_id: 'WEBHOOK_NOT_FOUND',
   // A step of a trail the caller can see (comment_on_step, the comments list): another trail's step is not one of its steps.
   step_id: 'STEP_NOT_FOUND',
+  // Another person's notification is not the caller's: as one that does not exist.
+  notification_ids: 'NOTIFICATION_NOT_FOUND',
   // A filter over trails and changes: a principal one cannot see takes part in none of one's trails, and made
   // none of the changes one can see.
   principal_id: 'filter',
@@ -76,7 +78,7 @@ const DOCUMENTED_BY_TOOL: Record<string, ErrorCode | 'filter'> = {
 
 /** A world of placeholder ids: what the base inputs look like, at collection time. */
 const PLACEHOLDER_WORLD: World = {
-  principalId: 'p', scopeId: 's', bitId: 'b', targetBitId: 't', elementId: 'e', checkListId: 'cl', itemId: 'i', connectionId: 'c', flowId: 'f', referenceId: 'r', bitReferenceId: 'l', trailId: 'tr', stepId: 'st', webhookId: 'w', deliveryId: 'd',
+  principalId: 'p', scopeId: 's', bitId: 'b', targetBitId: 't', elementId: 'e', checkListId: 'cl', itemId: 'i', connectionId: 'c', flowId: 'f', referenceId: 'r', bitReferenceId: 'l', trailId: 'tr', stepId: 'st', webhookId: 'w', deliveryId: 'd', notificationId: 'n',
 };
 
 /** The tool's capability that a token must lack, and the capabilities such a token has. */
@@ -92,7 +94,8 @@ function normalise(envelope: Envelope, ids: string[]): string {
   const { error, ...rest } = envelope;
   const body = error ? { ...rest, error: { ...error, errorId: '<errorId>' } } : rest;
   let text = JSON.stringify(body);
-  for (const id of ids) text = text.split(id).join('<ID>');
+  // Longest first: a notification's id is a number, which the other id (a UUID) may hold as a part.
+  for (const id of [...ids].sort((a, b) => b.length - a.length)) text = text.split(id).join('<ID>');
   return text;
 }
 

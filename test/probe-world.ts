@@ -31,6 +31,8 @@ export interface World {
   /** A webhook subscription and one logged delivery of it (REST and app only: made through the service). */
   webhookId: string;
   deliveryId: string;
+  /** A notification of the world's principal (REST and app only). */
+  notificationId: string;
 }
 
 /** Who makes what no tool makes: the services, as the principal of `token`. */
@@ -66,6 +68,12 @@ export async function buildWorld(client: ToolClient, principalId: string, scopeI
   if (!actor) throw new Error('the world\'s admin token does not authenticate');
   const webhook = await admin.services.webhooks.create(actor, { url: 'https://127.0.0.1:9/hook', event_types: ['*'], scope_id: scopeId });
   const delivery = await admin.services.webhooks.sendTest(actor, { webhook_id: webhook.webhook_id });
+  // The world's principal is an agent, whom notify() never tells (record.ts): its row is written as notify writes one.
+  const notification = await admin.services.store.db
+    .insertInto('notifications')
+    .values({ account_id: actor.accountId, principal_id: principalId, kind: 'assigned', trail_id: trail.trail_id, step_id: trail.current_step.step_id, actor_id: null, summary: '{}', created_at: new Date().toISOString(), read_at: null, email_state: 'none', email_next_at: null, email_lease_id: null, email_leased_until: null, email_error: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return {
     principalId,
     scopeId,
@@ -82,6 +90,7 @@ export async function buildWorld(client: ToolClient, principalId: string, scopeI
     stepId: trail.current_step.step_id,
     webhookId: webhook.webhook_id,
     deliveryId: delivery.delivery_id,
+    notificationId: String(notification.id),
   };
 }
 
@@ -130,6 +139,8 @@ export function worldId(world: World, tool: string, field: string): string | nul
       return world.webhookId;
     case 'delivery_id':
       return world.deliveryId;
+    case 'notification_ids':
+      return world.notificationId;
     case 'resource_id':
       // list_history's filter, and the revision tools' resource (resource_type's first option: a bit).
       return ['list_history', 'get_revision', 'diff_revisions', 'restore_revision'].includes(tool) ? world.bitId : undefined;
@@ -212,6 +223,8 @@ export function overrides(tool: string, world: World): Record<string, unknown> {
       return { resource_type: 'bit', revision: 1 };
     case 'diff_revisions':
       return { resource_type: 'bit' };
+    case 'mark_notifications_read':
+      return { notification_ids: [world.notificationId] };
     case 'update_bit':
       return { elements: [{ id: world.elementId, type: 'text-area', props: { label: 'Probe' } }] };
     default:

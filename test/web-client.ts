@@ -5,7 +5,8 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpApp } from '../src/http/app.js';
+import { closeLiveStreams, createHttpApp } from '../src/http/app.js';
+import type { LiveOptions } from '../src/http/live/live-hub.js';
 import type { Registry } from '../src/operations/registry.js';
 import type { Services } from '../src/services/index.js';
 import { silentLogger } from './harness.js';
@@ -15,8 +16,8 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-export async function startWebServer(services: Services, options: { publicUrl?: string; registry?: Registry } = {}): Promise<WebServer> {
-  const app = createHttpApp(services, silentLogger, { host: '127.0.0.1', port: 0, publicUrl: options.publicUrl, registry: options.registry });
+export async function startWebServer(services: Services, options: { publicUrl?: string; registry?: Registry; live?: LiveOptions } = {}): Promise<WebServer> {
+  const app = createHttpApp(services, silentLogger, { host: '127.0.0.1', port: 0, publicUrl: options.publicUrl, registry: options.registry, live: options.live });
   const server: Server = app.listen(0, '127.0.0.1');
   // fetch keeps connections alive; a server closing an idle one (5 s by default) just as a slow test reuses it
   // answers ECONNRESET. Tests on a loaded machine pause longer than that between requests.
@@ -24,7 +25,10 @@ export async function startWebServer(services: Services, options: { publicUrl?: 
   await new Promise((resolve) => server.once('listening', resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await closeLiveStreams(app);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

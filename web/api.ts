@@ -44,7 +44,7 @@ export function whenSignedOut(handler: () => void): void {
 type Query = Record<string, string | number | boolean | string[] | undefined>;
 
 /** A query string; an array repeats its key (the REST door reads repeated keys as an array). */
-function withQuery(path: string, query?: Query): string {
+export function withQuery(path: string, query?: Query): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) {
     if (Array.isArray(v)) for (const item of v) params.append(k, item);
@@ -54,7 +54,7 @@ function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, retried = false): Promise<T> {
+export async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, retried = false): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { me, signOut, whenSignedOut, type Me } from './api.js';
 import { MeContext } from './me.js';
+import { NotificationBell } from './components/notification-bell.js';
 import { InboxPage } from './pages/inbox.js';
 import { SignInNotice } from './pages/signin-notice.js';
 import { href, matchPath, usePath, type Page, type Params, type Route } from './router.js';
@@ -17,6 +18,8 @@ const ROUTES: Route[] = [
   { pattern: '/references', load: async () => (await import('./pages/references.js')).ReferencesPage },
   { pattern: '/activity', load: async () => (await import('./pages/activity.js')).ActivityPage },
   { pattern: '/webhooks', load: async () => (await import('./pages/webhooks.js')).WebhooksPage },
+  { pattern: '/notifications', load: async () => (await import('./pages/notifications.js')).NotificationsPage },
+  { pattern: '/settings', load: async () => (await import('./pages/settings.js')).SettingsPage },
 ];
 
 function resolve(path: string): { route: Route; params: Params } | null {
@@ -89,7 +92,11 @@ export function App() {
           </ul>
         </nav>
         <div class="who">
+          <NotificationBell current={section === '/notifications'} />
           <span class="muted">{who.name ?? who.principal_id}</span>
+          <a href={href('/settings')} aria-current={section === '/settings' ? 'page' : undefined}>
+            Settings
+          </a>
           {/* Server-rendered: the apps and tokens that act as this person, each revocable (issue 12). */}
           <a href="/oauth/grants">Connected apps</a>
           <button

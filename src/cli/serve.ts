@@ -50,7 +50,8 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   const location = store.location;
   const httpOptions = async (actualPort: number) => {
     const { trustProxyOption } = await import('../http/app.js');
-    return { host, port: actualPort, publicUrl: io.env.WAYMARK_PUBLIC_URL || undefined, trustProxy: trustProxyOption(io.env.WAYMARK_TRUST_PROXY) };
+    const { liveOptionsFromEnv } = await import('../http/live/live-hub.js');
+    return { host, port: actualPort, publicUrl: io.env.WAYMARK_PUBLIC_URL || undefined, trustProxy: trustProxyOption(io.env.WAYMARK_TRUST_PROXY), live: liveOptionsFromEnv(io.env) };
   };
   // Everything a start prints, in one write once it is all known: a reader that waits for the listening line
   // (a person, a script, the tests) finds the notices beside it, not a moment later.
@@ -94,9 +95,10 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   // Loaded here, not at the top: `waymark stdio` and the short commands never pay for Express.
-  const { createHttpApp, publicBase } = await import('../http/app.js');
+  const { closeLiveStreams, createHttpApp, publicBase } = await import('../http/app.js');
   const registry = io.extraOperations ? (await import('../operations/registry.js')).createRegistry(io.extraOperations) : undefined;
-  gate.open(createHttpApp(services, logger, { ...(await httpOptions(actualPort)), registry }));
+  const app = createHttpApp(services, logger, { ...(await httpOptions(actualPort)), registry });
+  gate.open(app);
   if (isClusterWorker()) reportListening(actualPort);
   else await announce(actualPort, first);
   // Every serving process delivers webhooks; the endpoints' leases keep each with one deliverer at a time.
@@ -119,6 +121,8 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
     res.once('close', () => calls--);
   });
   const stop = () => {
+    // The app's live-update streams end first: they are requests that never finish by themselves.
+    void closeLiveStreams(app);
     server.close();
     const deadline = Date.now() + STOP_GRACE_MS;
     const drain = setInterval(() => {

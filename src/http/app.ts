@@ -13,6 +13,8 @@ import { REGISTRY, type Registry } from '../operations/registry.js';
 import { signedInPersons } from './oauth/person-session.js';
 import { createOAuthServer, oauthAllowed } from './oauth/server.js';
 import { closeUnreadBodies } from './json/body.js';
+import { LiveHub, type LiveOptions } from './live/live-hub.js';
+import { liveRouter } from './live/live-route.js';
 import { mcpRouter, sendRpcError } from './mcp/route.js';
 import { openApiDocument } from './rest/openapi.js';
 import { protectedResourceRouter } from './oauth/protected-resource.js';
@@ -33,6 +35,19 @@ export interface HttpOptions {
   trustProxy?: boolean | number | string;
   /** The operations served (default: Waymark's own; the tool-call bench adds its no-op tool). */
   registry?: Registry;
+  /** How often live updates poll the store, and how often an idle stream gets a heartbeat (live/live-hub.ts). */
+  live?: LiveOptions;
+}
+
+/** Each app's live-update hub: whoever serves the app ends its streams before closing the server (closeLiveStreams). */
+const HUBS = new WeakMap<Express, LiveHub>();
+
+/**
+ * Ends the app's live-update streams and stops their poller. Call it before closing the HTTP server: an open
+ * stream is an active request, which server.close() would otherwise wait for.
+ */
+export async function closeLiveStreams(app: Express): Promise<void> {
+  await HUBS.get(app)?.close();
 }
 
 /** WAYMARK_TRUST_PROXY as Express's `trust proxy` takes it. */
@@ -108,7 +123,10 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   app.all('/api/v1/openapi.json', restMethodNotAllowed('GET'));
   // The web app (issue 11): its session is the cookie a sign-in link set; REST takes it or a Bearer token.
   const web = webSession(services, { secure: base.protocol === 'https:', resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl), logger });
-  app.use('/api/v1', limits.rest.early, ...web.authenticate(bearer), limits.rest.counted, restRouter(services, logger, web, registry));
+  // Live updates (issue 27): one hub per app, its streams ended by closeLiveStreams.
+  const live = new LiveHub(services.store, logger, options.live);
+  HUBS.set(app, live);
+  app.use('/api/v1', limits.rest.early, ...web.authenticate(bearer), limits.rest.counted, liveRouter(live), restRouter(services, logger, web, registry));
   app.use('/app', web.signinRouter(), webAppRouter());
 
   app.use((req: Request, res: Response) => {

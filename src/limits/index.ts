@@ -9,6 +9,7 @@ import { FIELD_LIMITS } from './fields.js';
 import { FOLDER_LIMITS } from './folder.js';
 import { HTTP_LIMITS } from './http.js';
 import { INPUT_LIMITS } from './input.js';
+import { LIVE_LIMITS } from './live.js';
 import { PAGE_LIMITS } from './pages.js';
 import { SEARCH_LIMITS } from './search.js';
 import { SESSION_LIMITS } from './session.js';
@@ -29,4 +30,5 @@ export const LIMITS = {
   ...STORE_LIMITS,
   ...TRAIL_LIMITS,
   ...FOLDER_LIMITS,
+  ...LIVE_LIMITS,
 } as const;

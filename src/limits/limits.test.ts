@@ -6,13 +6,14 @@ import { FOLDER_LIMITS } from './folder.js';
 import { HTTP_LIMITS } from './http.js';
 import { INPUT_LIMITS } from './input.js';
 import { LIMITS } from './index.js';
+import { LIVE_LIMITS } from './live.js';
 import { PAGE_LIMITS } from './pages.js';
 import { SEARCH_LIMITS } from './search.js';
 import { SESSION_LIMITS } from './session.js';
 import { STORE_LIMITS } from './store.js';
 import { TRAIL_LIMITS } from './trails.js';
 
-const CONCERNS = [BODY_LIMITS, CONVERT_LIMITS, FIELD_LIMITS, FOLDER_LIMITS, HTTP_LIMITS, INPUT_LIMITS, PAGE_LIMITS, SEARCH_LIMITS, SESSION_LIMITS, STORE_LIMITS, TRAIL_LIMITS];
+const CONCERNS = [BODY_LIMITS, CONVERT_LIMITS, FIELD_LIMITS, FOLDER_LIMITS, HTTP_LIMITS, INPUT_LIMITS, LIVE_LIMITS, PAGE_LIMITS, SEARCH_LIMITS, SESSION_LIMITS, STORE_LIMITS, TRAIL_LIMITS];
 
 describe('LIMITS', () => {
   it('gathers every concern, each limit defined in one of them only (a spread would hide a second definition)', () => {

@@ -13,6 +13,7 @@ import { makeReference } from '../../test/reference-fixtures.js';
 import { textArea } from '../../test/trail-fixtures.js';
 import { signedIn, startWebServer, type Browser, type WebServer } from '../../test/web-client.js';
 import type { EventTable } from '../store/schema.js';
+import { notify } from '../services/notifications/record.js';
 import type { Operation } from './operation.js';
 import { REGISTRY } from './registry.js';
 
@@ -173,10 +174,25 @@ const SCENARIOS: Record<string, Scenario> = {
     args: { files: [{ path: 'waymark.json', content: '{"format":"waymark-folder","version":1,"contents":"all"}' }, { path: 'bits/imported.md', content: '---\ntitle: Imported\n---\nA step.\n' }] },
     resource: { type: 'bit', id: '*' },
   }),
+  // A person's choice of what comes by mail changes what the server does for them from now on (notifications.service.ts).
+  set_notification_settings: async (w) => ({ args: { email_kinds: ['mentioned'] }, byPerson: true, resource: { type: 'principal', id: w.person.principalId } }),
   revoke_own_token: async (w) => {
     await w.h.services.auth.createToken({ accountId: w.h.accountId, principalId: w.person.principalId, permission: 'edit', capabilities: ['waymark.read'] });
     const [token] = await w.h.services.auth.listOwnTokens({ ...(await w.h.services.auth.authenticate(w.person.token))! });
     return { args: { token_id: token.token_id }, resource: { type: 'token', id: token.token_id } };
+  },
+};
+
+/**
+ * Writes of a person's own reading state, not of the account's content: they append no event, and say why where
+ * they are made (notifications.service.ts markRead). Each is still called, and must append nothing.
+ */
+const OWN_STATE: Record<string, Scenario> = {
+  mark_notifications_read: async (w) => {
+    await w.h.store.store.transaction((tx) =>
+      notify(tx, w.h.accountId, { principalIds: [w.person.principalId] }, { kind: 'assigned', trailId: null, stepId: null, actorId: null, summary: { step_title: 'Check the contract' } }),
+    );
+    return { args: { all: true }, byPerson: true, resource: { type: 'principal', id: w.person.principalId } };
   },
 };
 
@@ -220,10 +236,18 @@ describe.each(ENGINES)('one event per accepted change, on %s', (engine) => {
   });
 
   it('has a scenario for every writing operation the registry declares, and for nothing else', () => {
-    expect(Object.keys(SCENARIOS).sort()).toEqual(WRITES.map((o) => o.name).sort());
+    expect([...Object.keys(SCENARIOS), ...Object.keys(OWN_STATE)].sort()).toEqual(WRITES.map((o) => o.name).sort());
   });
 
-  it.each(WRITES.map((o) => [o.name, o] as const))('%s appends exactly one event, in the write', async (name, operation) => {
+  it.each(WRITES.filter((o) => OWN_STATE[o.name]).map((o) => [o.name, o] as const))('%s changes only the person\'s own state and appends no event', async (name, operation) => {
+    const call = await OWN_STATE[name](w);
+    const before = await events();
+    const { data } = await callAtDoor(w, operation, call);
+    expect(data).toMatchObject({ marked: 1, unread_count: 0 });
+    expect(await events()).toEqual(before);
+  });
+
+  it.each(WRITES.filter((o) => !OWN_STATE[o.name]).map((o) => [o.name, o] as const))('%s appends exactly one event, in the write', async (name, operation) => {
     const scenario = SCENARIOS[name];
     if (!scenario) throw new Error(`no scenario for the writing operation ${name}: add one that calls it, and make its service record its change`);
     const call = await scenario(w);

@@ -2,6 +2,7 @@ import type { Operation } from './operation.js';
 import { restoreBitOperation } from './bits/restore-bit.js';
 import { meOperation, signOutOperation } from './auth/me.js';
 import { WEBHOOK_OPERATIONS } from './webhooks/webhook-operations.js';
+import { NOTIFICATION_OPERATIONS } from './notifications/notification-operations.js';
 import { peopleOperation } from './auth/people.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
 import { advanceStepOperation, inboxOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
@@ -94,6 +95,7 @@ const OPERATIONS: readonly Operation[] = [
   revokeGrantOperation,
   listOwnTokensOperation,
   revokeOwnTokenOperation,
+  ...NOTIFICATION_OPERATIONS,
 ];
 
 /** What one server serves: a registry is a value, built from a list (a test or the tool-call bench adds its own). */

@@ -14,6 +14,7 @@ import { ExportService } from './folder/export.service.js';
 import { ImportService } from './folder/import.service.js';
 import { SampleService } from './folder/sample.service.js';
 import { InboxService } from './trails/inbox.service.js';
+import { NotificationsService } from './notifications/notifications.service.js';
 import { OAuthService } from './auth/oauth.service.js';
 import { ReferencesService } from './references/references.service.js';
 import { SigninService } from './auth/signin.service.js';
@@ -47,6 +48,7 @@ export interface Services {
   oauth: OAuthService;
   trailPeople: TrailPeopleService;
   comments: CommentsService;
+  notifications: NotificationsService;
 }
 
 export function createServices(store: Store): Services {
@@ -79,5 +81,6 @@ export function createServices(store: Store): Services {
     oauth: new OAuthService(store),
     trailPeople: new TrailPeopleService(store, trails),
     comments: new CommentsService(store),
+    notifications: new NotificationsService(store),
   };
 }

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { flows as listFlows, inbox, type FlowView, type InboxItem, type InboxPage as Page } from '../api.js';
 import { when } from '../components/loaded.js';
+import { useLive } from '../live.js';
 import { href, navigate, type Params } from '../router.js';
 
 const PAGE = 20;
@@ -60,6 +61,8 @@ export function InboxPage({ params }: { params: Params }) {
   useEffect(() => {
     listFlows().then((f) => setFlows(f.flows), () => setFlows([]));
   }, []);
+  // A trail I can see changed (live updates, issue 27): the first page again, in place, without a reload.
+  useLive('inbox', () => void inbox({ flow_id: flowId || undefined, status: status || undefined, limit: PAGE }).then(setPage, () => undefined));
 
   const filter = (next: { flow?: string; status?: string }) => {
     const q = new URLSearchParams();

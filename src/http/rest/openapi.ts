@@ -7,6 +7,7 @@ import { brand, version } from '../../config.js';
 import { ERROR_CODES } from '../../errors.js';
 import type { Operation, RestRoute } from '../../operations/operation.js';
 import { REGISTRY, type Registry } from '../../operations/registry.js';
+import { LIVE_OPENAPI_PATH } from '../live/live-route.js';
 import { SESSION_COOKIE } from '../session/session.js';
 
 const errorEnvelope = {
@@ -117,6 +118,7 @@ export function openApiDocument(registry: Registry = REGISTRY): Record<string, u
     },
     paths: {
       ...operationPaths(registry),
+      '/live': LIVE_OPENAPI_PATH,
       '/openapi.json': {
         get: {
           operationId: 'openApi',

@@ -170,5 +170,9 @@ describe.each(ENGINES)('REST /api/v1 on %s', (engine) => {
     expect(ids).toEqual(expect.arrayContaining(['me', 'signOut', 'listGrants', 'revokeGrant', 'listOwnTokens', 'revokeOwnToken', 'inbox', 'getStep', 'getTrailPeople']));
     const grants = doc.paths['/oauth/grants/{grant_id}'].delete as unknown as { security: unknown };
     expect(grants.security).toEqual([{ session: [] }]);
+    // The live-update stream is no operation, and is described beside them (http/live/live-route.ts).
+    expect(doc.paths['/live'].get.operationId).toBe('live');
+    expect(Object.keys(doc.paths['/live'].get.responses)).toEqual(['200', '401', '403', '429']);
+    expect(ids).toEqual(expect.arrayContaining(['listNotifications', 'markNotificationsRead', 'getNotificationSettings', 'setNotificationSettings']));
   });
 });
