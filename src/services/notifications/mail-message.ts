@@ -7,6 +7,9 @@
 import { productName } from '../../config.js';
 import { trailStepUrl, trailUrl, webAppUrl } from '../../app-address.js';
 import type { NotificationKind } from '../../store/enums.js';
+import { noticeHeadline, oneLine } from './words.js';
+
+export { SUMMARY_KEYS, summaryText, noticeHeadline } from './words.js';
 
 /** What a message says, from the notification, its summary and the store (titles as they are when it is sent). */
 export interface MailFacts {
@@ -33,36 +36,6 @@ export interface MailMessage {
   html: string;
 }
 
-/**
- * The keys a notice's summary may carry for each fact (record.ts: a few titles and ids), first match wins. Callers
- * name them as their issue's text did; a fact missing from the summary is read from the store instead.
- */
-export const SUMMARY_KEYS = {
-  trailTitle: ['trail_title'],
-  flowTitle: ['flow_title'],
-  stepTitle: ['step_title'],
-  groupName: ['group_name'],
-  actorName: ['actor_name', 'commenter_name'],
-  due: ['due', 'due_at', 'step_due_at'],
-  excerpt: ['excerpt', 'comment_excerpt'],
-} as const;
-
-export function summaryText(summary: Record<string, unknown>, keys: readonly string[]): string | null {
-  for (const key of keys) {
-    const value = summary[key];
-    if (typeof value === 'string' && value.trim() !== '') return value;
-  }
-  return null;
-}
-
-/** A title in a subject or a sentence: one line (no header folding games), at most `max` characters. */
-function oneLine(text: string, max = 80): string {
-  // Control characters (CR and LF above all) never reach a header or a line of their own.
-  // eslint-disable-next-line no-control-regex -- control characters are what it finds
-  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
-}
-
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** A due time as a person reads it, in UTC (the server does not know the reader's zone): "27 Nov 2026, 14:05 UTC". */
@@ -80,22 +53,6 @@ function trailName(facts: MailFacts): string {
 
 function stepName(facts: MailFacts): string {
   return oneLine(facts.stepTitle ?? 'a step');
-}
-
-/** The headline of a notice, in a person's words: the mail's subject. */
-export function noticeHeadline(facts: MailFacts): string {
-  const step = stepName(facts);
-  const trail = trailName(facts);
-  switch (facts.kind) {
-    case 'assigned':
-      return facts.groupName ? `Your group ${oneLine(facts.groupName, 60)} has a step to do: ${step} in ${trail}` : `You have a step to do: ${step} in ${trail}`;
-    case 'mentioned':
-      return `${oneLine(facts.actorName ?? 'Someone', 60)} mentioned you on ${step} in ${trail}`;
-    case 'step_overdue':
-      return `Overdue: ${step} in ${trail}`;
-    case 'trail_overdue':
-      return `Overdue: the trail ${trail}`;
-  }
 }
 
 /** The paragraphs of the message, before the link: plain sentences, the HTML part escapes each. */

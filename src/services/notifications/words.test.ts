@@ -5,10 +5,10 @@ describe('a notification in words', () => {
   const titles = { step_title: 'Sign the contract', trail_title: 'Onboarding Ann', flow_title: 'Onboarding' };
 
   it('says each kind as a sentence, with the step, the trail and who did it', () => {
-    expect(noticeSentence('assigned', titles, 'Bob Roy')).toBe('You have a step to do: “Sign the contract” in Onboarding Ann (from Bob Roy).');
-    expect(noticeSentence('assigned', { ...titles, group_name: 'Legal' }, null)).toBe('A step for Legal, a group you are in: “Sign the contract” in Onboarding Ann.');
-    expect(noticeSentence('mentioned', { ...titles, excerpt: 'see clause 4' }, 'Bob Roy')).toBe('Bob Roy mentioned you on “Sign the contract” in Onboarding Ann: “see clause 4”');
-    expect(noticeSentence('step_overdue', titles, null)).toBe('Overdue: “Sign the contract” in Onboarding Ann.');
+    expect(noticeSentence('assigned', titles, 'Bob Roy')).toBe('You have a step to do: Sign the contract in Onboarding Ann (from Bob Roy).');
+    expect(noticeSentence('assigned', { ...titles, group_name: 'Legal' }, null)).toBe('Your group Legal has a step to do: Sign the contract in Onboarding Ann.');
+    expect(noticeSentence('mentioned', { ...titles, excerpt: 'see clause 4' }, 'Bob Roy')).toBe('Bob Roy mentioned you on Sign the contract in Onboarding Ann: “see clause 4”');
+    expect(noticeSentence('step_overdue', titles, null)).toBe('Overdue: Sign the contract in Onboarding Ann.');
     expect(noticeSentence('trail_overdue', titles, null)).toBe('Overdue: the trail Onboarding Ann.');
   });
 

@@ -15,7 +15,21 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   trail_overdue: 'A trail of mine is overdue',
 };
 
-function text(summary: NoticeSummary, ...keys: string[]): string | null {
+/**
+ * The keys a notice's summary may carry for each fact (record.ts: a few titles and ids), first match wins: the
+ * callers (assignment, mentions, the scheduler) name them so. The mailer reads a missing title from the store.
+ */
+export const SUMMARY_KEYS = {
+  trailTitle: ['trail_title'],
+  flowTitle: ['flow_title'],
+  stepTitle: ['step_title', 'bit_title'],
+  groupName: ['group_name'],
+  actorName: ['actor_name', 'commenter_name'],
+  due: ['due_date_time_utc', 'due', 'due_at', 'step_due_at'],
+  excerpt: ['excerpt', 'comment_excerpt'],
+} as const;
+
+export function summaryText(summary: Record<string, unknown>, keys: readonly string[]): string | null {
   for (const key of keys) {
     const value = summary[key];
     if (typeof value === 'string' && value.trim() !== '') return value.trim();
@@ -23,30 +37,52 @@ function text(summary: NoticeSummary, ...keys: string[]): string | null {
   return null;
 }
 
+/** A title in a headline: one line (no header folding in a mail subject), at most `max` characters. */
+export function oneLine(text: string, max = 80): string {
+  // Control characters (CR and LF above all) never reach a header or a line of their own.
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds
+  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+}
+
+/** What a headline names. */
+export interface NoticeTitles {
+  kind: NotificationKind;
+  stepTitle: string | null;
+  trailTitle: string | null;
+  flowTitle: string | null;
+  groupName: string | null;
+  actorName: string | null;
+}
+
+/** A notice's headline in a person's words: the app's list and the mail's subject say it the same. */
+export function noticeHeadline(t: NoticeTitles): string {
+  const named = t.trailTitle ?? t.flowTitle;
+  const where = `${oneLine(t.stepTitle ?? 'a step')}${named ? ` in ${oneLine(named)}` : ''}`;
+  switch (t.kind) {
+    case 'assigned':
+      return t.groupName ? `Your group ${oneLine(t.groupName, 60)} has a step to do: ${where}` : `You have a step to do: ${where}`;
+    case 'mentioned':
+      return `${oneLine(t.actorName ?? 'Someone', 60)} mentioned you on ${where}`;
+    case 'step_overdue':
+      return `Overdue: ${where}`;
+    case 'trail_overdue':
+      return named ? `Overdue: the trail ${oneLine(named)}` : 'Overdue: a trail of yours';
+  }
+}
+
 /** The due time a notice names, if it names one as an ISO date-time. */
 export function noticeDue(summary: NoticeSummary): string | null {
-  const due = text(summary, 'due_date_time_utc', 'due_at', 'due');
+  const due = summaryText(summary, SUMMARY_KEYS.due);
   return due !== null && !Number.isNaN(Date.parse(due)) ? due : null;
 }
 
-/** One sentence: what happened, to which step of which trail, and who did it where someone did. */
+/** The app's sentence for a notice: its headline, who did it, and a mention's words. */
 export function noticeSentence(kind: NotificationKind, summary: NoticeSummary, actorName: string | null): string {
-  const step = text(summary, 'step_title', 'bit_title');
-  const trail = text(summary, 'trail_title') ?? text(summary, 'flow_title');
-  const group = text(summary, 'group_name');
-  const where = `${step ? `“${step}”` : 'a step'}${trail ? ` in ${trail}` : ''}`;
-  switch (kind) {
-    case 'assigned': {
-      const by = actorName ? ` (from ${actorName})` : '';
-      return group ? `A step for ${group}, a group you are in: ${where}${by}.` : `You have a step to do: ${where}${by}.`;
-    }
-    case 'mentioned': {
-      const excerpt = text(summary, 'excerpt', 'comment_excerpt');
-      return `${actorName ?? text(summary, 'actor_name', 'commenter_name') ?? 'Someone'} mentioned you on ${where}${excerpt ? `: “${excerpt}”` : '.'}`;
-    }
-    case 'step_overdue':
-      return `Overdue: ${where}.`;
-    case 'trail_overdue':
-      return trail ? `Overdue: the trail ${trail}.` : 'Overdue: a trail of yours.';
-  }
+  const read = (key: keyof typeof SUMMARY_KEYS) => summaryText(summary, SUMMARY_KEYS[key]);
+  const actor = actorName ?? read('actorName');
+  const headline = noticeHeadline({ kind, stepTitle: read('stepTitle'), trailTitle: read('trailTitle'), flowTitle: read('flowTitle'), groupName: read('groupName'), actorName: actor });
+  const excerpt = kind === 'mentioned' ? read('excerpt') : null;
+  const by = kind === 'assigned' && actor ? ` (from ${actor})` : '';
+  return excerpt ? `${headline}: “${excerpt}”` : `${headline}${by}.`;
 }
