@@ -2,6 +2,7 @@ import type { Operation } from './operation.js';
 import { restoreBitOperation } from './bits/restore-bit.js';
 import { meOperation, signOutOperation } from './auth/me.js';
 import { WEBHOOK_OPERATIONS } from './webhooks/webhook-operations.js';
+import { GROUP_OPERATIONS } from './groups/group-operations.js';
 import { peopleOperation } from './auth/people.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
 import { advanceStepOperation, inboxOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
@@ -74,6 +75,7 @@ const OPERATIONS: readonly Operation[] = [
   diffRevisionsTool,
   restoreRevisionTool,
   ...WEBHOOK_OPERATIONS,
+  ...GROUP_OPERATIONS,
   exportFolderTool,
   importFolderTool,
   inboxOperation,
