@@ -3,7 +3,7 @@ import { restoreBitOperation } from './bits/restore-bit.js';
 import { meOperation, signOutOperation } from './auth/me.js';
 import { WEBHOOK_OPERATIONS } from './webhooks/webhook-operations.js';
 import { GROUP_OPERATIONS } from './groups/group-operations.js';
-import { peopleOperation } from './auth/people.js';
+import { peopleOperation, updatePersonOperation } from './auth/people.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
 import { advanceStepOperation, inboxOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
 import { describePlatformTool } from './platform/describe-platform.js';
@@ -84,6 +84,7 @@ const OPERATIONS: readonly Operation[] = [
   advanceStepOperation,
   trailPeopleOperation,
   peopleOperation,
+  updatePersonOperation,
   restoreBitOperation,
   meOperation,
   signOutOperation,

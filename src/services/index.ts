@@ -5,6 +5,7 @@ import { HistoryService } from './events/history.service.js';
 import { RevisionsService } from './revisions/revisions.service.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 import { GroupsService } from './groups/groups.service.js';
+import { PeopleService } from './auth/people.service.js';
 import { BitListService } from './bits/list.service.js';
 import { BitRestoreService } from './bits/restore.service.js';
 import { BitsService } from './bits/bits.service.js';
@@ -31,6 +32,7 @@ export interface Services {
   revisions: RevisionsService;
   webhooks: WebhooksService;
   groups: GroupsService;
+  people: PeopleService;
   flows: FlowsService;
   folderExport: ExportService;
   folderImport: ImportService;
@@ -65,6 +67,7 @@ export function createServices(store: Store): Services {
     revisions: new RevisionsService(store, bits, flows, references),
     webhooks: new WebhooksService(store),
     groups: new GroupsService(store),
+    people: new PeopleService(store),
     flows,
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),

@@ -164,13 +164,15 @@ export class GroupsService {
     });
   }
 
+  /** Takes a member (by principal id, or email at the command line) out of the group. */
   async removeMember(actor: Actor, input: { group_id: string; principal_id: string }): Promise<GroupWithMembers> {
     return this.store.transaction(async (tx) => {
       const group = await findGroupByRef(tx, actor, input.group_id);
       assertCanWriteIn(actor, group.scope_id);
-      if (await repo.removeMember(tx, group.id, input.principal_id)) {
+      const principalId = input.principal_id.includes('@') ? ((await repo.findPersonByRef(tx, actor.accountId, input.principal_id))?.id ?? input.principal_id) : input.principal_id;
+      if (await repo.removeMember(tx, group.id, principalId)) {
         await repo.updateGroup(tx, group.id, { updated_at: nowIso() });
-        await recordChange(tx, this.store.dialect, actor, { resourceType: 'group', resourceId: group.id, scopeId: group.scope_id, summary: { members_removed: [input.principal_id] } });
+        await recordChange(tx, this.store.dialect, actor, { resourceType: 'group', resourceId: group.id, scopeId: group.scope_id, summary: { members_removed: [principalId] } });
         return this.withMembers(tx, group);
       }
       throw new WaymarkError('PRINCIPAL_NOT_FOUND', `${JSON.stringify(quote(input.principal_id))} is not a member of group ${JSON.stringify(group.name)}: get_group lists its members.`, {
