@@ -31,6 +31,9 @@ export interface World {
   /** A webhook subscription and one logged delivery of it (REST and app only: made through the service). */
   webhookId: string;
   deliveryId: string;
+  /** A group of people (REST and app only: made through the service) and its one member, a person of the world's scope. */
+  groupId: string;
+  memberId: string;
 }
 
 /** Who makes what no tool makes: the services, as the principal of `token`. */
@@ -66,6 +69,9 @@ export async function buildWorld(client: ToolClient, principalId: string, scopeI
   if (!actor) throw new Error('the world\'s admin token does not authenticate');
   const webhook = await admin.services.webhooks.create(actor, { url: 'https://127.0.0.1:9/hook', event_types: ['*'], scope_id: scopeId });
   const delivery = await admin.services.webhooks.sendTest(actor, { webhook_id: webhook.webhook_id });
+  const member = await admin.services.auth.createToken({ accountId: actor.accountId, scopeId, permission: 'view', capabilities: ['waymark.read'], kind: 'person', name: 'World member' });
+  const group = await admin.services.groups.create(actor, { name: `World group ${member.principalId.slice(0, 8)}`, scope_id: scopeId });
+  await admin.services.groups.addMembers(actor, { group_id: group.group_id, people: [member.principalId] });
   return {
     principalId,
     scopeId,
@@ -82,6 +88,8 @@ export async function buildWorld(client: ToolClient, principalId: string, scopeI
     stepId: trail.current_step.step_id,
     webhookId: webhook.webhook_id,
     deliveryId: delivery.delivery_id,
+    groupId: group.group_id,
+    memberId: member.principalId,
   };
 }
 
@@ -123,8 +131,11 @@ export function worldId(world: World, tool: string, field: string): string | nul
     case 'scope_id':
       return world.scopeId;
     case 'principal_id':
+      return tool === 'remove_group_member' ? world.memberId : world.principalId;
     case 'principal_ids':
       return world.principalId;
+    case 'group_id':
+      return world.groupId;
     case 'webhook_id':
       return world.webhookId;
     case 'delivery_id':
@@ -206,6 +217,8 @@ export function overrides(tool: string, world: World): Record<string, unknown> {
       return { data: [{ element_id: world.elementId, element_type: 'TextArea', value: { value: 'probe' } }] };
     case 'create_webhook':
       return { url: 'https://127.0.0.1:9/hook', event_types: ['*'] };
+    case 'add_group_members':
+      return { people: [world.memberId] };
     case 'get_revision':
     case 'restore_revision':
       return { resource_type: 'bit', revision: 1 };
