@@ -48,6 +48,7 @@ const DOCUMENTED: Record<string, ErrorCode | 'filter'> = {
   step_id: 'STEP_NOT_FOUND',
   // Another person's notification is not the caller's: as one that does not exist.
   notification_ids: 'NOTIFICATION_NOT_FOUND',
+  group_id: 'GROUP_NOT_FOUND',
   // A filter over trails and changes: a principal one cannot see takes part in none of one's trails, and made
   // none of the changes one can see.
   principal_id: 'filter',
@@ -74,11 +75,14 @@ const DOCUMENTED_BY_TOOL: Record<string, ErrorCode | 'filter'> = {
   'restore_revision.resource_id': 'BIT_NOT_FOUND',
   // A delivery is found within its webhook: another's delivery id is not one of this webhook's.
   'redeliver_webhook.delivery_id': 'DELIVERY_NOT_FOUND',
+  // A person one cannot see is no member of one's group, and no person one may name.
+  'remove_group_member.principal_id': 'PRINCIPAL_NOT_FOUND',
+  'update_person.principal_id': 'PRINCIPAL_NOT_FOUND',
 };
 
 /** A world of placeholder ids: what the base inputs look like, at collection time. */
 const PLACEHOLDER_WORLD: World = {
-  principalId: 'p', scopeId: 's', bitId: 'b', targetBitId: 't', elementId: 'e', checkListId: 'cl', itemId: 'i', connectionId: 'c', flowId: 'f', referenceId: 'r', bitReferenceId: 'l', trailId: 'tr', stepId: 'st', webhookId: 'w', deliveryId: 'd', notificationId: 'n',
+  principalId: 'p', scopeId: 's', bitId: 'b', targetBitId: 't', elementId: 'e', checkListId: 'cl', itemId: 'i', connectionId: 'c', flowId: 'f', referenceId: 'r', bitReferenceId: 'l', trailId: 'tr', stepId: 'st', webhookId: 'w', deliveryId: 'd', notificationId: 'n', groupId: 'g', memberId: 'm',
 };
 
 /** The tool's capability that a token must lack, and the capabilities such a token has. */

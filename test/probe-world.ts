@@ -33,6 +33,9 @@ export interface World {
   deliveryId: string;
   /** A notification of the world's principal (REST and app only). */
   notificationId: string;
+  /** A group of people (REST and app only: made through the service) and its one member, a person of the world's scope. */
+  groupId: string;
+  memberId: string;
 }
 
 /** Who makes what no tool makes: the services, as the principal of `token`. */
@@ -74,6 +77,9 @@ export async function buildWorld(client: ToolClient, principalId: string, scopeI
     .values({ account_id: actor.accountId, principal_id: principalId, kind: 'assigned', trail_id: trail.trail_id, step_id: trail.current_step.step_id, actor_id: null, summary: '{}', created_at: new Date().toISOString(), read_at: null, email_state: 'none', email_next_at: null, email_lease_id: null, email_leased_until: null, email_error: null })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const member = await admin.services.auth.createToken({ accountId: actor.accountId, scopeId, permission: 'view', capabilities: ['waymark.read'], kind: 'person', name: 'World member' });
+  const group = await admin.services.groups.create(actor, { name: `World group ${member.principalId.slice(0, 8)}`, scope_id: scopeId });
+  await admin.services.groups.addMembers(actor, { group_id: group.group_id, people: [member.principalId] });
   return {
     principalId,
     scopeId,
@@ -91,6 +97,8 @@ export async function buildWorld(client: ToolClient, principalId: string, scopeI
     webhookId: webhook.webhook_id,
     deliveryId: delivery.delivery_id,
     notificationId: String(notification.id),
+    groupId: group.group_id,
+    memberId: member.principalId,
   };
 }
 
@@ -133,8 +141,11 @@ export function worldId(world: World, tool: string, field: string): string | nul
     case 'scope_id':
       return world.scopeId;
     case 'principal_id':
+      return tool === 'remove_group_member' ? world.memberId : world.principalId;
     case 'principal_ids':
       return world.principalId;
+    case 'group_id':
+      return world.groupId;
     case 'webhook_id':
       return world.webhookId;
     case 'delivery_id':
@@ -218,6 +229,8 @@ export function overrides(tool: string, world: World): Record<string, unknown> {
       return { data: [{ element_id: world.elementId, element_type: 'TextArea', value: { value: 'probe' } }] };
     case 'create_webhook':
       return { url: 'https://127.0.0.1:9/hook', event_types: ['*'] };
+    case 'add_group_members':
+      return { people: [world.memberId] };
     case 'get_revision':
     case 'restore_revision':
       return { resource_type: 'bit', revision: 1 };

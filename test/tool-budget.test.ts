@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 const LIST_BUDGET = 12_000;
-/** The tools older than the 300-token rule, held at about what they cost when it came (add_bit and update_bit teach the body syntax). */
-const OLDER_THAN_THE_RULE: Record<string, number> = { add_bit: 600, update_bit: 500, create_flow: 320, submit_step_data: 320 };
+/** The tools older than the 300-token rule, held at about what they cost when it came (add_bit and update_bit teach the body syntax; issue 27 added who does a bit's step and how long it takes). */
+const OLDER_THAN_THE_RULE: Record<string, number> = { add_bit: 650, update_bit: 530, create_flow: 320, submit_step_data: 320 };
 
 describe('the cost of tools/list', () => {
   let h: Harness;

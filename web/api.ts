@@ -12,7 +12,8 @@ import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
 import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trails/shapes.js';
 import type { CommentPage, CommentView } from '../src/services/trails/comment-shapes.js';
 import type { CommentedTrailView } from '../src/services/trails/commented-trail.js';
-import type { People } from '../src/services/auth/shapes.js';
+import type { Directory, People, PersonView } from '../src/services/auth/shapes.js';
+import type { GroupList, GroupWithMembers } from '../src/services/groups/shapes.js';
 import type { HistoryPage } from '../src/services/events/shapes.js';
 import type { RestoredRevision, RevisionDiff } from '../src/services/revisions/shapes.js';
 import type { DeliveryPage, DeliveryView, WebhookView, WebhookWithSecret } from '../src/services/webhooks/shapes.js';
@@ -182,3 +183,19 @@ export const rotateWebhookSecret = (id: string, overlapHours: number) => call<We
 export const webhookDeliveries = (id: string, q: { cursor?: string; limit?: number } = {}) => call<DeliveryPage>('GET', withQuery(`${hook(id)}/deliveries`, q));
 export const redeliverWebhook = (id: string, deliveryId: string) => call<DeliveryView>('POST', `${hook(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, {});
 export const sendTestWebhook = (id: string) => call<DeliveryView>('POST', `${hook(id)}/test`, {});
+
+export type { GroupView, GroupWithMembers } from '../src/services/groups/shapes.js';
+export type { Directory, PersonView } from '../src/services/auth/shapes.js';
+
+const groupPath = (id: string) => `/groups/${encodeURIComponent(id)}`;
+/** The account's groups of people, with member counts (list_groups). */
+export const groups = () => call<GroupList>('GET', '/groups');
+export const group = (id: string) => call<GroupWithMembers>('GET', groupPath(id));
+export const createGroup = (input: { name: string; description?: string | null }) => call<GroupWithMembers>('POST', '/groups', input);
+export const updateGroup = (id: string, change: { name?: string; description?: string | null }) => call<GroupWithMembers>('POST', groupPath(id), change);
+export const deleteGroup = (id: string) => call<{ group_id: string; removed: true }>('DELETE', groupPath(id));
+export const addGroupMembers = (id: string, people: string[]) => call<GroupWithMembers>('POST', `${groupPath(id)}/members`, { people });
+export const removeGroupMember = (id: string, principalId: string) => call<GroupWithMembers>('DELETE', `${groupPath(id)}/members/${encodeURIComponent(principalId)}`);
+/** Everyone of the account this person may see, with emails for an Admin (people without ids). */
+export const directory = () => call<Directory>('GET', '/people');
+export const updatePerson = (principalId: string, change: { name?: string; email?: string | null }) => call<PersonView>('POST', `/people/${encodeURIComponent(principalId)}`, change);

@@ -20,6 +20,7 @@ const ROUTES: Route[] = [
   { pattern: '/webhooks', load: async () => (await import('./pages/webhooks.js')).WebhooksPage },
   { pattern: '/notifications', load: async () => (await import('./pages/notifications.js')).NotificationsPage },
   { pattern: '/settings', load: async () => (await import('./pages/settings.js')).SettingsPage },
+  { pattern: '/groups', load: async () => (await import('./pages/groups.js')).GroupsPage },
 ];
 
 function resolve(path: string): { route: Route; params: Params } | null {
@@ -45,13 +46,14 @@ function Routed({ path }: { path: string }) {
   return <page.Page params={found.params} />;
 }
 
-/** The sections; Activity, the account's changes (issue 26), and Webhooks (issue 29) only for an Admin. */
+/** The sections; Activity, the account's changes (issue 26), Webhooks (issue 29) and Groups (issue 27) only for an Admin. */
 const NAV: Array<{ path: string; label: string; admin?: true }> = [
   { path: '/', label: 'Inbox' },
   { path: '/flows', label: 'Flows' },
   { path: '/references', label: 'References' },
   { path: '/activity', label: 'Activity', admin: true },
   { path: '/webhooks', label: 'Webhooks', admin: true },
+  { path: '/groups', label: 'Groups', admin: true },
 ];
 
 export function App() {

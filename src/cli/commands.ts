@@ -77,7 +77,7 @@ export async function token(argv: string[], io: CliIo): Promise<void> {
   if (sub === 'list') return tokenList(rest, io);
   if (sub === 'revoke') return tokenRevoke(rest, io);
   if (sub !== 'create') throw new UsageError(`token: expected 'create', 'list' or 'revoke'`);
-  const args = parseArgs(rest, { values: ['account', 'permission', 'capabilities', 'scope', 'kind', 'principal', 'expires-in', 'name'], flags: [] });
+  const args = parseArgs(rest, { values: ['account', 'permission', 'capabilities', 'scope', 'kind', 'principal', 'expires-in', 'name', 'email'], flags: [] });
   if (args.positionals.length > 0) throw new UsageError(`token create takes no positional arguments`);
   const permission = requireOption(args, 'permission');
   if (!PERMISSIONS.includes(permission as Permission)) throw new UsageError(`--permission must be one of ${PERMISSIONS.join(', ')}`);
@@ -85,6 +85,8 @@ export async function token(argv: string[], io: CliIo): Promise<void> {
   // A new principal is an agent unless --kind says otherwise; a reused one keeps its kind.
   const kind = stringOption(args, 'kind') ?? (principal ? undefined : 'agent');
   if (kind !== undefined && kind !== 'agent' && kind !== 'person') throw new UsageError(`--kind must be agent or person`);
+  const email = stringOption(args, 'email');
+  if (email !== undefined && (principal !== undefined || kind !== 'person')) throw new UsageError(`--email is a new person's (with --kind person, without --principal); an Admin changes a person's email on the app's People page`);
   const capabilities = capabilityList(requireOption(args, 'capabilities'));
   const expires = stringOption(args, 'expires-in');
   await withServices(io, async (services) => {
@@ -96,6 +98,7 @@ export async function token(argv: string[], io: CliIo): Promise<void> {
       kind,
       principalId: principal,
       name: stringOption(args, 'name'),
+      email,
       expiresInMs: expires ? parseDuration(expires) : undefined,
     });
     io.stdout.write(`${issued.token}\n`);

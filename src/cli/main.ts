@@ -25,6 +25,7 @@ const USAGE = `Usage: waymark <command>
   scope create --account ID NAME           print the new scope id
   token create --account ID --permission view|edit|admin --capabilities a,b,c
                [--scope ID] [--kind agent|person] [--principal ID] [--expires-in 30d]
+               [--name NAME] [--email ADDRESS]   (a new person's name and email)
                                            print a new token (and nothing else)
   token list --account ID                  the account's tokens: id, principal, kind, capabilities,
                                            created, expires, revoked (never a token or its hash)
@@ -38,6 +39,11 @@ const USAGE = `Usage: waymark <command>
                [--url URL --events a,b|*] [--scope ID] [--overlap-hours 24]
                                            manage the account's webhook subscriptions (a secret is
                                            printed once, by create and rotate)
+  group list|show|create|delete|add|remove --account ID [GROUP] [PEOPLE…]
+               [--scope ID] [--description TEXT]
+                                           manage the account's groups of people: create NAME, show or delete
+                                           GROUP, add GROUP PERSON…, remove GROUP PERSON (a group by id or
+                                           name, a person by principal id or email)
   export (--flow ID | --scope ID | --account ID) --out DIR
                                            write a flow (and the bits it reaches), a scope or the account level
                                            as a folder of markdown and YAML files, to keep in git
@@ -65,6 +71,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   session: async () => (await import('./commands.js')).session,
   audit: async () => (await import('./commands.js')).audit,
   webhook: async () => (await import('./webhook.js')).webhook,
+  group: async () => (await import('./group.js')).group,
   migrate: async () => (await import('./commands.js')).migrate,
   export: async () => (await import('./folder.js')).exportFolder,
   import: async () => (await import('./folder.js')).importFolder,

@@ -10,4 +10,9 @@ export const FIELD_LIMITS = {
   displayLabel: 128,
   /** A reference abstract derived from its text: whole sentences up to this many characters. */
   derivedAbstractChars: 500,
+  /** A group's name (issue 27): short enough to read in a step's "Done by". */
+  groupName: 100,
+  groupDescription: 1024,
+  /** RFC 5321's longest path: a person's email. */
+  emailLength: 254,
 } as const;

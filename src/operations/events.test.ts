@@ -57,6 +57,14 @@ const newWebhook = async (w: World) => {
   if (!owner) throw new Error('the owner token does not authenticate');
   return (await w.h.services.webhooks.create(owner, { url: 'https://example.com/hook', event_types: ['*'] })).webhook_id;
 };
+const newGroup = async (w: World, members: string[] = []) => {
+  const owner = await w.h.services.auth.authenticate(w.h.owner.token);
+  if (!owner) throw new Error('the owner token does not authenticate');
+  const group = await w.h.services.groups.create(owner, { name: `Group ${Math.random().toString(36).slice(2)}` });
+  if (members.length > 0) await w.h.services.groups.addMembers(owner, { group_id: group.group_id, people: members });
+  return group.group_id;
+};
+const group = (id: string) => ({ type: 'group', id });
 const bit = (id: string) => ({ type: 'bit', id });
 const trail = (id: string) => ({ type: 'trail', id });
 
@@ -176,6 +184,24 @@ const SCENARIOS: Record<string, Scenario> = {
   }),
   // A person's choice of what comes by mail changes what the server does for them from now on (notifications.service.ts).
   set_notification_settings: async (w) => ({ args: { email_kinds: ['mentioned'] }, byPerson: true, resource: { type: 'principal', id: w.person.principalId } }),
+  create_group: async () => ({ args: { name: 'Onboarding' }, resource: { type: 'group', id: '*' } }),
+  update_group: async (w) => {
+    const id = await newGroup(w);
+    return { args: { group_id: id, description: 'New starters' }, resource: group(id) };
+  },
+  delete_group: async (w) => {
+    const id = await newGroup(w);
+    return { args: { group_id: id }, resource: group(id) };
+  },
+  add_group_members: async (w) => {
+    const id = await newGroup(w);
+    return { args: { group_id: id, people: [w.person.principalId] }, resource: group(id) };
+  },
+  remove_group_member: async (w) => {
+    const id = await newGroup(w, [w.person.principalId]);
+    return { args: { group_id: id, principal_id: w.person.principalId }, resource: group(id) };
+  },
+  update_person: async (w) => ({ args: { principal_id: w.person.principalId, email: `p${Math.random().toString(36).slice(2)}@example.com` }, resource: { type: 'principal', id: w.person.principalId } }),
   revoke_own_token: async (w) => {
     await w.h.services.auth.createToken({ accountId: w.h.accountId, principalId: w.person.principalId, permission: 'edit', capabilities: ['waymark.read'] });
     const [token] = await w.h.services.auth.listOwnTokens({ ...(await w.h.services.auth.authenticate(w.person.token))! });

@@ -3,7 +3,8 @@ import { restoreBitOperation } from './bits/restore-bit.js';
 import { meOperation, signOutOperation } from './auth/me.js';
 import { WEBHOOK_OPERATIONS } from './webhooks/webhook-operations.js';
 import { NOTIFICATION_OPERATIONS } from './notifications/notification-operations.js';
-import { peopleOperation } from './auth/people.js';
+import { GROUP_OPERATIONS } from './groups/group-operations.js';
+import { peopleOperation, updatePersonOperation } from './auth/people.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
 import { advanceStepOperation, inboxOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
 import { describePlatformTool } from './platform/describe-platform.js';
@@ -78,6 +79,7 @@ const OPERATIONS: readonly Operation[] = [
   diffRevisionsTool,
   restoreRevisionTool,
   ...WEBHOOK_OPERATIONS,
+  ...GROUP_OPERATIONS,
   exportFolderTool,
   importFolderTool,
   getSampleFlowOperation,
@@ -88,6 +90,7 @@ const OPERATIONS: readonly Operation[] = [
   trailPeopleOperation,
   trailCommentsOperation,
   peopleOperation,
+  updatePersonOperation,
   restoreBitOperation,
   meOperation,
   signOutOperation,

@@ -4,6 +4,8 @@ import { AuthService } from './auth/auth.service.js';
 import { HistoryService } from './events/history.service.js';
 import { RevisionsService } from './revisions/revisions.service.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
+import { GroupsService } from './groups/groups.service.js';
+import { PeopleService } from './auth/people.service.js';
 import { BitListService } from './bits/list.service.js';
 import { BitRestoreService } from './bits/restore.service.js';
 import { BitsService } from './bits/bits.service.js';
@@ -32,6 +34,8 @@ export interface Services {
   history: HistoryService;
   revisions: RevisionsService;
   webhooks: WebhooksService;
+  groups: GroupsService;
+  people: PeopleService;
   flows: FlowsService;
   folderExport: ExportService;
   folderImport: ImportService;
@@ -70,6 +74,8 @@ export function createServices(store: Store): Services {
     history: new HistoryService(store),
     revisions: new RevisionsService(store, bits, flows, references),
     webhooks: new WebhooksService(store),
+    groups: new GroupsService(store),
+    people: new PeopleService(store),
     flows,
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),

@@ -38,7 +38,7 @@ export const EVENT_ACTOR_KINDS = [...PRINCIPAL_KINDS, 'operator'] as const;
 export type EventActorKind = (typeof EVENT_ACTOR_KINDS)[number];
 
 /** What an event names as changed (issue 26). A link is its bit's change; sessions, links and tokens are the sign-in paths'. */
-export const EVENT_RESOURCE_TYPES = ['account', 'scope', 'bit', 'flow', 'reference', 'trail', 'token', 'grant', 'session', 'signin_link', 'principal', 'webhook'] as const;
+export const EVENT_RESOURCE_TYPES = ['account', 'scope', 'bit', 'flow', 'reference', 'trail', 'token', 'grant', 'session', 'signin_link', 'principal', 'webhook', 'group'] as const;
 export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
 
 /**

@@ -72,6 +72,7 @@ export const RESOURCE_WORDS: Record<EventResourceType, { one: string; all: strin
   account: { one: 'the account', all: 'The account' },
   scope: { one: 'a scope', all: 'Scopes' },
   webhook: { one: 'a webhook', all: 'Webhooks' },
+  group: { one: 'a group', all: 'Groups' },
 };
 
 /** The app's page of a resource, where it has one. */
@@ -81,6 +82,7 @@ export function resourcePath(type: EventResourceType, id: string): string | null
   if (type === 'trail') return `/trails/${encodeURIComponent(id)}`;
   // One page lists them all.
   if (type === 'webhook') return '/webhooks';
+  if (type === 'group') return '/groups';
   return null;
 }
 

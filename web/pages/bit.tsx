@@ -30,6 +30,41 @@ function describe(node: ElementNode) {
   );
 }
 
+/** Who does the bit's step, in words (issue 27): a person's or group's name, the starter, or a trail_context field. */
+function doneBy(bit: api.BitView): string | null {
+  const [kind, ...rest] = (bit.assignee ?? '').split(':');
+  const ref = rest.join(':');
+  if (kind === 'starter') return 'whoever starts the trail';
+  if (kind === 'person') return bit.assignee_name ?? 'a person who is no longer in the account';
+  if (kind === 'group') return `${bit.assignee_name ?? 'a removed group'} (group)`;
+  if (kind === 'context') return `the person named in the trail's "${ref}" field`;
+  return null;
+}
+
+const UNITS: Array<[string, string]> = [
+  ['W', 'week'],
+  ['D', 'day'],
+  ['H', 'hour'],
+  ['M', 'minute'],
+  ['S', 'second'],
+];
+
+/** P2D → "2 days", PT4H30M → "4 hours 30 minutes": the duration as the bit declares it. */
+function durationInWords(iso: string): string {
+  const [date, time = ''] = iso.replace(/^P/, '').split('T');
+  const parts: string[] = [];
+  for (const [text, units] of [
+    [date, UNITS.slice(0, 2)],
+    [time, UNITS.slice(2)],
+  ] as const) {
+    for (const [letter, word] of units) {
+      const found = new RegExp(`([\\d.]+)${letter}`).exec(text);
+      if (found) parts.push(`${found[1]} ${word}${found[1] === '1' ? '' : 's'}`);
+    }
+  }
+  return parts.join(' ') || iso;
+}
+
 export function BitPage({ params }: { params: Params }) {
   const [loaded, reload] = useLoad(() => api.bit(params.bit_id), [params.bit_id]);
   return (
@@ -41,6 +76,8 @@ export function BitPage({ params }: { params: Params }) {
             <span class="badge">{bit.status}</span> <span class="badge">{bit.complexity}</span>
             {bit.human_required && <span class="badge">Needs a person</span>}
           </p>
+          {doneBy(bit) && <p class="assignee">Done by: {doneBy(bit)}</p>}
+          {bit.expected_duration && <p class="due">Due within {durationInWords(bit.expected_duration)}</p>}
           {bit.bit_abstract && <p class="abstract">{bit.bit_abstract}</p>}
           <SlateView
             body={bodyOf(Array.isArray(bit.bit_body) ? bit.bit_body : [])}

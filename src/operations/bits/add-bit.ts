@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
-import { bitAbstract, bitBody, bitDescription, bitTitle, bitWritten, complexity, contentFormat, elements, humanRequired } from './bit-schemas.js';
+import { assignee, bitAbstract, bitBody, bitDescription, bitTitle, bitWritten, complexity, contentFormat, elements, expectedDuration, humanRequired } from './bit-schemas.js';
 import { categories, scopeId } from '../common-schemas.js';
 
 export const addBitTool = defineOperation({
@@ -20,6 +20,8 @@ export const addBitTool = defineOperation({
     content_format: contentFormat.optional(),
     elements: elements.optional(),
     human_required: humanRequired.optional(),
+    assignee: assignee.optional(),
+    expected_duration: expectedDuration.optional(),
     scope_id: scopeId.optional(),
   }),
   output: bitWritten,

@@ -17,6 +17,15 @@ export const bitAbstract = z.string().max(LIMITS.bitAbstract).describe('Empty st
 export const bitDescription = z.string().max(LIMITS.bitDescription).describe('Empty stores null.');
 export const complexity = z.enum(COMPLEXITIES).describe('Default medium.');
 export const humanRequired = z.boolean().describe('A person must do the step (transfer_step).');
+/**
+ * Who does the bit's step and how long it should take (issue 27). tools/list gave both tools together 100 tokens
+ * for them: add_bit's listing names the forms in brief (describe_platform in full), update_bit's takes them bare
+ * with null; their lengths are checked by bits/assignee-field.ts, which a schema's maxLength would repeat.
+ */
+export const assignee = z.string().describe('Who does its step: starter, person:<id|email>, group:<id|name>, context:<field>.');
+export const expectedDuration = z.string().describe('ISO 8601, e.g. P2D.');
+export const assigneeOrNull = z.string().nullable();
+export const expectedDurationOrNull = z.string().nullable();
 const formatValue = z.enum(['slate', 'markdown']);
 export const contentFormat = formatValue.describe('Default markdown.');
 /** On update a text body does not default to markdown: bits/bits.service.ts asks for the format. */

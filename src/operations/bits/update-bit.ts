@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, errorCode } from '../operation.js';
-import { bitAbstract, bitBodyReplaced, bitDescription, bitId, bitTitle, bitWritten, complexity, contentFormatOfUpdate, elementsEdited, humanRequired } from './bit-schemas.js';
+import { assigneeOrNull, bitAbstract, bitBodyReplaced, bitDescription, bitId, bitTitle, bitWritten, complexity, contentFormatOfUpdate, elementsEdited, expectedDurationOrNull, humanRequired } from './bit-schemas.js';
 import { categoriesReplaced, lastModifiedIgnored, nodeRef } from '../common-schemas.js';
 
 export const updateBitTool = defineOperation({
@@ -21,6 +21,8 @@ export const updateBitTool = defineOperation({
     complexity: complexity.optional(),
     elements: elementsEdited.optional(),
     human_required: humanRequired.optional(),
+    assignee: assigneeOrNull.optional(),
+    expected_duration: expectedDurationOrNull.optional(),
     remove_node_ids: z.array(nodeRef).optional().describe('Ids (labels where the id is null) of nodes bit_body drops on purpose.'),
     status: z.never({ error: 'status cannot be set through update_bit: use archive_bit (and the REST restore to undo it)' }).optional(),
     last_modified_date_time_utc: lastModifiedIgnored,

@@ -7,7 +7,8 @@ import type { Store, Tx } from '../../store/store.js';
 import type { Actor, Permission, PrincipalKind } from '../actor.js';
 import { nowIso } from '../clock.js';
 import { operatorOf, recordChange } from '../events/record.js';
-import type { OwnTokenView, People } from './shapes.js';
+import { assertEmailFree, checkedEmail } from './email.js';
+import type { OwnTokenView } from './shapes.js';
 
 /**
  * Tokens carry 256 random bits, so a single SHA-256 is enough to store them: there is nothing to
@@ -35,6 +36,8 @@ export interface TokenRequest {
   kind?: PrincipalKind;
   principalId?: string;
   name?: string;
+  /** A new person's email (issue 27). */
+  email?: string;
   expiresInMs?: number;
 }
 
@@ -141,6 +144,9 @@ export class AuthService {
       principalScopeId = principal.scope_id;
     } else {
       principalId = randomUUID();
+      const email = request.email === undefined ? null : checkedEmail(request.email);
+      if (email !== null && (request.kind ?? 'agent') !== 'person') throw new WaymarkError('VALIDATION_ERROR', 'Only a person has an email: pass --kind person with --email.', { issues: [{ path: 'email', message: 'an agent has no email' }] });
+      if (email !== null) await assertEmailFree(tx, request.accountId, email, null);
       await repo.insertPrincipal(tx, {
         id: principalId,
         account_id: request.accountId,
@@ -148,7 +154,7 @@ export class AuthService {
         kind: request.kind ?? 'agent',
         permission: request.permission,
         name: request.name ?? `${request.kind ?? 'agent'} ${principalId.slice(0, 8)}`,
-        email: null,
+        email,
         created_at: nowIso(),
       });
     }
@@ -256,12 +262,6 @@ export class AuthService {
    * the caller may know of: its own account's and, for a scope-limited caller, its own scope's; any other id is
    * left out, as one that does not exist is.
    */
-  async people(actor: Actor, input: { principal_ids: string[] }): Promise<People> {
-    const rows = await Promise.all([...new Set(input.principal_ids)].map((id) => repo.findPrincipal(this.store.db, id)));
-    const known = rows.filter((r): r is NonNullable<typeof r> => r !== undefined && r.account_id === actor.accountId && (actor.scopeId === null || r.scope_id === actor.scopeId));
-    return { people: known.map((r) => ({ principal_id: r.id, name: r.name, kind: r.kind })) };
-  }
-
   async accountName(accountId: string): Promise<string | null> {
     return (await repo.findAccount(this.store.db, accountId))?.name ?? null;
   }

@@ -24,6 +24,15 @@ export type Me = z.infer<typeof meShape>;
 export const peopleShape = z.object({ people: z.array(z.object({ principal_id: z.string(), name: z.string(), kind: z.enum(PRINCIPAL_KINDS) })) });
 export type People = z.infer<typeof peopleShape>;
 
+/**
+ * The account's people as the `people` operation and an Admin's people page show them (issue 27): with their email
+ * where the caller may read it (an Admin, or the person themselves; null otherwise, and when none is set).
+ */
+export const personShape = peopleShape.shape.people.element.extend({ email: z.string().nullable(), scope_id: z.string().nullable() });
+export type PersonView = z.infer<typeof personShape>;
+export const directoryShape = z.object({ people: z.array(personShape) });
+export type Directory = z.infer<typeof directoryShape>;
+
 export const signedOutShape = z.object({ signed_out: z.boolean() });
 
 /**

@@ -30,6 +30,7 @@ import { resolveScope } from '../scopes.js';
 import { fieldsGiven, recordChange } from '../events/record.js';
 import type { BitView, BitWriteResult } from './shapes.js';
 import { bitSummary } from './view.js';
+import { assigneeName, checkedDuration, resolveAssignee } from './assignee-field.js';
 
 type Complexity = BitTable['complexity'];
 
@@ -40,6 +41,10 @@ export interface AddBitInput extends BodyInput {
   bit_categories?: string[];
   complexity?: Complexity;
   human_required?: boolean;
+  /** Who does the bit's step (assignee.ts's forms); the stored form is resolved by assignee-field.ts. */
+  assignee?: string | null;
+  /** How long its step should take, ISO 8601. */
+  expected_duration?: string | null;
   scope_id?: string;
 }
 
@@ -51,6 +56,9 @@ export interface UpdateBitInput extends Partial<BodyInput> {
   bit_categories?: string[];
   complexity?: Complexity;
   human_required?: boolean;
+  /** null clears. */
+  assignee?: string | null;
+  expected_duration?: string | null;
   remove_node_ids?: string[];
 }
 
@@ -84,6 +92,7 @@ export class BitsService {
 
   async add(actor: Actor, input: AddBitInput): Promise<BitWriteResult> {
     const title = checkTitle(input.bit_title, 'bit_title');
+    checkedDuration(input.expected_duration ?? null);
     // The body converts before the transaction (a large one in the conversion worker), so that no lock is held
     // while it does; the scope is checked first, as inside, so that its errors come before the body's.
     assertCanWriteIn(actor, await resolveScope(this.store.db, actor, input.scope_id));
@@ -106,6 +115,7 @@ export class BitsService {
    */
   async insertIn(tx: Tx, actor: Actor, id: string, scopeId: string | null, fields: Omit<AddBitInput, keyof BodyInput | 'scope_id'>) {
     const now = nowIso();
+    const assignee = await resolveAssignee(tx, actor, fields.assignee ?? null, scopeId);
     const row = {
       id,
       account_id: actor.accountId,
@@ -116,6 +126,8 @@ export class BitsService {
       categories: this.store.dialect.json(fields.bit_categories ?? []),
       complexity: fields.complexity ?? 'medium',
       human_required: fields.human_required ? 1 : 0,
+      assignee,
+      expected_duration: checkedDuration(fields.expected_duration ?? null),
       status: 'active' as const,
       created_by: actor.principalId,
       created_at: now,
@@ -147,11 +159,18 @@ export class BitsService {
     if (input.bit_categories !== undefined) changes.categories = this.store.dialect.json(input.bit_categories);
     if (input.complexity !== undefined) changes.complexity = input.complexity;
     if (input.human_required !== undefined) changes.human_required = input.human_required ? 1 : 0;
+    if (input.expected_duration !== undefined) changes.expected_duration = checkedDuration(input.expected_duration);
     return changes;
+  }
+
+  /** The assignee column update_bit's (or an import's) assignee sets, resolved at the bit's scope; omitted stays. */
+  async assigneeChange(tx: Tx, actor: Actor, assignee: string | null | undefined, scopeId: string | null): Promise<Parameters<typeof updateBit>[2]> {
+    return assignee === undefined ? {} : { assignee: await resolveAssignee(tx, actor, assignee, scopeId) };
   }
 
   async update(actor: Actor, input: UpdateBitInput): Promise<BitWriteResult> {
     const title = checkTitleIfGiven(input.bit_title, 'bit_title');
+    if (input.expected_duration !== undefined) checkedDuration(input.expected_duration);
     if (input.remove_node_ids !== undefined && input.bit_body === undefined) {
       throw new WaymarkError('VALIDATION_ERROR', 'remove_node_ids needs bit_body: it names nodes that the new body leaves out.', { issues: [{ path: 'remove_node_ids', message: 'needs bit_body' }] });
     }
@@ -203,7 +222,7 @@ export class BitsService {
         await syncConnectionRows(tx, this.store.dialect, actor, bit, edited.body);
         changes.body = this.store.dialect.json(edited.body);
       }
-      Object.assign(changes, this.fieldChanges({ ...input, bit_title: title }));
+      Object.assign(changes, this.fieldChanges({ ...input, bit_title: title }), await this.assigneeChange(tx, actor, input.assignee, bit.scope_id));
       await updateBit(tx, bit.id, changes);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'bit', resourceId: bit.id, scopeId: bit.scope_id, summary: { fields: fieldsGiven(input, ['bit_id']) } });
       return { bit_id: bit.id, last_modified_date_time_utc: changes.updated_at as string, minted_node_ids: minted, removed_node_ids: removed };
@@ -237,6 +256,7 @@ export class BitsService {
         params: c.params,
       })),
       references: links,
+      assignee_name: await assigneeName(this.store.db, bit.account_id, bit.assignee),
       created_by: bit.created_by,
       created_date_time_utc,
       last_modified_date_time_utc,

@@ -59,6 +59,8 @@ export const bitSummaryShape = z.object({
   bit_categories: z.array(z.string()),
   complexity: z.enum(COMPLEXITIES),
   human_required: z.boolean(),
+  assignee: z.string().nullable(),
+  expected_duration: z.string().nullable(),
   scope_id: z.string().nullable(),
   status: z.enum(BIT_STATUSES),
   created_date_time_utc: z.string(),
@@ -125,4 +127,9 @@ export const bitViewShape = z
     last_modified_date_time_utc: z.string(),
   })
   .passthrough();
-export type BitView = z.infer<typeof bitViewShape>;
+/**
+ * Who does the bit's step, by name too, and how long it should take (issue 27): in get_bit's answer, outside its
+ * declared (passthrough) output schema, which tools/list's budget could not grow by their 50 tokens.
+ */
+export const bitAssignmentShape = z.object({ assignee: z.string().nullable(), assignee_name: z.string().nullable(), expected_duration: z.string().nullable() });
+export type BitView = z.infer<typeof bitViewShape> & z.infer<typeof bitAssignmentShape>;

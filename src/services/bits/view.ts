@@ -22,6 +22,8 @@ export function bitSummary(row: Omit<BitTable, 'body'>, parse: Parse): BitSummar
     bit_categories: parse<string[]>(row.categories),
     complexity: row.complexity,
     human_required: row.human_required === 1,
+    assignee: row.assignee,
+    expected_duration: row.expected_duration,
     scope_id: row.scope_id,
     status: row.status,
     created_date_time_utc: row.created_at,

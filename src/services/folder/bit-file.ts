@@ -23,6 +23,8 @@ import type { BodyIndex } from '../../content/index.js';
 import { pathText, WaymarkError } from '../../errors.js';
 import type { Complexity } from '../../store/enums.js';
 import { blankToNull, checkTitle } from '../bits/text-fields.js';
+import { checkedDuration } from '../bits/assignee-field.js';
+import { ASSIGNEE_FORMS, parseAssignee } from '../assignee.js';
 import { bitFrontMatterShape, type BitFrontMatter, type ElementEntryFile } from './format.js';
 import { nodeIds } from './ids.js';
 import { problemOf, type FolderProblem } from './problems.js';
@@ -37,6 +39,9 @@ export interface BitRecord {
   categories: string[];
   complexity: Complexity;
   human_required: boolean;
+  /** Who does its step, portably (folder/assignees.ts): person:<email>, group:<name>, starter, context:<field>. */
+  assignee: string | null;
+  expected_duration: string | null;
   body: SlateBody;
   /** Its reference links in display order (link_reference): the reference and the label set on the link. */
   links: BitLink[];
@@ -108,6 +113,8 @@ export function bitFrontMatter(bit: BitRecord, names: RecordNames): BitFrontMatt
   if (bit.categories.length > 0) front.categories = bit.categories;
   front.complexity = bit.complexity;
   front.human_required = bit.human_required;
+  if (bit.assignee !== null) front.assignee = bit.assignee;
+  if (bit.expected_duration !== null) front.expected_duration = bit.expected_duration;
   const elements = entriesOf(bit.body);
   if (elements.length > 0) front.elements = elements;
   if (bit.links.length > 0) {
@@ -129,6 +136,11 @@ export interface ReadBit {
   categories: string[];
   complexity: Complexity;
   human_required: boolean;
+  /** As written (checked for its form only): the import resolves it against the store (folder/assignees.ts). */
+  assignee: string | null;
+  /** The line of `assignee`, for the import's problem when it names no one. */
+  assigneeLine: number | null;
+  expected_duration: string | null;
   body: SlateBody;
   /** Its reference links, the references by the ids `names` gave their files. */
   links: BitLink[];
@@ -180,7 +192,7 @@ function lineOfError(error: WaymarkError, yaml: YamlText, bodyLine: number): num
   if (bodyAt) return Number(bodyAt[1]) + bodyLine - 1;
   const entryAt = /^elements\[(\d+)\](?:\.items\[(\d+)\])?/.exec(path);
   if (entryAt) return yaml.lineOf(['elements', Number(entryAt[1]), ...(entryAt[2] === undefined ? [] : ['items', Number(entryAt[2])])]);
-  if (path === 'title') return yaml.lineOf(['title']);
+  if (path === 'title' || path === 'assignee' || path === 'expected_duration') return yaml.lineOf([path]);
   if (error.code === 'UNKNOWN_ELEMENT_PROP' || error.code === 'ELEMENT_NOT_FOUND') return yaml.lineOf(['elements']);
   const found = /line (\d+)/.exec(error.message);
   return found ? Number(found[1]) + bodyLine - 1 : null;
@@ -196,6 +208,11 @@ export function readBitFile(file: string, text: string, id: string, names: Targe
   const { front, yaml } = header;
   try {
     checkTitle(front.title, 'title');
+    const expectedDuration = checkedDuration(front.expected_duration ?? null);
+    const assignee = blankToNull(front.assignee ?? null)?.trim() ?? null;
+    if (assignee !== null && parseAssignee(assignee) === null) {
+      return { problems: [{ file, line: yaml.lineOf(['assignee']), code: 'VALIDATION_ERROR', message: `assignee: ${JSON.stringify(assignee.slice(0, 80))} is not an assignee: write ${ASSIGNEE_FORMS}` }] };
+    }
     const { body } = markdownToBody(header.body, {
       elements: (front.elements ?? []) as ElementEntry[],
       previous: declared(front.elements ?? []),
@@ -221,6 +238,9 @@ export function readBitFile(file: string, text: string, id: string, names: Targe
       categories: front.categories ?? [],
       complexity: front.complexity ?? 'medium',
       human_required: front.human_required ?? false,
+      assignee,
+      assigneeLine: assignee === null ? null : yaml.lineOf(['assignee']),
+      expected_duration: expectedDuration,
       body,
       links,
     };

@@ -17,6 +17,7 @@ import type { SlateNode } from '../references/content.js';
 import { resolveScope } from '../scopes.js';
 import type { TrailContextSchema } from '../flows/trail-context-schema.js';
 import { writeBitFile, type BitRecord } from './bit-file.js';
+import { portableAssignees, type Portable } from './assignees.js';
 import { writeFlowFile } from './flow-file.js';
 import { FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE, namePaths, relativeName } from './layout.js';
 import type { Manifest } from './format.js';
@@ -44,9 +45,11 @@ export class ExportService {
     return this.store.dialect.parseJson<T>(raw);
   }
 
-  /** A bit row as its file holds it; `links`: its reference links in display order. */
-  bitRecord(row: BitTable, links: ReadonlyArray<{ reference_id: string; display_label: string | null }>): BitRecord {
+  /** A bit row as its file holds it; `links`: its reference links in display order; `portable`: how it names its assignee. */
+  bitRecord(row: BitTable, links: ReadonlyArray<{ reference_id: string; display_label: string | null }>, portable: Portable): BitRecord {
     return {
+      assignee: portable(row.assignee),
+      expected_duration: row.expected_duration,
       links: links.map((l) => ({ reference_id: l.reference_id, display_label: l.display_label })),
       id: row.id,
       title: row.title,
@@ -127,7 +130,8 @@ export class ExportService {
       contents = 'all';
     }
     const links = await this.linksOf(q, bits.map((b) => b.id));
-    const records = bits.map((b) => this.bitRecord(b, links.get(b.id) ?? []));
+    const portable = await portableAssignees(q, actor.accountId);
+    const records = bits.map((b) => this.bitRecord(b, links.get(b.id) ?? [], portable));
     // References the bits cite or link are part of what they say, whatever the scope's list holds (an archived one too).
     const listed = new Set(references.map((r) => r.id));
     const cited = [...new Set(records.flatMap((b) => [...collectCitations(b.body), ...b.links.map((l) => l.reference_id)]))].filter((id) => !listed.has(id)).sort();

@@ -45,6 +45,8 @@ export const bitFrontMatterShape = z
     categories: categories.optional(),
     complexity: z.enum(COMPLEXITIES).optional().describe('Default medium.'),
     human_required: z.boolean().optional().describe('Default false.'),
+    assignee: z.string().max(400).optional().describe('Who does its step: starter, person:<email or id>, group:<name or id>, context:<trail_context field>. Left out: anyone who may run the trail.'),
+    expected_duration: z.string().max(40).optional().describe('How long its step should take, ISO 8601 in weeks, days, hours, minutes or seconds: P2D, PT4H.'),
     elements: z.array(elementEntryShape).optional(),
     references: z
       .array(

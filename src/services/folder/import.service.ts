@@ -31,6 +31,8 @@ import type { ExportService } from './export.service.js';
 import { idIn } from './ids.js';
 import { relativeName } from './layout.js';
 import { readFolder, type FolderRecord, type ReadFolder } from './read-folder.js';
+import { portableAssignees, resolveFolderAssignees } from './assignees.js';
+import { importInvalid } from './problems.js';
 import type { ReadBit } from './bit-file.js';
 import type { FolderFile, ImportPlan } from './shapes.js';
 
@@ -153,6 +155,10 @@ export class ImportService {
     const bitMatch = await matchIds<BitTable>(folder.bits.map((b) => b.folderId), accountId, scopeId, (ids) => bitsByIds(tx, accountId, ids), (ids) => takenIds(tx, 'bits', ids));
     const flowMatch = await matchIds<FlowTable>(folder.flows.map((f) => f.folderId), accountId, scopeId, (ids) => flowsByIds(tx, accountId, ids), (ids) => takenIds(tx, 'flows', ids));
     const storedLinks = await this.exporter.linksOf(tx, [...bitMatch.values()].flatMap((m) => (m.row ? [m.row.id] : [])));
+    // Who the files' bits name as their assignees, resolved before anything is compared or written.
+    const portable = await portableAssignees(tx, accountId);
+    const assigneeProblems = await resolveFolderAssignees(tx, actor, scopeId, folder.bits, portable);
+    if (assigneeProblems.length > 0) throw importInvalid(assigneeProblems);
     const bitIds = new Map([...bitMatch].map(([folderId, m]) => [folderId, m.id]));
     const referenceIds = new Map([...refMatch].map(([folderId, m]) => [folderId, m.id]));
     const bitPaths = new Map(folder.bits.map((b) => [bitMatch.get(b.folderId)!.id, b.path]));
@@ -186,7 +192,7 @@ export class ImportService {
       const links = record.read.links.map((l) => ({ ...l, reference_id: referenceIds.get(l.reference_id) ?? l.reference_id }));
       const imported: BitRecord = { ...record.read, id, body, links };
       let change: BitStep['change'] = 'added';
-      if (row) change = row.status === 'active' && writeBitFile(this.exporter.bitRecord(row, storedLinks.get(row.id) ?? []), names) === writeBitFile(imported, names) ? 'unchanged' : 'changed';
+      if (row) change = row.status === 'active' && writeBitFile(this.exporter.bitRecord(row, storedLinks.get(row.id) ?? [], portable), names) === writeBitFile(imported, names) ? 'unchanged' : 'changed';
       if (change !== 'unchanged') {
         const before = row ? connectionLines(record.path, parse<SlateBody>(row.body)) : [];
         const after = connectionLines(record.path, body);
@@ -256,6 +262,8 @@ export class ImportService {
       bit_categories: read.categories,
       complexity: read.complexity,
       human_required: read.human_required,
+      assignee: read.assignee,
+      expected_duration: read.expected_duration,
     });
     for (const step of bitSteps) {
       if (step.change === 'added') await this.bits.insertIn(tx, actor, step.id, scopeId, fieldsOf(step.record.read));
@@ -270,7 +278,11 @@ export class ImportService {
       // what the new body's claim their ids from (Body syntax rule 5), and its nodes what a revision is diffed against.
       const previous = step.change === 'changed' ? ((await bitBody(tx, step.id)) as SlateBody | string) : undefined;
       const prepared = await inTransaction(() => prepareBodyOffThread({ bit_body: step.body.children, content_format: 'slate' }, previous));
-      const changes: Parameters<typeof updateBit>[2] = { ...this.bits.fieldChanges(fieldsOf(step.record.read)), body: await this.bits.storeBodyIn(tx, actor, head, prepared) };
+      const changes: Parameters<typeof updateBit>[2] = {
+        ...this.bits.fieldChanges(fieldsOf(step.record.read)),
+        ...(step.change === 'changed' ? await this.bits.assigneeChange(tx, actor, step.record.read.assignee, scopeId) : {}),
+        body: await this.bits.storeBodyIn(tx, actor, head, prepared),
+      };
       if (step.change === 'changed') changes.updated_at = nextModified(head.updated_at);
       await updateBit(tx, step.id, changes);
       await this.references.setLinksIn(tx, actor, head, step.links);
