@@ -4,7 +4,7 @@ import { meOperation, signOutOperation } from './auth/me.js';
 import { WEBHOOK_OPERATIONS } from './webhooks/webhook-operations.js';
 import { peopleOperation } from './auth/people.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
-import { advanceStepOperation, inboxOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
+import { advanceStepOperation, assignStepOperation, claimStepOperation, inboxOperation, releaseStepOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
 import { describePlatformTool } from './platform/describe-platform.js';
 import { addBitTool } from './bits/add-bit.js';
 import { archiveBitTool } from './bits/archive-bit.js';
@@ -80,6 +80,9 @@ const OPERATIONS: readonly Operation[] = [
   stepOperation,
   saveStepOperation,
   advanceStepOperation,
+  claimStepOperation,
+  releaseStepOperation,
+  assignStepOperation,
   trailPeopleOperation,
   peopleOperation,
   restoreBitOperation,

@@ -11,13 +11,26 @@
 import { ELEMENTS, isElementType } from '../../content/index.js';
 import { findFlow } from '../../store/repositories/flows.repo.js';
 import type { Store } from '../../store/store.js';
-import { hasAccess, RUN_ACCESS, type Actor } from '../actor.js';
+import { hasAccess, permissionAtLeast, RUN_ACCESS, type Actor } from '../actor.js';
+import { isMember } from '../../store/repositories/assignees.repo.js';
+import type { TrailContextSchema } from '../flows/trail-context-schema.js';
 import { mayActOn, type TrailsService } from './trails.service.js';
 import type { SubmittedAnswer } from './step.js';
 import type { StepPayload } from './shapes.js';
 import { withoutBody, type TrailRead } from './view.js';
 
 export type { StepPayload } from './shapes.js';
+
+/** The title the flow's trail_context_schema gives each field of the context (its name when it gives none). */
+export function contextLabels(schema: TrailContextSchema | null, context: Record<string, unknown>): Record<string, string> {
+  const properties = (schema as { properties?: Record<string, { title?: unknown }> } | null)?.properties ?? {};
+  return Object.fromEntries(
+    Object.keys(context).map((key) => {
+      const title = Object.hasOwn(properties, key) ? properties[key]?.title : undefined;
+      return [key, typeof title === 'string' && title.trim() !== '' ? title : key];
+    }),
+  );
+}
 
 export class StepFormService {
   constructor(
@@ -32,7 +45,12 @@ export class StepFormService {
     const current = view.current_step;
     const running = view.status === 'running' || view.status === 'waiting_for_person';
     const runs = hasAccess(actor, RUN_ACCESS);
-    const acts = runs && running && current !== null && mayActOn(actor, current);
+    const assignee = current?.assignee ?? null;
+    const mine = assignee !== null && assignee.principal_id === actor.principalId;
+    // Offered to a group of the caller's that no one holds: the caller may take it (and does, by answering it).
+    const groupOfMine = assignee !== null && assignee.principal_id === null && assignee.group_id !== null && actor.kind === 'person' && (await isMember(this.store.db, assignee.group_id, actor.principalId));
+    const open = running && current !== null && runs;
+    const acts = open && mayActOn(actor, current) && (assignee === null || mine || groupOfMine);
     let step: StepPayload['step'] = null;
     if (current && read.snapshot) {
       const { elements, ...core } = withoutBody(current);
@@ -43,9 +61,27 @@ export class StepFormService {
       };
     }
     return {
-      trail: { trail_id: view.trail_id, trail_title: view.trail_title, flow_id: view.flow_id, flow_title: flow?.title ?? '', status: view.status, trail_context: view.trail_context },
+      trail: {
+        trail_id: view.trail_id,
+        trail_title: view.trail_title,
+        flow_id: view.flow_id,
+        flow_title: flow?.title ?? '',
+        status: view.status,
+        trail_context: view.trail_context,
+        due_date_time_utc: view.due_date_time_utc,
+        overdue: view.overdue,
+        context_labels: contextLabels(flow?.trail_context_schema ? this.store.dialect.parseJson<TrailContextSchema>(flow.trail_context_schema) : null, view.trail_context),
+      },
       step,
-      may: { answer: acts, advance: acts, transfer: runs && running, cancel: runs && running },
+      may: {
+        answer: acts,
+        advance: acts,
+        transfer: runs && running,
+        cancel: runs && running,
+        claim: open && actor.kind === 'person' && !mine && (assignee === null || groupOfMine),
+        release: open && mine,
+        assign: open && permissionAtLeast(actor.permission, 'admin'),
+      },
     };
   }
 
