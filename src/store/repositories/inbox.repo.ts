@@ -78,14 +78,23 @@ function reasonConditions(eb: Eb, who: InboxWho): Record<InboxReason, Expression
  * trails (trails_inbox_started) and, for a person, the trails that need one (trails_inbox_person), or their copies
  * by flow under a flow filter. A page merges them, so it reads about a page from each whatever the number of trails.
  */
-function ranges(who: InboxWho, view: InboxView, reason: InboxReason | undefined): Array<(eb: Eb) => Expression<SqlBool>> {
+type Range = (eb: Eb) => Expression<SqlBool>;
+
+/**
+ * The trails needing any person, read without the open statuses' term: needs_person is 1 only on an open trail, and
+ * with the term SQLite also finds migration 017's partial indexes of open trails usable and took one of them
+ * (trails_inbox_group, then sorting every open trail of the account) over trails_inbox_person.
+ */
+const NEEDING_ANY_PERSON = Symbol('needs_person = 1');
+
+function ranges(who: InboxWho, view: InboxView, reason: InboxReason | undefined): Array<Range | typeof NEEDING_ANY_PERSON> {
   if (reason) return [(eb) => eb.and([reasonConditions(eb, who)[reason], inView(eb, who, view)])];
   if (view === 'everyone') return [() => sql<SqlBool>`1 = 1`];
   // One range per group, each read from trails_inbox_group in the inbox's order.
   if (view === 'groups') return callerGroups(who).map((g) => (eb: Eb) => eb('trails.step_group', '=', g));
   const mine = (eb: Eb) => reasonConditions(eb, who).started_by_me;
   const assigned = (eb: Eb) => assignedToMe(eb, who);
-  return who.isPerson ? [mine, needsPerson, assigned] : [mine, assigned];
+  return who.isPerson ? [mine, NEEDING_ANY_PERSON, assigned] : [mine, assigned];
 }
 
 /** Whether an open trail is in the view (what a reason filter is narrowed by). */
@@ -99,8 +108,8 @@ function inView(eb: Eb, who: InboxWho, view: InboxView): Expression<SqlBool> {
 /** The due sort's key: the step's due time, none last. */
 const dueKey = sql<string>`coalesce(${sql.ref('trails.step_due_at')}, ${sql.lit(NO_DUE)})`;
 
-function inboxQuery(db: Db, who: InboxWho, filter: Omit<InboxFilter, 'reason'>) {
-  let query = db.selectFrom('trails').where(visibleTo(who, 'trails')).where(isOpen);
+function inboxQuery(db: Db, who: InboxWho, filter: Omit<InboxFilter, 'reason'>, open: Expression<SqlBool> = isOpen) {
+  let query = db.selectFrom('trails').where(visibleTo(who, 'trails')).where(open);
   if (filter.status) query = query.where('trails.status', '=', filter.status);
   if (filter.flowId) query = query.where('trails.flow_id', '=', filter.flowId);
   if (filter.dueBefore) query = query.where('trails.step_due_at', '<', filter.dueBefore);
@@ -117,13 +126,14 @@ export async function inboxPage(db: Db, who: InboxWho, filter: InboxFilter, page
     if (parts.length === 0) return [];
     // Each range is read from its index up to `count` rows; UNION keeps a trail in several ranges once.
     const [first, ...more] = parts.map((range) => {
-      let query = inboxQuery(db, who, filter)
+      const needing = range === NEEDING_ANY_PERSON;
+      let query = inboxQuery(db, who, filter, needing ? sql<SqlBool>`1 = 1` : isOpen)
         .selectAll('trails')
         .select((eb) => {
           const c = reasonConditions(eb, who);
           return [...INBOX_REASONS.map((r) => eb.case().when(c[r]).then(1).else(0).end().as(`is_${r}`)), (byDue ? dueKey : sql<string>`${sql.ref('trails.updated_at')}`).as('sort_key')];
         })
-        .where(range);
+        .where(needing ? needsPerson : range);
       if (after && byDue) query = query.where(sql<SqlBool>`(${dueKey}, ${sql.ref('trails.id')}) > (${after.updated_at}, ${after.id})`);
       else if (after) query = query.where((eb) => afterKey(eb, after, ['trails.updated_at', 'trails.id']));
       const ordered = byDue ? query.orderBy(dueKey).orderBy('trails.id') : query.orderBy('trails.updated_at', 'desc').orderBy('trails.id', 'desc');
