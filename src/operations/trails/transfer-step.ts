@@ -16,7 +16,7 @@ export const transferStepTool = defineOperation({
   input: z.strictObject({
     trail_id: trailId,
     reason: trailReason.describe('Why a person must take over, for that person.'),
-    to: z.string().max(LIMITS.title).optional().describe('"person:<id or email>" or "group:<id or name>"; default: any person.'),
+    to: z.string().max(LIMITS.title).optional().describe('"person:<id|email>" or "group:<id|name>"'),
   }),
   output: trailProgress,
   run: async (ctx, input) => {
