@@ -119,8 +119,8 @@ export const claimStepOperation = defineOperation({
 export const releaseStepOperation = defineOperation({
   name: 'release_step',
   title: 'Give a step back',
-  description: `The holder of the trail's current step gives it back: to the group it was offered to (its members are told), or to anyone when it had none. Errors: ${errorCode('STEP_ASSIGNED')} (someone else holds it), VALIDATION_ERROR (nobody holds it), TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING.`,
-  flags: { W: true, D: false, I: false },
+  description: `The holder of the trail's current step gives it back: to the group it was offered to (its members are told), or to anyone when it had none. A step nobody holds is left as it is. Errors: ${errorCode('STEP_ASSIGNED')} (someone else holds it), TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING.`,
+  flags: { W: true, D: false, I: true },
   access: { capability: 'run', permission: 'view' },
   rest: { method: 'post', path: '/trails/:trail_id/step/release', operationId: 'releaseStep' },
   mcp: false,

@@ -695,17 +695,18 @@ export class TrailsService {
     });
   }
 
-  /** release_step: the holder gives the step back to the group it was offered to, or to anyone when it had none. */
+  /**
+   * release_step: the holder gives the step back to the group it was offered to, or to anyone when it had none. A
+   * step nobody holds is left as it is.
+   */
   async release(actor: Actor, input: { trail_id: string }): Promise<TrailRead<'slate'>> {
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
       const before = assignmentOf(trail);
+      // Nobody holds it: releasing changes nothing (as claiming a step one holds).
+      if (before.principal === null) return this.view(tx, trail, 'slate', snapshot);
       if (before.principal !== actor.principalId) {
-        if (before.principal !== null) throw stepAssignedError(actor, { trail_id: trail.id, step_id: step.id, title: snapshot.title }, (await assigneeView(tx, trail.account_id, before))!, 'release');
-        throw validationError(
-          [{ path: 'trail_id', message: 'you do not hold this step' }],
-          `Nobody holds step "${snapshot.title}", so there is nothing to release; claim it (claim_step) to take it.`,
-        );
+        throw stepAssignedError(actor, { trail_id: trail.id, step_id: step.id, title: snapshot.title }, (await assigneeView(tx, trail.account_id, before))!, 'release');
       }
       const next = { ...before, principal: null };
       await this.setAssignment(tx, trail, step, next, null, actor.principalId);
