@@ -13,24 +13,13 @@ import { findFlow } from '../../store/repositories/flows.repo.js';
 import type { Store } from '../../store/store.js';
 import { hasAccess, permissionAtLeast, RUN_ACCESS, type Actor } from '../actor.js';
 import { isMember } from '../../store/repositories/assignees.repo.js';
-import type { TrailContextSchema } from '../flows/trail-context-schema.js';
+import { contextLabels } from './context-labels.js';
 import { mayActOn, type TrailsService } from './trails.service.js';
 import type { SubmittedAnswer } from './step.js';
 import type { StepPayload } from './shapes.js';
 import { withoutBody, type TrailRead } from './view.js';
 
 export type { StepPayload } from './shapes.js';
-
-/** The title the flow's trail_context_schema gives each field of the context (its name when it gives none). */
-export function contextLabels(schema: TrailContextSchema | null, context: Record<string, unknown>): Record<string, string> {
-  const properties = (schema as { properties?: Record<string, { title?: unknown }> } | null)?.properties ?? {};
-  return Object.fromEntries(
-    Object.keys(context).map((key) => {
-      const title = Object.hasOwn(properties, key) ? properties[key]?.title : undefined;
-      return [key, typeof title === 'string' && title.trim() !== '' ? title : key];
-    }),
-  );
-}
 
 export class StepFormService {
   constructor(
@@ -70,7 +59,7 @@ export class StepFormService {
         trail_context: view.trail_context,
         due_date_time_utc: view.due_date_time_utc,
         overdue: view.overdue,
-        context_labels: contextLabels(flow?.trail_context_schema ? this.store.dialect.parseJson<TrailContextSchema>(flow.trail_context_schema) : null, view.trail_context),
+        context_labels: contextLabels(flow?.trail_context_schema ? this.store.dialect.parseJson<unknown>(flow.trail_context_schema) : null, view.trail_context),
       },
       step,
       may: {

@@ -15,7 +15,7 @@ import { findFlow } from '../../store/repositories/flows.repo.js';
 import { accountWide } from '../../store/visibility.js';
 import { listLinksForBit } from '../../store/repositories/links.repo.js';
 import * as repo from '../../store/repositories/trails.repo.js';
-import { OPEN_TRAIL_STATUSES, type TrailStatus } from '../../store/enums.js';
+import type { TrailStatus } from '../../store/enums.js';
 import type { TrailTable } from '../../store/schema.js';
 import type { Db, Store, Tx } from '../../store/store.js';
 import type { Actor } from '../actor.js';
@@ -39,7 +39,6 @@ import {
   assigneeView,
   assignmentColumns,
   assignmentOf,
-  holderText,
   mayActAs,
   named,
   needsPerson,
