@@ -10,6 +10,7 @@ import '../styles.css';
 import { payloadOf, toolStepActions, type ToolResult } from '../step-form/hosts.js';
 import type { StepError, StepPayload } from '../step-form/payload.js';
 import { TransferAction } from '../step-form/reason-action.js';
+import { TrailContext } from '../components/trail-context.js';
 import { StepForm } from '../step-form/StepForm.js';
 
 const app = new App({ name: 'Waymark step form', version: '1.0.0' }, {});
@@ -41,6 +42,8 @@ function StepApp({ initial }: { initial: StepPayload }) {
           {notice}
         </p>
       )}
+      {payload.step?.waiting_for && <p class="waiting-for">{payload.step.waiting_for}</p>}
+      <TrailContext context={payload.trail.trail_context} labels={payload.trail.context_labels} />
       <StepForm payload={payload} actions={actions} />
       {payload.step && payload.may.transfer && (
         <section class="more-actions" aria-labelledby="more-title">
