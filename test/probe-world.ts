@@ -227,6 +227,9 @@ export function overrides(tool: string, world: World): Record<string, unknown> {
     case 'submit_step_data':
     case 'save_step':
       return { data: [{ element_id: world.elementId, element_type: 'TextArea', value: { value: 'probe' } }] };
+    case 'assign_step':
+      // To nobody: the one target every caller's world has.
+      return { to: null };
     case 'create_webhook':
       return { url: 'https://127.0.0.1:9/hook', event_types: ['*'] };
     case 'add_group_members':

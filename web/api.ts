@@ -87,7 +87,8 @@ export const signOut = () => call<{ signed_out: true }>('POST', '/signout', {});
 
 export type { InboxItem, Inbox as InboxPage } from '../src/services/trails/inbox-shapes.js';
 
-export const inbox = (q: { flow_id?: string; status?: string; limit?: number; cursor?: string }) => call<Inbox>('GET', withQuery('/inbox', q));
+export const inbox = (q: { flow_id?: string; status?: string; view?: 'mine' | 'groups' | 'everyone'; sort?: 'updated' | 'due'; overdue?: boolean; limit?: number; cursor?: string }) =>
+  call<Inbox>('GET', withQuery('/inbox', q));
 
 export type { HistoryEntry, TrailView } from '../src/services/trails/shapes.js';
 
@@ -107,6 +108,10 @@ export const saveStep = (trailId: string, answers: AnswerInput[]) => call<StepPa
 /** Continue: the step left and the form of the one now current, in one call (advance_step). */
 export const advanceStep = (trailId: string, connectionId?: string) =>
   call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/advance`, connectionId ? { connection_id: connectionId } : {});
+/** Take the step, give it back, or (an Admin) hand it to a person, a group or nobody: each answers the step's form. */
+export const claimStep = (trailId: string) => call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/claim`, {});
+export const releaseStep = (trailId: string) => call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/release`, {});
+export const assignStep = (trailId: string, to: string | null) => call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/assign`, { to });
 export const transfer = (trailId: string, reason: string) => call<TrailProgress>('POST', `/trails/${encodeURIComponent(trailId)}/transfer`, { reason });
 export const cancel = (trailId: string, reason?: string) => call<TrailProgress>('POST', `/trails/${encodeURIComponent(trailId)}/cancel`, reason ? { reason } : {});
 export const startTrail = (flowId: string, trailContext: Record<string, unknown>, trailTitle?: string) =>

@@ -149,6 +149,19 @@ const SCENARIOS: Record<string, Scenario> = {
     const id = await newTrail(w);
     return { args: { trail_id: id }, byPerson: true, resource: trail(id) };
   },
+  claim_step: async (w) => {
+    const id = await newTrail(w);
+    return { args: { trail_id: id }, byPerson: true, resource: trail(id) };
+  },
+  release_step: async (w) => {
+    const id = await newTrail(w);
+    await w.browser.ok(w.browser.post(`/trails/${id}/step/claim`, {}));
+    return { args: { trail_id: id }, byPerson: true, resource: trail(id) };
+  },
+  assign_step: async (w) => {
+    const id = await newTrail(w);
+    return { args: { trail_id: id, to: `person:${w.person.principalId}` }, resource: trail(id) };
+  },
   create_reference: async () => ({ args: { reference_title: 'R', reference_content: [{ type: 'p', children: [{ text: 'Text.' }] }] }, resource: { type: 'reference', id: '*' } }),
   update_reference: async (w) => {
     const id = await makeReference(w.h.owner.client);

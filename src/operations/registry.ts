@@ -6,7 +6,7 @@ import { NOTIFICATION_OPERATIONS } from './notifications/notification-operations
 import { GROUP_OPERATIONS } from './groups/group-operations.js';
 import { peopleOperation, updatePersonOperation } from './auth/people.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
-import { advanceStepOperation, inboxOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
+import { advanceStepOperation, assignStepOperation, claimStepOperation, inboxOperation, releaseStepOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
 import { describePlatformTool } from './platform/describe-platform.js';
 import { addBitTool } from './bits/add-bit.js';
 import { archiveBitTool } from './bits/archive-bit.js';
@@ -87,6 +87,9 @@ const OPERATIONS: readonly Operation[] = [
   stepOperation,
   saveStepOperation,
   advanceStepOperation,
+  claimStepOperation,
+  releaseStepOperation,
+  assignStepOperation,
   trailPeopleOperation,
   trailCommentsOperation,
   peopleOperation,

@@ -10,6 +10,7 @@ import '../styles.css';
 import { payloadOf, toolStepActions, type ToolResult } from '../step-form/hosts.js';
 import type { StepError, StepPayload } from '../step-form/payload.js';
 import { TransferAction } from '../step-form/reason-action.js';
+import { TrailContext } from '../components/trail-context.js';
 import { StepForm } from '../step-form/StepForm.js';
 import { CommentList } from '../components/comment-list.js';
 
@@ -42,6 +43,8 @@ function StepApp({ initial }: { initial: StepPayload }) {
           {notice}
         </p>
       )}
+      {payload.step?.waiting_for && <p class="waiting-for">{payload.step.waiting_for}</p>}
+      <TrailContext context={payload.trail.trail_context} labels={payload.trail.context_labels} />
       <StepForm payload={payload} actions={actions} />
       {payload.comments && (
         <section class="step-comments" aria-labelledby="comments-title">

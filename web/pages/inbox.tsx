@@ -1,4 +1,7 @@
-/** The inbox: the steps waiting for me, newest first, filtered by flow and status, a page at a time. */
+/**
+ * The inbox: the steps waiting for me (issue 27: mine, my groups', and for an Admin everyone's, each with its count),
+ * newest first or soonest due first, filtered by flow, status and overdue, a page at a time.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { flows as listFlows, inbox, type FlowView, type InboxItem, type InboxPage as Page } from '../api.js';
 import { when } from '../components/loaded.js';
@@ -10,7 +13,21 @@ const REASONS: Record<InboxItem['reasons'][number], string> = {
   started_by_me: 'Started by you',
   transferred: 'Handed to a person',
   human_required: 'Needs a person',
+  assigned_to_me: 'Assigned to you',
+  my_group: 'Your group',
 };
+
+type View = 'mine' | 'groups' | 'everyone';
+const VIEWS: Array<{ view: View; label: string }> = [
+  { view: 'mine', label: 'Mine' },
+  { view: 'groups', label: 'My groups' },
+  { view: 'everyone', label: 'Everyone' },
+];
+
+function assigneeText(a: NonNullable<InboxItem['assignee']>): string {
+  if (a.name && a.group_name) return `${a.name} has it (group ${a.group_name})`;
+  return a.name ? `For ${a.name}` : `For the group ${a.group_name ?? ''}, not taken yet`;
+}
 
 function Item({ item }: { item: InboxItem }) {
   return (
@@ -29,8 +46,18 @@ function Item({ item }: { item: InboxItem }) {
           </span>
         ))}
       </span>
+      {item.assignee && <span class="item-assignee">{assigneeText(item.assignee)}</span>}
       {item.transfer && <span class="item-reason">Reason: {item.transfer.reason}</span>}
-      <span class="muted">Since {when(item.entered_date_time_utc)}</span>
+      <span class="muted">
+        Since {when(item.entered_date_time_utc)}
+        {item.due_date_time_utc && <> · due {when(item.due_date_time_utc)}</>}
+        {item.overdue && (
+          <>
+            {' '}
+            <span class="badge overdue">Overdue</span>
+          </>
+        )}
+      </span>
     </li>
   );
 }
@@ -38,6 +65,10 @@ function Item({ item }: { item: InboxItem }) {
 export function InboxPage({ params }: { params: Params }) {
   const flowId = params['?flow'] ?? '';
   const status = params['?status'] ?? '';
+  const view = (['groups', 'everyone'].includes(params['?view'] ?? '') ? params['?view'] : 'mine') as View;
+  const sort = params['?sort'] === 'due' ? 'due' : 'updated';
+  const overdue = params['?overdue'] === '1';
+  const query = { flow_id: flowId || undefined, status: status || undefined, view, sort: sort as 'due' | 'updated', overdue: overdue || undefined, limit: PAGE };
   const [page, setPage] = useState<Page | null>(null);
   const [flows, setFlows] = useState<FlowView[]>([]);
   const [failed, setFailed] = useState<string | null>(null);
@@ -46,14 +77,15 @@ export function InboxPage({ params }: { params: Params }) {
   useEffect(() => {
     let live = true;
     setPage(null);
-    inbox({ flow_id: flowId || undefined, status: status || undefined, limit: PAGE }).then(
+    setFailed(null);
+    inbox(query).then(
       (p) => live && setPage(p),
       (e: Error) => live && setFailed(e.message),
     );
     return () => {
       live = false;
     };
-  }, [flowId, status]);
+  }, [flowId, status, view, sort, overdue]);
   // The first time the list is on screen (effects run after the render is painted): the browser tests read it.
   useEffect(() => {
     if (page && performance.getEntriesByName('inbox-rendered').length === 0) performance.mark('inbox-rendered');
@@ -64,20 +96,26 @@ export function InboxPage({ params }: { params: Params }) {
   // A trail I can see changed (live updates, issue 27): the first page again, in place, without a reload.
   useLive('inbox', () => void inbox({ flow_id: flowId || undefined, status: status || undefined, limit: PAGE }).then(setPage, () => undefined));
 
-  const filter = (next: { flow?: string; status?: string }) => {
+  const address = (next: { flow?: string; status?: string; view?: View; sort?: string; overdue?: boolean }) => {
     const q = new URLSearchParams();
     const f = next.flow ?? flowId;
     const s = next.status ?? status;
+    const v = next.view ?? view;
+    const o = next.sort ?? sort;
     if (f) q.set('flow', f);
     if (s) q.set('status', s);
+    if (v !== 'mine') q.set('view', v);
+    if (o === 'due') q.set('sort', 'due');
+    if (next.overdue ?? overdue) q.set('overdue', '1');
     const text = q.toString();
-    navigate(text ? `/?${text}` : '/');
+    return text ? `/?${text}` : '/';
   };
+  const filter = (next: { flow?: string; status?: string; sort?: string; overdue?: boolean }) => navigate(address(next));
   const loadMore = async () => {
     if (!page?.next_cursor) return;
     setMore(true);
     try {
-      const next = await inbox({ flow_id: flowId || undefined, status: status || undefined, limit: PAGE, cursor: page.next_cursor });
+      const next = await inbox({ ...query, cursor: page.next_cursor });
       setPage({ ...next, items: [...page.items, ...next.items] });
     } finally {
       setMore(false);
@@ -87,6 +125,18 @@ export function InboxPage({ params }: { params: Params }) {
   return (
     <>
       <h1>Inbox</h1>
+      <nav class="views" aria-label="Inbox views">
+        <ul>
+          {VIEWS.filter((v) => v.view !== 'everyone' || (page?.counts.everyone ?? null) !== null || view === 'everyone').map((v) => (
+            <li key={v.view}>
+              <a href={href(address({ view: v.view }))} aria-current={v.view === view ? 'page' : undefined}>
+                {v.label}
+                {page && <span class="count"> ({v.view === 'mine' ? page.counts.mine : v.view === 'groups' ? page.counts.groups : (page.counts.everyone ?? 0)})</span>}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter the inbox">
         <div class="field inline">
           <label for="filter-flow">Flow</label>
@@ -107,14 +157,31 @@ export function InboxPage({ params }: { params: Params }) {
             <option value="waiting_for_person">Waiting for a person</option>
           </select>
         </div>
+        <div class="field inline">
+          <label for="sort">Order</label>
+          <select id="sort" value={sort} onChange={(e) => filter({ sort: (e.currentTarget as HTMLSelectElement).value })}>
+            <option value="updated">Newest change first</option>
+            <option value="due">Soonest due first</option>
+          </select>
+        </div>
+        <div class="field inline">
+          <label>
+            <input type="checkbox" checked={overdue} onChange={(e) => filter({ overdue: (e.currentTarget as HTMLInputElement).checked })} /> Only overdue
+          </label>
+        </div>
       </form>
       {failed && <p role="alert" class="error-summary">{failed}</p>}
       {!page && !failed && <p class="loading">Loading…</p>}
       {page && (
         <>
           <p class="counts" role="status">
-            <strong>{page.counts.total}</strong> waiting · {page.counts.started_by_me} started by you · {page.counts.transferred} handed to a person ·{' '}
-            {page.counts.human_required} need a person
+            <strong>{page.counts.total}</strong> waiting
+            {view === 'mine' && (
+              <>
+                {' '}
+                · {page.counts.assigned_to_me} assigned to you · {page.counts.started_by_me} started by you · {page.counts.transferred} handed to a person · {page.counts.human_required} need a person
+              </>
+            )}
           </p>
           {page.items.length === 0 ? (
             <p class="empty">

@@ -8,6 +8,8 @@ import { apiStepActions } from '../step-form/hosts.js';
 import type { StepActions } from '../step-form/payload.js';
 import { ReasonAction, TransferAction } from '../step-form/reason-action.js';
 import { StepComments } from '../components/step-comments.js';
+import { StepAssignment } from '../components/step-assignment.js';
+import { TrailContext } from '../components/trail-context.js';
 
 export function StepPage({ params }: { params: Params }) {
   const trailId = params.trail_id;
@@ -37,6 +39,17 @@ export function StepPage({ params }: { params: Params }) {
               {notice}
             </p>
           )}
+          {payload.step && (
+            <StepAssignment
+              payload={payload}
+              trailId={trailId}
+              changed={(next, text) => {
+                setNotice(text);
+                show(next);
+              }}
+            />
+          )}
+          <TrailContext context={payload.trail.trail_context} labels={payload.trail.context_labels} />
           <StepForm payload={payload} actions={actions} />
           {payload.step && payload.comments && <StepComments trailId={trailId} stepId={payload.step.step_id} initial={payload.comments} />}
           {payload.step && (payload.may.transfer || payload.may.cancel) && (

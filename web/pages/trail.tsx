@@ -4,6 +4,9 @@ import { FlowPicture } from '../components/flow-picture.js';
 import { TrailComments } from '../components/step-comments.js';
 import { Show, useLoad, when } from '../components/loaded.js';
 import { href, type Params } from '../router.js';
+import { TrailContext } from '../components/trail-context.js';
+import { holder } from '../components/step-assignment.js';
+import { contextLabels } from '../../src/services/trails/context-labels.js';
 
 function shown(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -45,11 +48,31 @@ export function TrailPage({ params }: { params: Params }) {
             <p>
               <span class={`badge status-${trail.status}`}>{STATUS[trail.status]}</span> {flow && <a href={href(`/flows/${encodeURIComponent(flow.flow_id)}`)}>{flow.flow_title}</a>} · started by {who(trail.started_by)} {when(trail.started_date_time_utc)}
             </p>
+            {trail.due_date_time_utc && (
+              <p>
+                Due {when(trail.due_date_time_utc)}
+                {trail.overdue && (
+                  <>
+                    {' '}
+                    <span class="badge overdue">Overdue</span>
+                  </>
+                )}
+              </p>
+            )}
             {trail.current_step && (
               <p>
                 Current step: <a href={href(`/trails/${encodeURIComponent(trail.trail_id)}/step`)}>{trail.current_step.bit_title}</a>
+                {trail.current_step.assignee ? ` · waiting for ${holder(trail.current_step.assignee)}` : ''}
+                {trail.current_step.due_date_time_utc ? ` · due ${when(trail.current_step.due_date_time_utc)}` : ''}
+                {trail.current_step.overdue && (
+                  <>
+                    {' '}
+                    <span class="badge overdue">Overdue</span>
+                  </>
+                )}
               </p>
             )}
+            <TrailContext context={trail.trail_context} labels={contextLabels(flow?.trail_context_schema ?? null, trail.trail_context)} />
             <section aria-labelledby="map-title">
               <h2 id="map-title">Where the trail is</h2>
               {flow?.graph && flow.graph.bits.length > 0 ? (

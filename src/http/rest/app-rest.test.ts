@@ -78,8 +78,20 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
     const trail = started.trail_id;
 
     const payload = await browser.ok(browser.get<StepPayload>(`/trails/${trail}/step`));
-    expect(payload.trail).toEqual({ trail_id: trail, trail_title: 'Ann', flow_id: requests, flow_title: 'Requests', status: 'running', trail_context: { requester: 'ann@example.com' } });
-    expect(payload.may).toEqual({ answer: true, advance: true, transfer: true, cancel: true });
+    // The schema gives the field no title: the context is labelled by the field's name. No due time was given.
+    expect(payload.trail).toEqual({
+      trail_id: trail,
+      trail_title: 'Ann',
+      flow_id: requests,
+      flow_title: 'Requests',
+      status: 'running',
+      trail_context: { requester: 'ann@example.com' },
+      context_labels: { requester: 'requester' },
+      due_date_time_utc: null,
+      overdue: false,
+    });
+    // Nobody is named for the step: any person may take it; only an Admin reassigns.
+    expect(payload.may).toEqual({ answer: true, advance: true, transfer: true, cancel: true, claim: true, release: false, assign: false });
     const step = payload.step!;
     expect(step.body[0]).toEqual({ type: 'p', children: [{ text: 'Collect the request.' }] });
     expect(step.elements.map((e) => [e.element_id, e.element_type, e.required])).toEqual([
@@ -185,7 +197,8 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
     const saveReadOnly = await readOnly.post(`/trails/${trail.data.trail_id}/step/answers`, { data: [answer('x', 'TextArea', 'x')] });
     expect([saveReadOnly.status, saveReadOnly.body.error?.details]).toEqual([403, { required_capability: 'waymark.run' }]);
     const payload = (await (await fetch(`${web.origin}/api/v1/trails/${trail.data.trail_id}/step`, { headers: auth })).json()) as { data: StepPayload };
-    expect(payload.data.may).toEqual({ answer: false, advance: false, transfer: true, cancel: true });
+    // The Admin agent may reassign the step to a person, but not take it.
+    expect(payload.data.may).toEqual({ answer: false, advance: false, transfer: true, cancel: true, claim: false, release: false, assign: true });
     await h.owner.client.ok('cancel_trail', { trail_id: trail.data.trail_id });
   });
 
@@ -216,14 +229,14 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
       transfer: { reason: 'Customer asked for a person', transferred_by: h.owner.principalId },
     });
     expect(byId.get(human.trail_id)).toMatchObject({ reasons: ['human_required'], human_required: true, bit_title: 'Express approval', flow_title: 'Approvals' });
-    expect(inbox.counts).toEqual({ total: 3, started_by_me: 1, transferred: 1, human_required: 1 });
+    expect(inbox.counts).toEqual({ total: 3, mine: 3, groups: 0, everyone: null, started_by_me: 1, transferred: 1, human_required: 1, assigned_to_me: 0, my_group: 0 });
     const handedPeople = await browser.ok(browser.get<{ people: Array<{ principal_id: string; kind: string }> }>(`/trails/${handed.trail_id}/people`));
     expect(handedPeople.people).toEqual([{ principal_id: h.owner.principalId, name: expect.any(String), kind: 'agent' }]);
     expect(inbox.next_cursor).toBeNull();
 
     const requestsOnly = await browser.ok(browser.get<Inbox>(`/inbox?flow_id=${requests}`));
     expect(requestsOnly.items.map((i) => i.trail_id)).toEqual([handed.trail_id, mine.trail_id]);
-    expect(requestsOnly.counts).toEqual({ total: 2, started_by_me: 1, transferred: 1, human_required: 0 });
+    expect(requestsOnly.counts).toEqual({ total: 2, mine: 2, groups: 0, everyone: null, started_by_me: 1, transferred: 1, human_required: 0, assigned_to_me: 0, my_group: 0 });
     const waiting = await browser.ok(browser.get<Inbox>('/inbox?status=waiting_for_person'));
     expect(waiting.items.map((i) => i.trail_id)).toEqual([handed.trail_id]);
     const byReason = await browser.ok(browser.get<Inbox>('/inbox?reason=human_required'));
@@ -249,7 +262,7 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
 
     // Another account's person, signed in: an empty inbox, and the trail does not exist for them.
     const other = await signedIn(h.services, web.origin, stranger.principalId);
-    expect(await other.ok(other.get<Inbox>('/inbox'))).toEqual({ items: [], counts: { total: 0, started_by_me: 0, transferred: 0, human_required: 0 }, next_cursor: null });
+    expect(await other.ok(other.get<Inbox>('/inbox'))).toEqual({ items: [], counts: { total: 0, mine: 0, groups: 0, everyone: 0, started_by_me: 0, transferred: 0, human_required: 0, assigned_to_me: 0, my_group: 0 }, next_cursor: null });
     for (const path of [`/trails/${mine.trail_id}`, `/trails/${mine.trail_id}/step`]) {
       const res = await other.get(path);
       expect([res.status, res.body.error?.code]).toEqual([404, 'TRAIL_NOT_FOUND']);

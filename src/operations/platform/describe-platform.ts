@@ -8,6 +8,7 @@ import { hasAccess } from '../../services/actor.js';
 import { describeClientFeatures } from './client-features.js';
 import { STEP_APP_URI } from './step-meta.js';
 import { describeHistory } from '../events/describe-history.js';
+import { describeAssignment } from '../trails/describe-assignment.js';
 import { defineOperation, flagText, type Operation } from '../operation.js';
 import { ANY_TOKEN_ACCESS } from '../../services/actor.js';
 
@@ -54,6 +55,7 @@ export function describePlatformTool(allTools: () => readonly Operation[]) {
         }),
       ),
       history: z.array(z.string()),
+      trails: z.array(z.string()),
       error_codes: z.array(z.object({ code: z.string(), status: z.number(), when: z.string() })),
     }),
     async run({ actor, services, client }) {
@@ -78,6 +80,7 @@ export function describePlatformTool(allTools: () => readonly Operation[]) {
         slate: describeSlateModel(),
         element_types: describeElements(),
         history: describeHistory(),
+        trails: describeAssignment(),
         error_codes: Object.entries(ERROR_CODES).map(([code, { status, when }]) => ({ code, status, when })),
         // Only for a client that gets the step form (app or elicitation); its tools/list declares the field.
         ...withClientFeatures(client ? describeClientFeatures(client, STEP_APP_URI) : undefined),

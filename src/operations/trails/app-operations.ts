@@ -12,7 +12,8 @@ import { answersOf, submitStepDataInput, submitStepDataTool } from './submit-ste
 import { trailId } from './trail-schemas.js';
 import { inboxShape } from '../../services/trails/inbox-shapes.js';
 import { stepPayloadShape, trailPeopleShape } from '../../services/trails/shapes.js';
-import { INBOX_REASONS } from '../../services/trails/inbox.service.js';
+import { INBOX_REASONS, INBOX_SORTS, INBOX_VIEWS } from '../../services/trails/inbox.service.js';
+import { errorCode } from '../operation.js';
 
 
 export const inboxOperation = defineOperation({
@@ -31,6 +32,9 @@ export const inboxOperation = defineOperation({
     flow_id: z.string().min(1).optional().describe('Only trails of this flow.'),
     status: z.enum(OPEN_TRAIL_STATUSES).optional(),
     reason: z.enum(INBOX_REASONS).optional().describe('Only items there for this reason.'),
+    view: z.enum(INBOX_VIEWS).optional().describe('mine (default): assigned to or claimed by me, my trails, steps open to any person; groups: offered to my groups; everyone: every open trail (Admins).'),
+    sort: z.enum(INBOX_SORTS).optional().describe('updated (default): newest change first; due: soonest due first, none last.'),
+    overdue: z.boolean().optional().describe('Only steps past their due time.'),
     limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, 1 to ${LIMITS.pageSize}; default ${LIMITS.inboxPageSize}.`),
     cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
   }),
@@ -96,4 +100,47 @@ export const advanceStepOperation = defineOperation({
   input: advanceTrailInput,
   output: stepPayloadShape,
   run: ({ actor, services }, input) => services.stepForm.advance(actor, input),
+});
+
+/** The step's assignment from the app (issue 27): claim, release, and an Admin's reassignment; each answers the step payload. */
+export const claimStepOperation = defineOperation({
+  name: 'claim_step',
+  title: 'Take a step',
+  description: `The caller takes the trail's current step: one offered to a group they are in, or one nobody is named for. The others see who has it. Claiming a step one holds changes nothing. Errors: ${errorCode('STEP_ASSIGNED')} (someone else holds it, or the group is not theirs), HUMAN_REQUIRED, TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING.`,
+  flags: { W: true, D: false, I: true },
+  access: { capability: 'run', permission: 'view' },
+  rest: { method: 'post', path: '/trails/:trail_id/step/claim', operationId: 'claimStep' },
+  mcp: false,
+  input: z.strictObject({ trail_id: trailId }),
+  output: stepPayloadShape,
+  run: async ({ actor, services }, input) => services.stepForm.of(actor, await services.trails.claim(actor, input)),
+});
+
+export const releaseStepOperation = defineOperation({
+  name: 'release_step',
+  title: 'Give a step back',
+  description: `The holder of the trail's current step gives it back: to the group it was offered to (its members are told), or to anyone when it had none. A step nobody holds is left as it is. Errors: ${errorCode('STEP_ASSIGNED')} (someone else holds it), TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING.`,
+  flags: { W: true, D: false, I: true },
+  access: { capability: 'run', permission: 'view' },
+  rest: { method: 'post', path: '/trails/:trail_id/step/release', operationId: 'releaseStep' },
+  mcp: false,
+  input: z.strictObject({ trail_id: trailId }),
+  output: stepPayloadShape,
+  run: async ({ actor, services }, input) => services.stepForm.of(actor, await services.trails.release(actor, input)),
+});
+
+export const assignStepOperation = defineOperation({
+  name: 'assign_step',
+  title: 'Reassign a step',
+  description: `An Admin gives the trail's current step to a person ("person:<id or email>"), a group ("group:<id or name>"), or nobody (to: null, open to anyone who may run the trail). The new assignee is told. Errors: ${errorCode('PRINCIPAL_NOT_FOUND')}, GROUP_NOT_FOUND, FORBIDDEN, TRAIL_NOT_FOUND, TRAIL_NOT_RUNNING.`,
+  flags: { W: true, D: false, I: true },
+  access: { capability: 'run', permission: 'admin' },
+  rest: { method: 'post', path: '/trails/:trail_id/step/assign', operationId: 'assignStep' },
+  mcp: false,
+  input: z.strictObject({
+    trail_id: trailId,
+    to: z.string().min(1).max(LIMITS.title).nullable().describe('"person:<id or email>", "group:<id or name>", or null for nobody.'),
+  }),
+  output: stepPayloadShape,
+  run: async ({ actor, services }, input) => services.stepForm.of(actor, await services.trails.assign(actor, input)),
 });

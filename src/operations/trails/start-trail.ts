@@ -19,6 +19,7 @@ export const startTrailTool = defineOperation({
     trail_context: z.record(z.string(), z.unknown()).optional().describe('Default {}.'),
     trail_title: z.string().max(LIMITS.title).optional().describe('A name for this run.'),
     version: z.enum(['current', 'approved']).optional().describe('"approved": run the bits as last approved, whatever is edited later. Default "current".'),
+    due_date_time_utc: z.string().optional().describe('Deadline (ISO date-time).'),
   }),
   output: trailView,
   run: async (ctx, input) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RUN_ACCESS } from '../../services/actor.js';
+import { LIMITS } from '../../limits/index.js';
 import { withStepPayload } from './step-alongside.js';
 import { defineOperation } from '../operation.js';
 import { PROGRESS_TEXT, progressOf, trailId, trailProgress, trailReason } from './trail-schemas.js';
@@ -15,6 +16,7 @@ export const transferStepTool = defineOperation({
   input: z.strictObject({
     trail_id: trailId,
     reason: trailReason.describe('Why a person must take over, for that person.'),
+    to: z.string().max(LIMITS.title).optional().describe('"person:<id|email>" or "group:<id|name>"'),
   }),
   output: trailProgress,
   run: async (ctx, input) => {

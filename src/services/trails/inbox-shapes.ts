@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { OPEN_TRAIL_STATUSES } from '../../store/enums.js';
 import { INBOX_REASONS } from '../../store/repositories/inbox.repo.js';
-import { transferShape } from './shapes.js';
+import { stepAssigneeShape, transferShape } from './shapes.js';
 
 export const inboxItemShape = z.object({
   trail_id: z.string(),
@@ -24,13 +24,29 @@ export const inboxItemShape = z.object({
   started_date_time_utc: z.string(),
   entered_date_time_utc: z.string().nullable(),
   last_modified_date_time_utc: z.string(),
+  /** Who the step waits for (the groups view shows who holds each); null: anyone who may run the trail. */
+  assignee: stepAssigneeShape.nullable(),
+  /** The step's due time (never later than the trail's), and the trail's own. */
+  due_date_time_utc: z.string().nullable(),
+  trail_due_date_time_utc: z.string().nullable(),
+  overdue: z.boolean(),
 });
 export type InboxItem = z.infer<typeof inboxItemShape>;
 
 export const inboxShape = z.object({
   items: z.array(inboxItemShape),
-  /** How many trails under the flow and status filters, in all and per reason. */
-  counts: z.object({ total: z.number().int(), started_by_me: z.number().int(), transferred: z.number().int(), human_required: z.number().int() }),
+  /** How many trails under the flow and status filters: in the view asked for (total), in each view (everyone: null but for Admins), and per reason. */
+  counts: z.object({
+    total: z.number().int(),
+    mine: z.number().int(),
+    groups: z.number().int(),
+    everyone: z.number().int().nullable(),
+    started_by_me: z.number().int(),
+    transferred: z.number().int(),
+    human_required: z.number().int(),
+    assigned_to_me: z.number().int(),
+    my_group: z.number().int(),
+  }),
   next_cursor: z.string().nullable(),
 });
 export type Inbox = z.infer<typeof inboxShape>;

@@ -56,6 +56,17 @@ export const availableConnectionShape = connectionShape.pick({ connection_id: tr
 });
 export type AvailableConnection = z.infer<typeof availableConnectionShape>;
 
+/** Who a step waits for (issue 27): a person, a group, or a member of the group who claimed it. */
+export const stepAssigneeShape = z.object({
+  principal_id: z.string().nullable(),
+  name: z.string().nullable(),
+  group_id: z.string().nullable(),
+  group_name: z.string().nullable(),
+  /** A member of the group holds it (claim_step, or answering it). */
+  claimed: z.boolean(),
+});
+export type StepAssigneeView = z.infer<typeof stepAssigneeShape>;
+
 export const stepViewShape = z.object({
   step_id: z.string(),
   seq: z.number().int(),
@@ -78,6 +89,12 @@ export const stepViewShape = z.object({
   entered_date_time_utc: z.string(),
   /** The bit revision the step runs (get_revision shows it); null on steps entered before revisions were kept. */
   bit_revision: z.number().int().nullable(),
+  /** Who the step waits for; null: anyone who may run the trail. */
+  assignee: stepAssigneeShape.nullable(),
+  due_date_time_utc: z.string().nullable(),
+  overdue: z.boolean(),
+  /** One line saying whom the step waits for and by when (or why nobody is named); null when there is nothing to say. */
+  waiting_for: z.string().nullable(),
 });
 export type StepView = z.infer<typeof stepViewShape>;
 
@@ -121,6 +138,8 @@ export const trailViewShape = z.object({
   last_modified_date_time_utc: z.string(),
   /** The approved flow version the trail runs (start_trail version "approved"); null: the bits as they were when entered. */
   flow_version: z.number().int().nullable(),
+  due_date_time_utc: z.string().nullable(),
+  overdue: z.boolean(),
   current_step: stepViewShape.nullable(),
   history: z.array(historyEntryShape),
 });
@@ -162,6 +181,10 @@ export const trailSummaryShape = z.object({
   started_by: z.string(),
   started_date_time_utc: z.string(),
   last_modified_date_time_utc: z.string(),
+  /** The trail's own due time, and its current step's (never later than the trail's). */
+  due_date_time_utc: z.string().nullable(),
+  step_due_date_time_utc: z.string().nullable(),
+  overdue: z.boolean(),
 });
 export type TrailSummary = z.infer<typeof trailSummaryShape>;
 
@@ -174,7 +197,11 @@ export type TrailPage = z.infer<typeof trailPageShape>;
  * Slate nodes, each element's answer rule, and what the caller may do now.
  */
 export const stepPayloadShape = z.object({
-  trail: trailViewShape.pick({ trail_id: true, trail_title: true, flow_id: true, status: true, trail_context: true }).extend({ flow_title: z.string() }),
+  trail: trailViewShape.pick({ trail_id: true, trail_title: true, flow_id: true, status: true, trail_context: true, due_date_time_utc: true, overdue: true }).extend({
+    flow_title: z.string(),
+    /** The title the flow's trail_context_schema gives each context field (the field's own name when it gives none). */
+    context_labels: z.record(z.string(), z.string()),
+  }),
   step: stepViewShape
     .omit({ bit_body: true, content_format: true, elements: true })
     .extend({
@@ -182,7 +209,18 @@ export const stepPayloadShape = z.object({
       elements: z.array(stepElementShape.extend({ answer_rule: z.string().nullable().describe('The answer rule of the element type; null for elements that take no answer.') })),
     })
     .nullable(),
-  may: z.object({ answer: z.boolean(), advance: z.boolean(), transfer: z.boolean(), cancel: z.boolean() }),
+  may: z.object({
+    answer: z.boolean(),
+    advance: z.boolean(),
+    transfer: z.boolean(),
+    cancel: z.boolean(),
+    /** Take the step (claim_step): offered to a group of the caller's, or waiting for any person, and no one holds it. */
+    claim: z.boolean(),
+    /** Give it back (release_step): the caller holds it. */
+    release: z.boolean(),
+    /** Hand it to someone else or to nobody (assign_step): an Admin. */
+    assign: z.boolean(),
+  }),
   /** The current step's newest comments (comment-shapes.ts); null once the trail ended. */
   comments: stepCommentsShape.nullable(),
 });

@@ -11,7 +11,9 @@
 import { ELEMENTS, isElementType } from '../../content/index.js';
 import { findFlow } from '../../store/repositories/flows.repo.js';
 import type { Store } from '../../store/store.js';
-import { hasAccess, RUN_ACCESS, type Actor } from '../actor.js';
+import { hasAccess, permissionAtLeast, RUN_ACCESS, type Actor } from '../actor.js';
+import { isMember } from '../../store/repositories/assignees.repo.js';
+import { contextLabels } from './context-labels.js';
 import { mayActOn, type TrailsService } from './trails.service.js';
 import type { SubmittedAnswer } from './step.js';
 import type { StepPayload } from './shapes.js';
@@ -33,7 +35,12 @@ export class StepFormService {
     const current = view.current_step;
     const running = view.status === 'running' || view.status === 'waiting_for_person';
     const runs = hasAccess(actor, RUN_ACCESS);
-    const acts = runs && running && current !== null && mayActOn(actor, current);
+    const assignee = current?.assignee ?? null;
+    const mine = assignee !== null && assignee.principal_id === actor.principalId;
+    // Offered to a group of the caller's that no one holds: the caller may take it (and does, by answering it).
+    const groupOfMine = assignee !== null && assignee.principal_id === null && assignee.group_id !== null && actor.kind === 'person' && (await isMember(this.store.db, assignee.group_id, actor.principalId));
+    const open = running && current !== null && runs;
+    const acts = open && mayActOn(actor, current) && (assignee === null || mine || groupOfMine);
     let step: StepPayload['step'] = null;
     if (current && read.snapshot) {
       const { elements, ...core } = withoutBody(current);
@@ -44,9 +51,27 @@ export class StepFormService {
       };
     }
     return {
-      trail: { trail_id: view.trail_id, trail_title: view.trail_title, flow_id: view.flow_id, flow_title: flow?.title ?? '', status: view.status, trail_context: view.trail_context },
+      trail: {
+        trail_id: view.trail_id,
+        trail_title: view.trail_title,
+        flow_id: view.flow_id,
+        flow_title: flow?.title ?? '',
+        status: view.status,
+        trail_context: view.trail_context,
+        due_date_time_utc: view.due_date_time_utc,
+        overdue: view.overdue,
+        context_labels: contextLabels(flow?.trail_context_schema ? this.store.dialect.parseJson<unknown>(flow.trail_context_schema) : null, view.trail_context),
+      },
       step,
-      may: { answer: acts, advance: acts, transfer: runs && running, cancel: runs && running },
+      may: {
+        answer: acts,
+        advance: acts,
+        transfer: runs && running,
+        cancel: runs && running,
+        claim: open && actor.kind === 'person' && !mine && (assignee === null || groupOfMine),
+        release: open && mine,
+        assign: open && permissionAtLeast(actor.permission, 'admin'),
+      },
       comments: current ? await stepComments(this.store.db, actor.accountId, view.trail_id, current.step_id) : null,
     };
   }

@@ -15,7 +15,7 @@ import { findFlow } from '../../store/repositories/flows.repo.js';
 import { accountWide } from '../../store/visibility.js';
 import { listLinksForBit } from '../../store/repositories/links.repo.js';
 import * as repo from '../../store/repositories/trails.repo.js';
-import { OPEN_TRAIL_STATUSES, type TrailStatus } from '../../store/enums.js';
+import type { TrailStatus } from '../../store/enums.js';
 import type { TrailTable } from '../../store/schema.js';
 import type { Db, Store, Tx } from '../../store/store.js';
 import type { Actor } from '../actor.js';
@@ -30,7 +30,24 @@ import { readRevision } from '../revisions/read.js';
 import { parseVersionGraph } from '../revisions/flow-version.js';
 import { trailContextIssues, type TrailContextSchema } from '../flows/trail-context-schema.js';
 import { checkAnswers, missingRequired, snapshotOfRevision, stepElements, storedSnapshot, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './step.js';
-import { answerView, availableConnections, historyEntry, inMarkdown, latestAnswers, stepCore, type BodyReader, type StepCore, type TrailCore, type TrailRead } from './view.js';
+import { answerView, availableConnections, historyEntry, inMarkdown, isOverdue, latestAnswers, stepCore, type BodyReader, type StepCore, type TrailCore, type TrailRead } from './view.js';
+import { notify } from '../notifications/record.js';
+import { findGroupByRef, findPrincipalByRef } from '../../store/repositories/assignees.repo.js';
+import { parseAssignee } from '../assignee.js';
+import { permissionAtLeast } from '../actor.js';
+import {
+  assigneeView,
+  assignmentColumns,
+  assignmentOf,
+  mayActAs,
+  named,
+  needsPerson,
+  resolveEntry,
+  stepAssignedError,
+  stepDue,
+  waitingForLine,
+  type StepAssignment,
+} from './assignment.js';
 import type { AnswerView, AnswerWarnings, TrailPage } from './shapes.js';
 
 /**
@@ -48,7 +65,12 @@ export interface StartTrailInput {
   trail_title?: string;
   /** 'approved': run the flow's last approved version; 'current' (the default): the bits as they are when entered. */
   version?: 'current' | 'approved';
+  /** When the whole trail should be done (ISO date-time, later than now). */
+  due_date_time_utc?: string;
 }
+
+/** Whom a step is handed to: "person:<id or email>", "group:<id or name>"; null (assign_step): nobody, open to anyone. */
+export type HandTo = string | null;
 
 export interface ListTrailsInput {
   flow_id?: string;
@@ -60,18 +82,31 @@ export interface ListTrailsInput {
 
 type Q = Db | Tx;
 
-/** Whether the actor may answer and advance this step: an agent never acts on a human_required step nor on one handed to a person. */
+/**
+ * Whether the actor may answer and advance this step as far as human_required and hand-overs go: an agent never
+ * acts on a human_required step nor on one handed to a person. Who the step is assigned to is checked apart
+ * (trails/assignment.ts, mayActAs).
+ */
 export function mayActOn(actor: Pick<Actor, 'kind'>, step: { human_required: boolean; waiting_for_person: boolean }): boolean {
   return actor.kind === 'person' || (!step.human_required && !step.waiting_for_person);
 }
 
-/**
- * A trail's needs_person (migration 015: what the inbox filters on): 1 while it is open and its current step is one
- * an agent may not act on, so that it waits for a person; else 0.
- */
-export function needsPerson(status: TrailStatus, humanRequired: boolean): 0 | 1 {
-  const open = (OPEN_TRAIL_STATUSES as readonly TrailStatus[]).includes(status);
-  return open && !mayActOn({ kind: 'agent' }, { human_required: humanRequired, waiting_for_person: status === 'waiting_for_person' }) ? 1 : 0;
+function isAdmin(actor: Actor): boolean {
+  return permissionAtLeast(actor.permission, 'admin');
+}
+
+export { needsPerson } from './assignment.js';
+
+/** A due time given at start: an ISO date-time later than now, kept as UTC ISO text. */
+function dueAtOf(text: string | undefined, now: string): string | null {
+  if (text === undefined) return null;
+  const ms = Date.parse(text);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(ms)) {
+    throw validationError([{ path: 'due_date_time_utc', message: 'must be an ISO 8601 date-time, e.g. 2026-03-31T17:00:00Z' }]);
+  }
+  const due = new Date(ms).toISOString();
+  if (due <= now) throw validationError([{ path: 'due_date_time_utc', message: `must be later than now (${now})` }]);
+  return due;
 }
 
 export class TrailsService {
@@ -98,8 +133,20 @@ export class TrailsService {
     }
   }
 
-  /** Agents may not act on a human_required step, nor on one handed to a person; people may. */
-  private assertMayAct(actor: Actor, trail: TrailTable, snapshot: BitSnapshot): void {
+  /**
+   * Who may answer and advance the step (issue 27): nobody but its assignee when it is assigned (a member of the
+   * group it is offered to takes it by acting on it: the claim is written here, in the caller's transaction); then
+   * agents may not act on a human_required step, nor on one handed to a person; people may.
+   */
+  private async assertMayAct(tx: Tx, actor: Actor, trail: TrailTable, step: repo.StepRow, snapshot: BitSnapshot, doing: string): Promise<void> {
+    const assignment = assignmentOf(trail);
+    const may = await mayActAs(tx, actor, assignment);
+    if (may === 'no') throw stepAssignedError(actor, { trail_id: trail.id, step_id: step.id, title: snapshot.title }, (await assigneeView(tx, trail.account_id, assignment))!, doing);
+    if (may === 'claim') await this.setAssignment(tx, trail, step, { ...assignment, principal: actor.principalId }, 'person', actor.principalId);
+    this.assertHumanRules(actor, trail, snapshot);
+  }
+
+  private assertHumanRules(actor: Actor, trail: TrailTable, snapshot: BitSnapshot): void {
     const waiting = trail.status === 'waiting_for_person';
     if (!mayActOn(actor, { human_required: snapshot.human_required, waiting_for_person: waiting })) {
       // A step already handed over must not send the agent to transfer_step again: it waits for the person.
@@ -114,8 +161,17 @@ export class TrailsService {
    * Enters a bit as the trail's next step: the bit as it is now, with its links and connections, or, on a trail
    * that runs an approved flow version, the bit revision that version holds. The step records the revision.
    */
-  private async enterStep(tx: Tx, trail: Pick<TrailTable, 'id' | 'account_id' | 'flow_id' | 'flow_version'>, bitId: string, seq: number, at: string): Promise<{ id: string; snapshot: BitSnapshot }> {
+  private async enterStep(
+    tx: Tx,
+    trail: Pick<TrailTable, 'id' | 'account_id' | 'flow_id' | 'flow_version' | 'started_by' | 'context' | 'due_at'>,
+    bitId: string,
+    seq: number,
+    at: string,
+  ): Promise<{ id: string; snapshot: BitSnapshot; assignment: StepAssignment; principalKind: 'person' | 'agent' | null }> {
     const { snapshot, revision, big } = trail.flow_version === null ? await this.liveBit(tx, trail.account_id, bitId) : await this.approvedBit(tx, trail, bitId);
+    // Who does it and by when, as the bit says now (or as the approved version holds it).
+    const resolved = await resolveEntry(tx, { ...trail, context: this.parse<Record<string, unknown>>(trail.context) }, snapshot);
+    const assignment = { ...resolved.assignment, due: stepDue(at, snapshot.expected_duration, trail.due_at) };
     const id = randomUUID();
     if (big) await yieldToEventLoop();
     // A bit entered again unchanged (a loop in the flow) shares the snapshot its first entry stored (migration 008).
@@ -135,12 +191,56 @@ export class TrailsService {
       entered_at: at,
       bit_revision: revision,
       human_required: snapshot.human_required ? 1 : 0,
-      assignee_principal: null,
-      assignee_group: null,
-      due_at: null,
+      assignee_principal: assignment.principal,
+      assignee_group: assignment.group,
+      due_at: assignment.due,
       overdue_reminded: 0,
     });
-    return { id, snapshot };
+    return { id, snapshot, assignment, principalKind: resolved.principalKind };
+  }
+
+  /** The changes of the trail's row for a step just entered: it becomes current, with its assignment. */
+  private enteredChanges(status: TrailStatus, entered: { id: string; snapshot: BitSnapshot; assignment: StepAssignment; principalKind: 'person' | 'agent' | null }) {
+    return {
+      current_step_id: entered.id,
+      needs_person: needsPerson(status, entered.snapshot.human_required, { ...entered.assignment, principalKind: entered.principalKind }),
+      ...assignmentColumns(entered.assignment),
+    };
+  }
+
+  /**
+   * Tells the person or the group's members that a step is theirs now (notifications/record.ts), in the write's
+   * transaction; never the actor.
+   */
+  private async tellAssigned(tx: Tx, actor: Actor, trail: Pick<TrailTable, 'id' | 'account_id' | 'flow_id' | 'title'>, stepId: string, stepTitle: string, a: StepAssignment): Promise<void> {
+    if (!named(a)) return;
+    const flow = await findFlow(tx, trail.flow_id);
+    await notify(tx, trail.account_id, a.principal ? { principalIds: [a.principal] } : { groupId: a.group }, {
+      kind: 'assigned',
+      trailId: trail.id,
+      stepId,
+      actorId: actor.principalId,
+      summary: { trail_title: trail.title, flow_title: flow?.title ?? null, step_title: stepTitle, due_date_time_utc: a.due, group_id: a.principal ? null : a.group },
+    });
+  }
+
+  /**
+   * Gives the current step to someone else (or nobody): its row, and the trail's row through changeTrail (the
+   * inbox's counts and the participants follow). `kind`: the new principal's kind, when one is named.
+   */
+  private async setAssignment(tx: Tx, trail: TrailTable, step: Pick<repo.StepRow, 'id' | 'human_required'>, next: StepAssignment, kind: 'person' | 'agent' | null, by: string, extra: repo.TrailChanges = {}): Promise<void> {
+    await repo.updateStep(tx, step.id, { assignee_principal: next.principal, assignee_group: next.group, due_at: next.due });
+    const status = extra.status ?? trail.status;
+    const changes: repo.TrailChanges = {
+      ...extra,
+      step_assignee: next.principal,
+      step_group: next.group,
+      step_due_at: next.due,
+      needs_person: needsPerson(status, Number(step.human_required) === 1, { ...next, principalKind: kind }),
+      updated_at: extra.updated_at ?? nextModified(trail.updated_at),
+    };
+    await repo.changeTrail(tx, trail, changes, by);
+    Object.assign(trail, changes);
   }
 
   private async liveBit(tx: Tx, accountId: string, bitId: string): Promise<{ snapshot: BitSnapshot; revision: number | null; big: boolean }> {
@@ -184,6 +284,7 @@ export class TrailsService {
       byStep.set(row.step_id, list);
     }
     const history = [];
+    const now = nowIso();
     let current: StepCore | null = null;
     let snapshot: BitSnapshot | null = null;
     for (const step of steps) {
@@ -195,7 +296,7 @@ export class TrailsService {
       if (kept) {
         snapshot = kept;
         const live = await this.targetsOf(q, trail, kept);
-        current = stepCore({ step, snapshot: kept, answers: stepAnswers }, trail.status, live, stepEvents);
+        current = stepCore({ step, snapshot: kept, answers: stepAnswers }, trail.status, live, stepEvents, await this.waitingOf(q, trail, kept, now));
       }
     }
     const core: TrailCore = {
@@ -208,6 +309,8 @@ export class TrailsService {
       started_date_time_utc: trail.created_at,
       last_modified_date_time_utc: trail.updated_at,
       flow_version: trail.flow_version === null ? null : Number(trail.flow_version),
+      due_date_time_utc: trail.due_at,
+      overdue: isOverdue(trail.due_at, trail.status, now),
       current_step: current,
       history,
     };
@@ -217,6 +320,15 @@ export class TrailsService {
     const render = () => renderBodyOffThread(body);
     const markdown = await (q === this.store.db ? render() : inTransaction(render));
     return { trail: inMarkdown(core, markdown), snapshot } as TrailRead<R>;
+  }
+
+  /** Who the current step waits for and by when; when the bit names someone who did not resolve, why nobody is named. */
+  private async waitingOf(q: Q, trail: TrailTable, snapshot: BitSnapshot, now: string) {
+    const assignment = assignmentOf(trail);
+    const assignee = await assigneeView(q, trail.account_id, assignment);
+    const overdue = isOverdue(assignment.due, trail.status, now);
+    const unresolved = assignee === null && snapshot.assignee !== null ? (await resolveEntry(q, { ...trail, context: this.parse<Record<string, unknown>>(trail.context) }, snapshot)).unresolved : null;
+    return { assignee, due_date_time_utc: assignment.due, overdue, waiting_for: waitingForLine(assignee, assignment.due, overdue, unresolved) };
   }
 
   /** A step's snapshot, read and parsed in turns of their own when it is large. */
@@ -259,6 +371,7 @@ export class TrailsService {
         }
       }
       const now = nowIso();
+      const dueAt = dueAtOf(input.due_date_time_utc, now);
       const trail: TrailTable = {
         id: randomUUID(),
         account_id: flow.account_id,
@@ -278,14 +391,15 @@ export class TrailsService {
         step_group: null,
         step_due_at: null,
         step_reminded: 0,
-        due_at: null,
+        due_at: dueAt,
         due_reminded: 0,
       };
       await repo.insertTrail(tx, trail);
       const entered = await this.enterStep(tx, trail, approved?.startBitId ?? flow.start_bit_id, 1, now);
-      const changes = { current_step_id: entered.id, needs_person: needsPerson(trail.status, entered.snapshot.human_required) };
+      const changes = this.enteredChanges(trail.status, entered);
       await repo.changeTrail(tx, trail, changes, actor.principalId);
       Object.assign(trail, changes);
+      await this.tellAssigned(tx, actor, trail, entered.id, entered.snapshot.title, entered.assignment);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { flow_id: flow.id, step_id: entered.id } });
       return this.view(tx, trail, reader, entered.snapshot);
     });
@@ -337,6 +451,7 @@ export class TrailsService {
     );
     const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
     const steps = new Map((await repo.stepBits(db, stepIds)).map((s) => [s.id, { bit_id: s.bit_id, title: s.title }]));
+    const now = nowIso();
     return {
       trails: page.rows.map((t) => {
         const step = t.current_step_id ? steps.get(t.current_step_id) : undefined;
@@ -350,6 +465,9 @@ export class TrailsService {
           started_by: t.started_by,
           started_date_time_utc: t.created_at,
           last_modified_date_time_utc: t.updated_at,
+          due_date_time_utc: t.due_at,
+          step_due_date_time_utc: t.step_due_at,
+          overdue: isOverdue(t.step_due_at, t.status, now) || isOverdue(t.due_at, t.status, now),
         };
       }),
       next_cursor: page.next_cursor,
@@ -361,7 +479,7 @@ export class TrailsService {
     assertAnswerSizes(input.data);
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
-      this.assertMayAct(actor, trail, snapshot);
+      await this.assertMayAct(tx, actor, trail, step, snapshot, 'answer');
       const check = checkAnswers(snapshot.body, input.data);
       if (check.unknown.length > 0) {
         const known = stepElements(snapshot.body).flatMap((e) => (answeredByItems(e.type) ? (e.items ?? []).map((i) => i.id) : e.element_type ? [e.element_id] : []));
@@ -453,7 +571,7 @@ export class TrailsService {
           { current_step: { step_id: step.id, seq: step.seq, bit_id: step.bit_id, bit_title: snapshot.title } },
         );
       }
-      this.assertMayAct(actor, trail, snapshot);
+      await this.assertMayAct(tx, actor, trail, step, snapshot, 'advance');
       const latest = latestAnswers(answers);
       const missing = missingRequired(stepElements(snapshot.body), latest);
       if (missing.length > 0) {
@@ -491,14 +609,14 @@ export class TrailsService {
       }
       const now = nextModified(trail.updated_at);
       await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: follow?.connection_id ?? null });
-      let entered: { id: string; snapshot: BitSnapshot } | undefined;
+      let entered: Awaited<ReturnType<TrailsService['enterStep']>> | undefined;
       let changes: repo.TrailChanges;
       if (follow) {
         entered = await this.enterStep(tx, trail, follow.target_bit_id, step.seq + 1, now);
-        changes = { current_step_id: entered.id, status: 'running', needs_person: needsPerson('running', entered.snapshot.human_required), updated_at: now };
+        changes = { ...this.enteredChanges('running', entered), status: 'running', updated_at: now };
       } else {
         // No connection is available: the trail has reached its end.
-        changes = { current_step_id: null, status: 'completed', needs_person: needsPerson('completed', false), updated_at: now };
+        changes = { current_step_id: null, status: 'completed', needs_person: 0, ...assignmentColumns({ principal: null, group: null, due: null }), updated_at: now };
       }
       // Only from the step this call read: the row lock already orders advances, and the condition makes sure
       // on every engine that no advance ever leaves a step another one has left.
@@ -506,22 +624,107 @@ export class TrailsService {
         throw validationError([{ path: 'trail_id', message: 'the trail moved on while this call ran' }], `Trail ${trail.id} was advanced by another call meanwhile; nothing was advanced. Read it with get_trail.`);
       }
       Object.assign(trail, changes);
+      if (entered) await this.tellAssigned(tx, actor, trail, entered.id, entered.snapshot.title, entered.assignment);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status } });
       this.moves.moved(trail.id);
       return this.view(tx, trail, reader, entered?.snapshot);
     });
   }
 
-  /** Every transfer is kept as an event (trail_events): the history, the step's transfer_reason and list_trails read them. */
-  async transfer(actor: Actor, input: { trail_id: string; reason: string }): Promise<TrailRead<'slate'>> {
+  /**
+   * Every transfer is kept as an event (trail_events): the history, the step's transfer_reason and list_trails read
+   * them. `to` names the person or group the step is handed to (issue 27); without it the step waits for any person,
+   * or, when the caller holds it, goes back to the group it was offered to. A step someone else holds is theirs to
+   * hand over (or an Admin's).
+   */
+  async transfer(actor: Actor, input: { trail_id: string; reason: string; to?: string }): Promise<TrailRead<'slate'>> {
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
+      const before = assignmentOf(trail);
+      if (named(before) && !isAdmin(actor) && (await mayActAs(tx, actor, before)) === 'no') {
+        throw stepAssignedError(actor, { trail_id: trail.id, step_id: step.id, title: snapshot.title }, (await assigneeView(tx, trail.account_id, before))!, 'hand over');
+      }
+      const to = input.to === undefined ? undefined : await this.handTo(tx, actor, input.to);
+      const next: StepAssignment = to ? { ...to.assignment, due: before.due } : before.principal === actor.principalId ? { ...before, principal: null } : before;
       const now = nextModified(trail.updated_at);
       await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'transfer', reason: input.reason, principal_id: actor.principalId, at: now });
-      const changes = { status: 'waiting_for_person', needs_person: needsPerson('waiting_for_person', snapshot.human_required), updated_at: now } as const;
-      await repo.changeTrail(tx, trail, changes, actor.principalId);
-      Object.assign(trail, changes);
-      await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status } });
+      await this.setAssignment(tx, trail, step, next, to?.kind ?? (next.principal === null ? null : 'person'), actor.principalId, { status: 'waiting_for_person', updated_at: now });
+      if (to) await this.tellAssigned(tx, actor, trail, step.id, snapshot.title, next);
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status, assignee: next.principal, group_id: next.group } });
+      return this.view(tx, trail, 'slate', snapshot);
+    });
+  }
+
+  /**
+   * The person or group a step is handed to ("person:<id or email>", "group:<id or name>"), among those the caller
+   * may see: another account's, or a scope's the caller cannot see, is not found.
+   */
+  private async handTo(tx: Tx, actor: Actor, to: string): Promise<{ assignment: StepAssignment; kind: 'person' | 'agent' | null }> {
+    const form = parseAssignee(to);
+    if (form?.kind === 'person') {
+      const person = await findPrincipalByRef(tx, actor, form.ref);
+      if (!person) throw new WaymarkError('PRINCIPAL_NOT_FOUND', `Nobody of this account is ${form.ref.slice(0, 200)}: name a person by principal id or email ("person:ann@example.com").`, { to: to.slice(0, 200) });
+      return { assignment: { principal: person.id, group: null, due: null }, kind: person.kind };
+    }
+    if (form?.kind === 'group') {
+      const group = await findGroupByRef(tx, actor, form.ref);
+      if (!group) throw new WaymarkError('GROUP_NOT_FOUND', `No group ${form.ref.slice(0, 200)} is visible to this token: name a group by id or name ("group:Finance"); an Admin lists them in the app's Groups page.`, { to: to.slice(0, 200) });
+      return { assignment: { principal: null, group: group.id, due: null }, kind: null };
+    }
+    throw validationError([{ path: 'to', message: 'must be "person:<id or email>" or "group:<id or name>"' }]);
+  }
+
+  /**
+   * claim_step: the caller takes the current step, offered to a group of theirs or open to anyone, that no one
+   * else holds. Claiming a step one already holds changes nothing.
+   */
+  async claim(actor: Actor, input: { trail_id: string }): Promise<TrailRead<'slate'>> {
+    return this.store.transaction(async (tx) => {
+      const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
+      const before = assignmentOf(trail);
+      if (before.principal === actor.principalId) return this.view(tx, trail, 'slate', snapshot);
+      if ((await mayActAs(tx, actor, before)) === 'no') {
+        throw stepAssignedError(actor, { trail_id: trail.id, step_id: step.id, title: snapshot.title }, (await assigneeView(tx, trail.account_id, before))!, 'claim');
+      }
+      this.assertHumanRules(actor, trail, snapshot);
+      const next = { ...before, principal: actor.principalId };
+      await this.setAssignment(tx, trail, step, next, actor.kind === 'person' ? 'person' : 'agent', actor.principalId);
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, claimed_by: actor.principalId, group_id: next.group } });
+      return this.view(tx, trail, 'slate', snapshot);
+    });
+  }
+
+  /**
+   * release_step: the holder gives the step back to the group it was offered to, or to anyone when it had none. A
+   * step nobody holds is left as it is.
+   */
+  async release(actor: Actor, input: { trail_id: string }): Promise<TrailRead<'slate'>> {
+    return this.store.transaction(async (tx) => {
+      const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
+      const before = assignmentOf(trail);
+      // Nobody holds it: releasing changes nothing (as claiming a step one holds).
+      if (before.principal === null) return this.view(tx, trail, 'slate', snapshot);
+      if (before.principal !== actor.principalId) {
+        throw stepAssignedError(actor, { trail_id: trail.id, step_id: step.id, title: snapshot.title }, (await assigneeView(tx, trail.account_id, before))!, 'release');
+      }
+      const next = { ...before, principal: null };
+      await this.setAssignment(tx, trail, step, next, null, actor.principalId);
+      await this.tellAssigned(tx, actor, trail, step.id, snapshot.title, next);
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, released_by: actor.principalId, group_id: next.group } });
+      return this.view(tx, trail, 'slate', snapshot);
+    });
+  }
+
+  /** assign_step (an Admin, the operation's access): the current step to a person, a group, or nobody (open to anyone). */
+  async assign(actor: Actor, input: { trail_id: string; to: HandTo }): Promise<TrailRead<'slate'>> {
+    return this.store.transaction(async (tx) => {
+      const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
+      const before = assignmentOf(trail);
+      const to = input.to === null ? null : await this.handTo(tx, actor, input.to);
+      const next: StepAssignment = to ? { ...to.assignment, due: before.due } : { principal: null, group: null, due: before.due };
+      await this.setAssignment(tx, trail, step, next, to?.kind ?? null, actor.principalId);
+      await this.tellAssigned(tx, actor, trail, step.id, snapshot.title, next);
+      await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, assignee: next.principal, group_id: next.group } });
       return this.view(tx, trail, 'slate', snapshot);
     });
   }
@@ -538,7 +741,7 @@ export class TrailsService {
       const now = nextModified(trail.updated_at);
       await repo.insertTrailEvent(tx, trail.id, { step_id: step.id, kind: 'cancel', reason: input.reason ?? null, principal_id: actor.principalId, at: now });
       await repo.updateStep(tx, step.id, { left_at: now, left_by: actor.principalId, left_by_connection_id: null });
-      const changes = { current_step_id: null, status: 'cancelled', needs_person: needsPerson('cancelled', false), updated_at: now } as const;
+      const changes = { current_step_id: null, status: 'cancelled', needs_person: 0, ...assignmentColumns({ principal: null, group: null, due: null }), updated_at: now } as const;
       await repo.changeTrail(tx, trail, changes, actor.principalId);
       Object.assign(trail, changes);
       await recordChange(tx, this.store.dialect, actor, { resourceType: 'trail', resourceId: trail.id, scopeId: trail.scope_id, summary: { step_id: step.id, status: trail.status } });

@@ -8,7 +8,7 @@ import type { Selectable } from 'kysely';
 import type { TrailAnswerTable, TrailTable } from '../../store/schema.js';
 import type { StepRow, TrailEvent } from '../../store/repositories/trails.repo.js';
 import { conditionHolds, missingRequired, stepElements, type BitSnapshot, type LatestAnswer } from './step.js';
-import type { AnswerView, AvailableConnection, HistoryEntry, StepView, TrailView, TransferView } from './shapes.js';
+import type { AnswerView, AvailableConnection, HistoryEntry, StepAssigneeView, StepView, TrailView, TransferView } from './shapes.js';
 
 type Parse = <T>(raw: unknown) => T;
 
@@ -83,7 +83,15 @@ export function withoutBody(step: StepCore | StepView): StepCore {
   return core;
 }
 
-export function stepCore(state: StepState, status: TrailTable['status'], liveTargets: Map<string, { title: string; status: string }>, events: TrailEvent[]): StepCore {
+/** Who the current step waits for and by when (trails/assignment.ts), as read with the trail. */
+export interface StepWaiting {
+  assignee: StepAssigneeView | null;
+  due_date_time_utc: string | null;
+  overdue: boolean;
+  waiting_for: string | null;
+}
+
+export function stepCore(state: StepState, status: TrailTable['status'], liveTargets: Map<string, { title: string; status: string }>, events: TrailEvent[], waiting: StepWaiting): StepCore {
   const { step, snapshot } = state;
   const transfers = transfersOf(events);
   const elements = stepElements(snapshot.body);
@@ -105,7 +113,13 @@ export function stepCore(state: StepState, status: TrailTable['status'], liveTar
     transfer_reason: transfers.at(-1)?.reason ?? null,
     entered_date_time_utc: step.entered_at,
     bit_revision: step.bit_revision === null ? null : Number(step.bit_revision),
+    ...waiting,
   };
+}
+
+/** Whether a due time has passed, for an open trail (a closed one is overdue for nothing). */
+export function isOverdue(due: string | null, status: TrailTable['status'], now: string): boolean {
+  return due !== null && (status === 'running' || status === 'waiting_for_person') && due < now;
 }
 
 function transfersOf(events: TrailEvent[]): TransferView[] {

@@ -51,6 +51,10 @@ describe('the inbox and "my trails" on the embedded store', () => {
     const [byFlow] = await plans(db, (q) => inboxPage(q, person, { flowId: 'f' }, { limit: 20 }));
     expect(byFlow).toMatch(/USING INDEX trails_inbox_started_flow \(account_id=\? AND started_by=\? AND flow_id=\?\)/);
     expect(byFlow).toMatch(/USING INDEX trails_inbox_person_flow \(account_id=\? AND flow_id=\?\)/);
+    // Steps assigned to the caller (issue 27), and each group's steps in the groups view.
+    expect(page).toMatch(/USING INDEX trails_inbox_assignee \(account_id=\? AND step_assignee=\?\)/);
+    const [groups] = await plans(db, (q) => inboxPage(q, { ...person, groupIds: ['g1', 'g2'] }, { view: 'groups' }, { limit: 20 }));
+    expect(groups.match(/SEARCH trails USING INDEX trails_inbox_group \(account_id=\? AND step_group=\?\)/g)).toHaveLength(2);
     const [agent] = await plans(db, (q) => inboxPage(q, { ...person, isPerson: false }, {}, { limit: 20 }));
     expect(agent).toMatch(/USING INDEX trails_inbox_started \(account_id=\? AND started_by=\?\)/);
     // Past the cursor, a bound on the same ranges.
@@ -61,7 +65,12 @@ describe('the inbox and "my trails" on the embedded store', () => {
 
   it('count from the kept groups, and list "my trails" from the principal\'s participations', async () => {
     const db = ts.store.db;
-    expect(await plans(db, (q) => inboxCounts(q, person, {}))).toEqual([expect.stringMatching(/^SEARCH inbox_counts USING INDEX inbox_counts_starter \(account_id=\? AND started_by=\?\)$/)]);
+    // The kept groups, and (issue 27) the index range of the steps assigned to the caller, and of those offered to their groups.
+    expect(await plans(db, (q) => inboxCounts(q, person, {}))).toEqual([
+      expect.stringMatching(/^SEARCH inbox_counts USING INDEX inbox_counts_starter \(account_id=\? AND started_by=\?\)$/),
+      expect.stringMatching(/^SEARCH trails USING INDEX trails_inbox_assignee \(account_id=\? AND step_assignee=\?\)$/),
+    ]);
+    expect(await plans(db, (q) => inboxCounts(q, { ...person, groupIds: ['g1', 'g2'] }, {}))).toContainEqual(expect.stringMatching(/^SEARCH trails USING INDEX trails_inbox_group \(account_id=\? AND step_group=\?\)$/));
     const [mine] = await plans(db, (q) => listTrails(q, person, { principalId: 'p' }, { limit: 20 }));
     expect(mine).toMatch(/^SEARCH p USING COVERING INDEX trail_participants_principal \(principal_id=\?\); SEARCH trails USING INDEX sqlite_autoindex_trails_1 \(id=\?\)$/);
   });

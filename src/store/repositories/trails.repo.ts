@@ -25,7 +25,8 @@ export async function insertTrail(q: Tx, row: TrailTable): Promise<void> {
   await q.insertInto('trail_participants').values({ trail_id: row.id, principal_id: row.started_by, updated_at: row.updated_at }).execute();
 }
 
-export type TrailChanges = Partial<Pick<TrailTable, 'status' | 'current_step_id' | 'updated_at' | 'needs_person'>>;
+/** What a trail's write may change: its step and status, and (issue 27) its current step's assignee, group and due time. */
+export type TrailChanges = Partial<Pick<TrailTable, 'status' | 'current_step_id' | 'updated_at' | 'needs_person' | 'step_assignee' | 'step_group' | 'step_due_at' | 'step_reminded'>>;
 
 /**
  * A change of a trail, from its row as read under the trail's lock: the row, its place in the inbox's counts, and
