@@ -94,7 +94,7 @@ export function InboxPage({ params }: { params: Params }) {
     listFlows().then((f) => setFlows(f.flows), () => setFlows([]));
   }, []);
   // A trail I can see changed (live updates, issue 27): the first page again, in place, without a reload.
-  useLive('inbox', () => void inbox({ flow_id: flowId || undefined, status: status || undefined, limit: PAGE }).then(setPage, () => undefined));
+  useLive('inbox', () => void inbox(query).then(setPage, () => undefined));
 
   const address = (next: { flow?: string; status?: string; view?: View; sort?: string; overdue?: boolean }) => {
     const q = new URLSearchParams();
