@@ -101,6 +101,7 @@ export const commentOnStep = (trailId: string, text: string, stepId?: string) =>
 /** A page of a trail's comments (or one step's), oldest first (trail_comments). */
 export const trailComments = (trailId: string, q: { step_id?: string; cursor?: string; limit?: number } = {}) =>
   call<CommentPage>('GET', withQuery(`/trails/${encodeURIComponent(trailId)}/comments`, q));
+export type { TrailPeople, AnswerView } from '../src/services/trails/shapes.js';
 export const trailPeople = (id: string) => call<TrailPeople>('GET', `/trails/${encodeURIComponent(id)}/people`);
 export const step = (trailId: string) => call<StepPayload>('GET', `/trails/${encodeURIComponent(trailId)}/step`);
 /** Save: the answers recorded and the step as it now stands, in one call (save_step). */

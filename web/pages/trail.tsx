@@ -7,18 +7,7 @@ import { href, type Params } from '../router.js';
 import { TrailContext } from '../components/trail-context.js';
 import { holder } from '../components/step-assignment.js';
 import { contextLabels } from '../../src/services/trails/context-labels.js';
-
-function shown(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'boolean') return value ? 'checked' : 'unchecked';
-  if (Array.isArray(value)) return value.join(', ');
-  if (value && typeof value === 'object') {
-    const v = value as Record<string, unknown>;
-    if ('played' in v) return v.played ? 'watched' : 'not watched';
-    if ('clicked' in v) return v.clicked ? `opened ${String(v.url ?? '')}` : 'not opened';
-  }
-  return JSON.stringify(value);
-}
+import { answerWords, relativeTime } from '../components/answer-words.js';
 
 const STATUS: Record<api.TrailView['status'], string> = {
   running: 'Running',
@@ -31,15 +20,15 @@ export function TrailPage({ params }: { params: Params }) {
   const trailId = params.trail_id;
   const [loaded] = useLoad(async () => {
     const trail = await api.trail(trailId);
-    const [flow, people] = await Promise.all([api.flow(trail.flow_id).catch(() => null), api.trailPeople(trailId).catch(() => ({ people: [] }))]);
+    const [flow, people] = await Promise.all([api.flow(trail.flow_id).catch(() => null), api.trailPeople(trailId).catch((): api.TrailPeople => ({ people: [], elements: {} }))]);
     const names = new Map(people.people.map((p) => [p.principal_id, p.kind === 'agent' ? `${p.name} (agent)` : p.name]));
     // Who did something, by name where the server knows it (a principal of another account stays an id).
     const who = (id: string | null) => (id === null ? 'someone' : (names.get(id) ?? id));
-    return { trail, flow, who };
+    return { trail, flow, who, elements: people.elements };
   }, [trailId]);
   return (
     <Show loaded={loaded} title="Trail">
-      {({ trail, flow, who }) => {
+      {({ trail, flow, who, elements }) => {
         const path = trail.history.map((h) => h.bit_id);
         const current = trail.current_step?.bit_id ?? null;
         return (
@@ -94,9 +83,7 @@ export function TrailPage({ params }: { params: Params }) {
               <ol class="history">
                 {trail.history.map((h) => (
                   <li key={h.step_id}>
-                    <h3>
-                      {h.seq}. {h.bit_title}
-                    </h3>
+                    <h3>{h.bit_title}</h3>
                     <p class="muted">
                       Entered {when(h.entered_date_time_utc)}
                       {h.left_date_time_utc && ` · left ${when(h.left_date_time_utc)} by ${who(h.left_by)}`}
@@ -105,7 +92,10 @@ export function TrailPage({ params }: { params: Params }) {
                       <ul class="answers">
                         {h.answers.map((a, i) => (
                           <li key={i}>
-                            <strong>{who(a.answered_by)}</strong> answered <span title={`element ${a.element_id}`}>{a.element_type}</span>: {shown(a.value)} <span class="muted">{when(a.answered_date_time_utc)}</span>
+                            <strong>{who(a.answered_by)}</strong> {answerWords(a, elements[a.element_id])}{' '}
+                            <time class="muted" dateTime={a.answered_date_time_utc} title={when(a.answered_date_time_utc)}>
+                              {relativeTime(a.answered_date_time_utc)}
+                            </time>
                           </li>
                         ))}
                       </ul>

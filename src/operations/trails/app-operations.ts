@@ -59,7 +59,7 @@ export const stepOperation = defineOperation({
 export const trailPeopleOperation = defineOperation({
   name: 'trail_people',
   title: 'Who took part in a trail',
-  description: 'The principals a trail\'s history names (started_by, answered_by, left_by, transferred_by, cancelled_by), with their names and kinds, so the history can say who did what. Errors: TRAIL_NOT_FOUND.',
+  description: 'What a trail\'s history names, in words: the principals (started_by, answered_by, left_by, transferred_by, cancelled_by) by name and kind, and the elements its steps asked by label with their options\' texts. Errors: TRAIL_NOT_FOUND.',
   flags: { W: false, D: false, I: true },
   access: { capability: 'run', permission: 'view' },
   rest: { method: 'get', path: '/trails/:trail_id/people', operationId: 'getTrailPeople' },

@@ -227,5 +227,23 @@ export const stepPayloadShape = z.object({
 export type StepPayload = z.infer<typeof stepPayloadShape>;
 
 /** Who a trail's history names (the trail_people operation, trails/people.service.ts), by name. */
-export const trailPeopleShape = peopleShape;
-export type TrailPeople = People;
+/**
+ * What a trail's history names, in words (issues 11 and 28): the principals by name and kind, and each element its
+ * steps asked by its label and type, with its options' and items' texts, so "answered Dropdown: db9125af-…" reads
+ * "chose Full-time in Employment type".
+ */
+export const trailPeopleShape = peopleShape.extend({
+  elements: z.record(
+    z.string(),
+    z.object({
+      label: z.string().nullable(),
+      /** The element type of the body (`dropdown`, `check-list`, …); a check-list item is `check-list-item`. */
+      type: z.string(),
+      /** A check-list item's list label. */
+      list: z.string().nullable().optional(),
+      /** An element's options or items by id: their texts. */
+      options: z.record(z.string(), z.string()).optional(),
+    }),
+  ),
+});
+export type TrailPeople = z.infer<typeof trailPeopleShape>;
