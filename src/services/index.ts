@@ -19,6 +19,7 @@ import { SigninService } from './auth/signin.service.js';
 import { StepFormService } from './trails/step-form.service.js';
 import { TrailPeopleService } from './trails/people.service.js';
 import { TrailsService } from './trails/trails.service.js';
+import { TrailSearchService } from './trails/trail-search.service.js';
 
 export { startConvertPool, stopConvertPool, convertPoolOptionsFromEnv } from './convert/pool.js';
 
@@ -45,6 +46,7 @@ export interface Services {
   stepForm: StepFormService;
   oauth: OAuthService;
   trailPeople: TrailPeopleService;
+  trailSearch: TrailSearchService;
 }
 
 export function createServices(store: Store): Services {
@@ -54,6 +56,7 @@ export function createServices(store: Store): Services {
   const flows = new FlowsService(store);
   const folderExport = new ExportService(store);
   const folderImport = new ImportService(store, bits, flows, references, folderExport);
+  const auth = new AuthService(store);
   return {
     folderExport,
     folderImport,
@@ -61,7 +64,7 @@ export function createServices(store: Store): Services {
     bits,
     connections: new ConnectionsService(store),
     store,
-    auth: new AuthService(store),
+    auth,
     audit: new AuditService(store),
     history: new HistoryService(store),
     revisions: new RevisionsService(store, bits, flows, references),
@@ -76,5 +79,6 @@ export function createServices(store: Store): Services {
     stepForm: new StepFormService(store, trails),
     oauth: new OAuthService(store),
     trailPeople: new TrailPeopleService(store, trails),
+    trailSearch: new TrailSearchService(store, auth),
   };
 }
