@@ -124,6 +124,7 @@ export function worldId(world: World, tool: string, field: string): string | nul
       return world.scopeId;
     case 'principal_id':
     case 'principal_ids':
+    case 'started_by_id':
       return world.principalId;
     case 'webhook_id':
       return world.webhookId;
