@@ -8,6 +8,7 @@ import type { Me } from '../src/services/auth/shapes.js';
 import type { BitSummary, BitView } from '../src/services/bits/shapes.js';
 import type { FlowView, FlowWithGraph } from '../src/services/flows/shapes.js';
 import type { Inbox } from '../src/services/trails/inbox-shapes.js';
+import type { FlowReport, TrailSearchPage } from '../src/services/trails/trail-search-shapes.js';
 import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
 import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trails/shapes.js';
 import type { People } from '../src/services/auth/shapes.js';
@@ -172,3 +173,24 @@ export const rotateWebhookSecret = (id: string, overlapHours: number) => call<We
 export const webhookDeliveries = (id: string, q: { cursor?: string; limit?: number } = {}) => call<DeliveryPage>('GET', withQuery(`${hook(id)}/deliveries`, q));
 export const redeliverWebhook = (id: string, deliveryId: string) => call<DeliveryView>('POST', `${hook(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, {});
 export const sendTestWebhook = (id: string) => call<DeliveryView>('POST', `${hook(id)}/test`, {});
+
+export type { FlowReport, FoundTrail, StepTime, TrailSearchPage } from '../src/services/trails/trail-search-shapes.js';
+
+/** The Trails page's filters (search_trails, export_trails). */
+export interface TrailSearchQuery {
+  flow_id?: string;
+  status?: string[];
+  waiting_for_me?: boolean;
+  started_by_id?: string;
+  started_since?: string;
+  started_until?: string;
+  q?: string;
+  cursor?: string;
+  limit?: number;
+}
+/** Every trail this person may see under the filters, newest change first (search_trails). */
+export const searchTrails = (q: TrailSearchQuery) => call<TrailSearchPage>('GET', withQuery('/trails/search', { ...q }));
+/** The address of the same trails as a CSV download (export_trails): the browser fetches it with the session. */
+export const trailsCsvHref = (q: Omit<TrailSearchQuery, 'cursor' | 'limit'>) => `/api/v1${withQuery('/trails/export', { ...q })}`;
+/** A flow's trails by status and the time spent in each step (flow_report). */
+export const flowReport = (flowId: string) => call<FlowReport>('GET', `/flows/${encodeURIComponent(flowId)}/report`);

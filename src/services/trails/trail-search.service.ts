@@ -13,6 +13,7 @@ import type { Store } from '../../store/store.js';
 import type { Actor } from '../actor.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { csvText } from './csv.js';
+import { TRAIL_STATUS_WORDS } from './status-words.js';
 import type { FlowReport, FoundTrail, StepTime, TrailSearchPage } from './trail-search-shapes.js';
 
 export interface TrailSearchInput {
@@ -32,14 +33,6 @@ export interface CsvFile {
   text: string;
   next_cursor: string | null;
 }
-
-/** How a status reads in a person's words (the CSV; the web page has its own words beside its other labels). */
-const STATUS_WORDS: Record<TrailStatus, string> = {
-  running: 'Running',
-  waiting_for_person: 'Waiting for a person',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-};
 
 const CSV_HEADER = ['Trail', 'Title', 'Flow', 'Status', 'Current step', 'Started by', 'Started (UTC)', 'Last change (UTC)'];
 
@@ -105,7 +98,7 @@ export class TrailSearchService {
       t.trail_id,
       t.trail_title,
       t.flow_title,
-      STATUS_WORDS[t.status],
+      TRAIL_STATUS_WORDS[t.status],
       t.current_bit_title,
       name.get(t.started_by) ?? t.started_by,
       t.started_date_time_utc,
