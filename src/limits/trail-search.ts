@@ -14,6 +14,8 @@ export const TRAIL_SEARCH_LIMITS = {
   trailSearchQueryLength: 200,
   /** Rows of one CSV export of the trails, newest change first; it says when more match (see the operation). */
   trailExportRows: 5000,
+  /** A flow report counts the statuses of this many of the flow's most recently changed trails (all, when it has fewer). */
+  flowReportCountedTrails: 10_000,
   /** A flow report figures time spent per step over the steps left in this many of the flow's most recently changed trails … */
   flowReportTrails: 1000,
   /** … at most this many of them in all … */

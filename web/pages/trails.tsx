@@ -70,7 +70,7 @@ function Report({ flowId }: { flowId: string }) {
       <h2 id="report-title">Report: {report.flow_title}</h2>
       <div class="report-tables">
         <table>
-          <caption>Trails by status</caption>
+          <caption>Trails by status{report.all_counted ? '' : ` (the ${report.counted_trails_limit.toLocaleString()} most recently changed)`}</caption>
           <thead>
             <tr>
               <th scope="col">Status</th>
@@ -85,8 +85,8 @@ function Report({ flowId }: { flowId: string }) {
               </tr>
             ))}
             <tr>
-              <th scope="row">All</th>
-              <td class="number">{report.total_trails.toLocaleString()}</td>
+              <th scope="row">{report.all_counted ? 'All' : 'Counted'}</th>
+              <td class="number">{report.counted_trails.toLocaleString()}</td>
             </tr>
           </tbody>
         </table>

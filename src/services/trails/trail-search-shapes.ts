@@ -33,8 +33,12 @@ export type StepTime = z.infer<typeof stepTimeShape>;
 export const flowReportShape = z.object({
   flow_id: z.string(),
   flow_title: z.string(),
-  trails_by_status: z.object(Object.fromEntries(TRAIL_STATUSES.map((s) => [s, z.number().int()])) as Record<(typeof TRAIL_STATUSES)[number], z.ZodNumber>),
-  total_trails: z.number().int(),
+  trails_by_status: z
+    .object(Object.fromEntries(TRAIL_STATUSES.map((s) => [s, z.number().int()])) as Record<(typeof TRAIL_STATUSES)[number], z.ZodNumber>)
+    .describe('Of the trails counted: all of the flow\'s that you can see, or its most recently changed counted_trails_limit when all_counted is false.'),
+  counted_trails: z.number().int(),
+  counted_trails_limit: z.number().int(),
+  all_counted: z.boolean(),
   step_times: z.array(stepTimeShape).describe('Per bit, in the order the trails reach them (their earliest step number), then by title.'),
   window: z.object({
     trails_examined: z.number().int().describe('Trails whose steps were counted: the flow\'s most recently changed, at most trails_limit.'),

@@ -112,15 +112,18 @@ export class TrailSearchService {
     const db = this.store.db;
     const flow = await this.visibleFlow(actor, input.flow_id);
     const [counts, recent] = await Promise.all([
-      flowStatusCounts(db, actor, flow.id),
+      flowStatusCounts(db, actor, flow.id, LIMITS.flowReportCountedTrails),
       recentLeftSteps(db, actor, flow.id, { trails: LIMITS.flowReportTrails, steps: LIMITS.flowReportSteps }),
     ]);
     const byStatus = Object.fromEntries(TRAIL_STATUSES.map((s) => [s, counts.get(s) ?? 0])) as Record<TrailStatus, number>;
+    const counted = TRAIL_STATUSES.reduce((sum, s) => sum + byStatus[s], 0);
     return {
       flow_id: flow.id,
       flow_title: flow.title,
       trails_by_status: byStatus,
-      total_trails: TRAIL_STATUSES.reduce((sum, s) => sum + byStatus[s], 0),
+      counted_trails: counted,
+      counted_trails_limit: LIMITS.flowReportCountedTrails,
+      all_counted: counted < LIMITS.flowReportCountedTrails,
       step_times: stepTimes(recent.steps, LIMITS.flowReportStepsPerBit),
       window: {
         trails_examined: recent.trails,
