@@ -143,6 +143,7 @@ export function worldId(world: World, tool: string, field: string): string | nul
     case 'principal_id':
       return tool === 'remove_group_member' ? world.memberId : world.principalId;
     case 'principal_ids':
+    case 'started_by_id':
       return world.principalId;
     case 'group_id':
       return world.groupId;

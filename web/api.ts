@@ -8,6 +8,7 @@ import type { Me } from '../src/services/auth/shapes.js';
 import type { BitSummary, BitView } from '../src/services/bits/shapes.js';
 import type { FlowView, FlowWithGraph } from '../src/services/flows/shapes.js';
 import type { Inbox } from '../src/services/trails/inbox-shapes.js';
+import type { FlowReport, TrailSearchPage } from '../src/services/trails/trail-search-shapes.js';
 import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
 import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trails/shapes.js';
 import type { CommentPage, CommentView } from '../src/services/trails/comment-shapes.js';
@@ -205,3 +206,23 @@ export const removeGroupMember = (id: string, principalId: string) => call<Group
 /** Everyone of the account this person may see, with emails for an Admin (people without ids). */
 export const directory = () => call<Directory>('GET', '/people');
 export const updatePerson = (principalId: string, change: { name?: string; email?: string | null }) => call<PersonView>('POST', `/people/${encodeURIComponent(principalId)}`, change);
+export type { FlowReport, FoundTrail, StepTime, TrailSearchPage } from '../src/services/trails/trail-search-shapes.js';
+
+/** The Trails page's filters (search_trails, export_trails). */
+export interface TrailSearchQuery {
+  flow_id?: string;
+  status?: string[];
+  waiting_for_me?: boolean;
+  started_by_id?: string;
+  started_since?: string;
+  started_until?: string;
+  q?: string;
+  cursor?: string;
+  limit?: number;
+}
+/** Every trail this person may see under the filters, newest change first (search_trails). */
+export const searchTrails = (q: TrailSearchQuery) => call<TrailSearchPage>('GET', withQuery('/trails/search', { ...q }));
+/** The address of the same trails as a CSV download (export_trails): the browser fetches it with the session. */
+export const trailsCsvHref = (q: Omit<TrailSearchQuery, 'cursor' | 'limit'>) => `/api/v1${withQuery('/trails/export', { ...q })}`;
+/** A flow's trails by status and the time spent in each step (flow_report). */
+export const flowReport = (flowId: string) => call<FlowReport>('GET', `/flows/${encodeURIComponent(flowId)}/report`);

@@ -9,6 +9,7 @@ import { href, matchPath, usePath, type Page, type Params, type Route } from './
 
 const ROUTES: Route[] = [
   { pattern: '/', load: async () => InboxPage },
+  { pattern: '/trails', load: async () => (await import('./pages/trails.js')).TrailsPage },
   { pattern: '/trails/:trail_id/step', load: async () => (await import('./pages/step.js')).StepPage },
   { pattern: '/trails/:trail_id', load: async () => (await import('./pages/trail.js')).TrailPage },
   { pattern: '/flows', load: async () => (await import('./pages/flows.js')).FlowsPage },
@@ -49,6 +50,7 @@ function Routed({ path }: { path: string }) {
 /** The sections; Activity, the account's changes (issue 26), Webhooks (issue 29) and Groups (issue 27) only for an Admin. */
 const NAV: Array<{ path: string; label: string; admin?: true }> = [
   { path: '/', label: 'Inbox' },
+  { path: '/trails', label: 'Trails' },
   { path: '/flows', label: 'Flows' },
   { path: '/references', label: 'References' },
   { path: '/activity', label: 'Activity', admin: true },

@@ -15,6 +15,7 @@ import { SEARCH_LIMITS } from './search.js';
 import { SESSION_LIMITS } from './session.js';
 import { STORE_LIMITS } from './store.js';
 import { TRAIL_LIMITS } from './trails.js';
+import { TRAIL_SEARCH_LIMITS } from './trail-search.js';
 
 export { ELEMENT_KEY_PATTERN } from './body.js';
 
@@ -29,6 +30,7 @@ export const LIMITS = {
   ...SEARCH_LIMITS,
   ...STORE_LIMITS,
   ...TRAIL_LIMITS,
+  ...TRAIL_SEARCH_LIMITS,
   ...FOLDER_LIMITS,
   ...LIVE_LIMITS,
 } as const;

@@ -12,8 +12,9 @@ import { SEARCH_LIMITS } from './search.js';
 import { SESSION_LIMITS } from './session.js';
 import { STORE_LIMITS } from './store.js';
 import { TRAIL_LIMITS } from './trails.js';
+import { TRAIL_SEARCH_LIMITS } from './trail-search.js';
 
-const CONCERNS = [BODY_LIMITS, CONVERT_LIMITS, FIELD_LIMITS, FOLDER_LIMITS, HTTP_LIMITS, INPUT_LIMITS, LIVE_LIMITS, PAGE_LIMITS, SEARCH_LIMITS, SESSION_LIMITS, STORE_LIMITS, TRAIL_LIMITS];
+const CONCERNS = [BODY_LIMITS, CONVERT_LIMITS, FIELD_LIMITS, FOLDER_LIMITS, HTTP_LIMITS, INPUT_LIMITS, LIVE_LIMITS, PAGE_LIMITS, SEARCH_LIMITS, SESSION_LIMITS, STORE_LIMITS, TRAIL_LIMITS, TRAIL_SEARCH_LIMITS];
 
 describe('LIMITS', () => {
   it('gathers every concern, each limit defined in one of them only (a spread would hide a second definition)', () => {

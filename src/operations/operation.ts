@@ -38,6 +38,11 @@ export interface RestRoute {
   method: 'get' | 'post' | 'delete';
   path: string;
   operationId: string;
+  /**
+   * The route answers a file to download instead of the JSON envelope (the Trails page's CSV): the output's `text`
+   * (fileAnswerShape) as this media type, saved under this name, and its `next_cursor` as a Link header, rel "next".
+   */
+  file?: { mediaType: string; name: string };
 }
 
 /** What the caller's web session offers an operation, at the REST door; absent at the others. */

@@ -40,6 +40,8 @@ import { diffRevisionsTool, getRevisionTool, restoreRevisionTool } from './event
 import { exportFolderTool } from './folder/export-folder.js';
 import { importFolderTool } from './folder/import-folder.js';
 import { getSampleFlowOperation } from './folder/sample-flow.js';
+import { exportTrailsOperation, searchTrailsOperation } from './trails/search-trails.js';
+import { flowReportOperation } from './trails/flow-report.js';
 
 /**
  * Every operation, each declared once: its doors (MCP, REST), access, shapes and what it shows a person are fields
@@ -102,6 +104,9 @@ const OPERATIONS: readonly Operation[] = [
   listOwnTokensOperation,
   revokeOwnTokenOperation,
   ...NOTIFICATION_OPERATIONS,
+  searchTrailsOperation,
+  exportTrailsOperation,
+  flowReportOperation,
 ];
 
 /** What one server serves: a registry is a value, built from a list (a test or the tool-call bench adds its own). */

@@ -23,6 +23,7 @@ import { SigninService } from './auth/signin.service.js';
 import { StepFormService } from './trails/step-form.service.js';
 import { TrailPeopleService } from './trails/people.service.js';
 import { TrailsService } from './trails/trails.service.js';
+import { TrailSearchService } from './trails/trail-search.service.js';
 
 export { startConvertPool, stopConvertPool, convertPoolOptionsFromEnv } from './convert/pool.js';
 
@@ -53,6 +54,7 @@ export interface Services {
   trailPeople: TrailPeopleService;
   comments: CommentsService;
   notifications: NotificationsService;
+  trailSearch: TrailSearchService;
 }
 
 export function createServices(store: Store): Services {
@@ -62,6 +64,7 @@ export function createServices(store: Store): Services {
   const flows = new FlowsService(store);
   const folderExport = new ExportService(store);
   const folderImport = new ImportService(store, bits, flows, references, folderExport);
+  const people = new PeopleService(store);
   return {
     folderExport,
     folderImport,
@@ -75,7 +78,7 @@ export function createServices(store: Store): Services {
     revisions: new RevisionsService(store, bits, flows, references),
     webhooks: new WebhooksService(store),
     groups: new GroupsService(store),
-    people: new PeopleService(store),
+    people,
     flows,
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),
@@ -88,5 +91,6 @@ export function createServices(store: Store): Services {
     trailPeople: new TrailPeopleService(store, trails),
     comments: new CommentsService(store),
     notifications: new NotificationsService(store),
+    trailSearch: new TrailSearchService(store, people),
   };
 }

@@ -67,7 +67,12 @@ function operationItem(tool: Operation): [string, string, Record<string, unknown
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      '200': { description: 'Done.', content: { 'application/json': { schema: success(jsonSchema(tool.output, 'output')) } } },
+      '200': operation.file
+        ? {
+            description: `The file (${operation.file.name}); when it holds only the first part, a Link header (rel "next") names the request for the rest.`,
+            content: { [operation.file.mediaType]: { schema: { type: 'string' } } },
+          }
+        : { description: 'Done.', content: { 'application/json': { schema: success(jsonSchema(tool.output, 'output')) } } },
       '401': { description: 'No token or session, or an ended one.' },
       '403': errorResponse(
         tool.sessionOnly

@@ -54,7 +54,11 @@ export const methodNotAllowed =
     sendHttpError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${allowed.join(' or ')}.`);
   };
 
-/** Literal path segments before parameters, so `/references/search` is matched before `/references/:reference_id`. */
+/**
+ * Literal path segments before parameters, so `/references/search` is matched before `/references/:reference_id`.
+ * Literal segments that differ compare as text: an order of every pair (the sort needs one), not only of those
+ * that share a prefix, which left `/trails/search` after `/trails/:trail_id` when another path stood between them.
+ */
 function routeOrder(a: Operation, b: Operation): number {
   const as = (a.rest as RestRoute).path.split('/');
   const bs = (b.rest as RestRoute).path.split('/');
@@ -62,8 +66,9 @@ function routeOrder(a: Operation, b: Operation): number {
     const ap = as[i].startsWith(':');
     const bp = bs[i].startsWith(':');
     if (ap !== bp) return ap ? 1 : -1;
+    if (!ap && as[i] !== bs[i]) return as[i] < bs[i] ? -1 : 1;
   }
-  return 0;
+  return as.length - bs.length;
 }
 
 /**
@@ -92,6 +97,11 @@ export function restRouter(services: Services, logger: Logger, web: WebSession, 
       sendError(res, outcome.error);
       return;
     }
+    const file = operation.rest?.file;
+    if (file) {
+      sendFile(req, res, file, outcome.data as { text: string; next_cursor: string | null });
+      return;
+    }
     const envelope = { success: true, data: outcome.data };
     // A 7 MB step or bit is written and encoded on a conversion thread, as over /mcp (mcp/transport.ts); such an
     // answer has no ETag (Express would hash its 16 MB on this thread for one).
@@ -116,6 +126,19 @@ export function restRouter(services: Services, logger: Logger, web: WebSession, 
   });
 
   return router;
+}
+
+/**
+ * A download (RestRoute.file): the text as an attachment of its media type, and, when it holds only the first part,
+ * the address of the next part (the same request with its cursor) as a Link header (RFC 8288).
+ */
+function sendFile(req: Request, res: Response, file: NonNullable<RestRoute['file']>, data: { text: string; next_cursor: string | null }): void {
+  if (data.next_cursor !== null) {
+    const next = new URL(req.originalUrl, 'http://origin');
+    next.searchParams.set('cursor', data.next_cursor);
+    res.set('Link', `<${next.pathname}${next.search}>; rel="next"`);
+  }
+  res.status(200).type(file.mediaType).attachment(file.name).send(data.text);
 }
 
 function sendError(res: Response, error: ErrorBody): void {
