@@ -10,7 +10,7 @@
  * handed to a person; 70% started by people, 30% by agents. Trail i starts a minute after trail i - 1, so each
  * load is newer than the last.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import { capabilityName } from '../src/config.js';
 import { needsPerson } from '../src/services/trails/trails.service.js';
@@ -26,6 +26,8 @@ export const PEOPLE = 50;
 export const AGENTS = 5;
 export const FLOWS = 20;
 const BATCH = 500;
+/** A step's own bit_snapshot since migration 018: the JSON null (its snapshot is in step_snapshots). */
+const NULL_JSON = 'null';
 
 export interface Member {
   principalId: string;
@@ -36,8 +38,7 @@ interface StepTemplate {
   bitId: string;
   title: string;
   humanRequired: boolean;
-  /** The snapshot a real run stored, as JSON text, and its hash. */
-  snapshot: string;
+  /** The hash of the snapshot a real run stored (in step_snapshots). */
   hash: string;
   revision: number | null;
   /** The intake's notes field. */
@@ -87,19 +88,18 @@ async function makeFlow(store: Store, author: ToolClient, agent: ToolClient, per
   await agent.ok('advance_trail', { trail_id: trail.trail_id });
   await person.ok('advance_trail', { trail_id: trail.trail_id });
   await agent.ok('advance_trail', { trail_id: trail.trail_id });
-  const rows = await store.db.selectFrom('trail_steps').select(['bit_id', 'bit_title', 'bit_snapshot', 'human_required', 'bit_revision']).where('trail_id', '=', trail.trail_id).orderBy('seq').execute();
-  const steps = rows.map((row): StepTemplate => {
-    const snapshot = store.dialect.json(store.dialect.parseJson(row.bit_snapshot));
-    return {
+  // The loaded steps refer to the snapshots the real run stored (migration 018: once per account).
+  const rows = await store.db.selectFrom('trail_steps').select(['bit_id', 'bit_title', 'snapshot_hash', 'human_required', 'bit_revision']).where('trail_id', '=', trail.trail_id).orderBy('seq').execute();
+  const steps = rows.map(
+    (row): StepTemplate => ({
       bitId: row.bit_id,
       title: row.bit_title ?? '',
       humanRequired: Number(row.human_required) === 1,
-      snapshot,
-      hash: createHash('sha256').update(snapshot).digest('hex'),
+      hash: row.snapshot_hash as string,
       revision: row.bit_revision === null ? null : Number(row.bit_revision),
       elementId: row.bit_id === intake.bit_id ? (intake.minted_node_ids.notes ?? null) : null,
-    };
-  });
+    }),
+  );
   if (steps.length !== 3) throw new Error(`flow ${f}: the real run took ${steps.length} steps, not 3`);
   return { flowId: flow_id, steps };
 }
@@ -150,7 +150,7 @@ function trailRows(team: Team, i: number, random: () => number, rows: Rows): voi
       seq,
       bit_id: template.bitId,
       bit_title: template.title,
-      bit_snapshot: template.snapshot,
+      bit_snapshot: NULL_JSON,
       snapshot_hash: template.hash,
       snapshot_step_id: null,
       entered_at: entered,

@@ -118,20 +118,21 @@ export class TrailsService {
     const { snapshot, revision, big } = trail.flow_version === null ? await this.liveBit(tx, trail.account_id, bitId) : await this.approvedBit(tx, trail, bitId);
     const id = randomUUID();
     if (big) await yieldToEventLoop();
-    // A bit entered again unchanged (a loop in the flow) shares the snapshot its first entry stored (migration 008).
+    // A bit entered unchanged, by this trail or any other of the account, is stored once (migration 018): the step
+    // keeps the snapshot's hash; only a snapshot the account has never stored is sent to the store.
     const json = this.store.dialect.json(snapshot);
     if (big) await yieldToEventLoop();
     const hash = createHash('sha256').update(json).digest('hex');
-    const holder = await repo.stepHoldingSnapshot(tx, trail.id, hash);
+    if (!(await repo.hasSnapshot(tx, trail.account_id, hash))) await repo.storeSnapshot(tx, trail.account_id, hash, json);
     await repo.insertStep(tx, {
       id,
       trail_id: trail.id,
       seq,
       bit_id: bitId,
       bit_title: snapshot.title,
-      bit_snapshot: holder ? this.store.dialect.json(null) : json,
+      bit_snapshot: this.store.dialect.json(null),
       snapshot_hash: hash,
-      snapshot_step_id: holder ?? null,
+      snapshot_step_id: null,
       entered_at: at,
       bit_revision: revision,
       human_required: snapshot.human_required ? 1 : 0,
