@@ -35,6 +35,7 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   const workers = workerCount(args, io);
   try {
     quotasFromEnv(io.env);
+    (await import('../services/trails/archive.service.js')).archiverOptionsFromEnv(io.env);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -94,6 +95,10 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   const { WebhookDeliverer, delivererOptionsFromEnv } = await import('../services/webhooks/deliverer.js');
   const deliverer = new WebhookDeliverer(store, services.webhooks, delivererOptionsFromEnv(io.env), logger);
   deliverer.start();
+  // Every serving process archives finished trails by age when the operator asked for it; passes at once are safe.
+  const { TrailArchiver, archiverOptionsFromEnv } = await import('../services/trails/archive.service.js');
+  const archiver = new TrailArchiver(store, archiverOptionsFromEnv(io.env), logger);
+  archiver.start();
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
   // and a write that committed went unanswered (found by the fault test's SIGTERM stops under load).
   let calls = 0;
@@ -111,8 +116,7 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
       clearInterval(drain);
       // Long-lived streams (a client's GET) end here.
       server.closeAllConnections();
-      void deliverer
-        .stop()
+      void Promise.all([deliverer.stop(), archiver.stop()])
         .then(() => Promise.all([store.close(), stopConvertPool()]))
         .then(() => process.exit(EXIT.ok));
     }, 20);

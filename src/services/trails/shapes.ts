@@ -161,6 +161,7 @@ export const trailSummaryShape = z.object({
   started_by: z.string(),
   started_date_time_utc: z.string(),
   last_modified_date_time_utc: z.string(),
+  archived_date_time_utc: z.string().nullable().describe('When the finished trail was archived (listed only with include_archived).'),
 });
 export type TrailSummary = z.infer<typeof trailSummaryShape>;
 

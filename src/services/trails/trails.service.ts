@@ -54,6 +54,7 @@ export interface ListTrailsInput {
   flow_id?: string;
   status?: TrailStatus;
   principal_id?: string;
+  include_archived?: boolean;
   cursor?: string;
   limit?: number;
 }
@@ -333,7 +334,7 @@ export class TrailsService {
     const page = await repo.listTrails(
       db,
       { accountId: actor.accountId, scopeId: actor.scopeId },
-      { flowId: input.flow_id, status: input.status, principalId: input.principal_id },
+      { flowId: input.flow_id, status: input.status, principalId: input.principal_id, includeArchived: input.include_archived },
       { limit: input.limit ?? LIMITS.defaultPageSize, cursor: input.cursor },
     );
     const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
@@ -351,6 +352,7 @@ export class TrailsService {
           started_by: t.started_by,
           started_date_time_utc: t.created_at,
           last_modified_date_time_utc: t.updated_at,
+          archived_date_time_utc: t.archived_at ?? null,
         };
       }),
       next_cursor: page.next_cursor,

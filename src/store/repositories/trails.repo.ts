@@ -170,6 +170,8 @@ export interface TrailListFilter {
   status?: TrailTable['status'];
   /** Trails this principal started, answered on, handed over, advanced or cancelled: its participations. */
   principalId?: string;
+  /** Archived trails too (archive.service.ts); without it they are left out. */
+  includeArchived?: boolean;
 }
 
 /**
@@ -181,6 +183,8 @@ export async function listTrails(q: Q, seen: Visibility, filter: TrailListFilter
   const listed = [visibleTo(seen, 'trails')];
   if (filter.flowId) listed.push(sql<SqlBool>`${sql.ref('trails.flow_id')} = ${filter.flowId}`);
   if (filter.status) listed.push(sql<SqlBool>`${sql.ref('trails.status')} = ${filter.status}`);
+  // Archived trails are the oldest changes: the lists' index ranges reach them only past every live trail.
+  if (!filter.includeArchived) listed.push(sql<SqlBool>`${sql.ref('trails.archived_at')} IS NULL`);
   const principal = filter.principalId;
   const fetch = (after: PageKey | null, count: number) => {
     if (principal) {
