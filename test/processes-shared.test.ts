@@ -32,7 +32,7 @@ describe.each(ENGINES)('two waymark serve processes on one %s store', (engine) =
     const [one, two] = served.map((s) => new URL(s.url).origin) as [string, string];
 
     // Signed in through one; the other takes its cookie and CSRF token.
-    const person = await services.auth.createToken({ accountId, permission: 'edit', capabilities: ['author', 'read', 'run'].map(capabilityName), kind: 'person' });
+    const person = await services.auth.createToken({ accountId, permission: 'edit', capabilities: (['author', 'read', 'run'] as const).map(capabilityName), kind: 'person' });
     const first = await signedIn(services, one, person.principalId);
     const second = new Browser(two);
     for (const [name, value] of first.cookies) second.cookies.set(name, value);
