@@ -42,7 +42,9 @@ interface Served {
 
 async function serve(services: Services): Promise<Served> {
   const server = createHttpApp(services, silentLogger, { host: '127.0.0.1', port: 0 }).listen(0, '127.0.0.1');
-  server.keepAliveTimeout = 120_000;
+  // Longer than any load between two sizes (100k trails and a million events took minutes): the client keeps its
+  // connection as long as the server says, and a connection the server dropped meanwhile failed the next read.
+  server.keepAliveTimeout = 3_600_000;
   let last = Number.NaN;
   // First among the listeners, so the time starts before the app's own synchronous work.
   server.prependListener('request', (_req, res) => {
