@@ -1,6 +1,7 @@
 /**
  * Scale (issue 31): the reads a person or agent makes often, as a team's trails pile up from 1k to 10k and 100k
- * (bench/trail-load.ts: 50 people and 5 agents, 20 flows, mixed status), on the embedded store and on PostgreSQL
+ * (bench/trail-load.ts: 50 people and 5 agents, 20 flows, mixed status, and 10 changes of each trail in the
+ * account's event log: a million events at 100k trails), on the embedded store and on PostgreSQL
  * (a fresh database, dropped afterwards). Every read goes through the real HTTP app (createHttpApp, in this
  * process) over /api/v1 as the web app makes it: a person signed in by a link, an agent by its bearer token. Each
  * figure is the median server time of repeated calls (from the request's arrival to its answer handed to the
@@ -27,7 +28,7 @@ import { signedIn, type Browser } from '../test/web-client.js';
 import { openBenchStore, type BenchStore, type EngineName } from './bodies.js';
 import { plansOf, type StatementPlan } from './query-plans.js';
 import { isEntry, median, RESULTS_DIR, round, runAsScript, writeResult, type BenchOptions, type BenchResult } from './result.js';
-import { loadTrails, makeTeam, settle, type Team } from './trail-load.js';
+import { EVENTS_PER_TRAIL, loadTrails, makeTeam, settle, type Team } from './trail-load.js';
 
 const RATIO_BAR = 1.5;
 const POSTGRES_MS_BAR = 50;
@@ -41,7 +42,9 @@ interface Served {
 
 async function serve(services: Services): Promise<Served> {
   const server = createHttpApp(services, silentLogger, { host: '127.0.0.1', port: 0 }).listen(0, '127.0.0.1');
-  server.keepAliveTimeout = 120_000;
+  // Longer than any load between two sizes (100k trails and a million events took minutes): the client keeps its
+  // connection as long as the server says, and a connection the server dropped meanwhile failed the next read.
+  server.keepAliveTimeout = 3_600_000;
   let last = Number.NaN;
   // First among the listeners, so the time starts before the app's own synchronous work.
   server.prependListener('request', (_req, res) => {
@@ -166,20 +169,21 @@ async function readsOf(side: Side): Promise<Read[]> {
   const me = person.principalId;
   const flow = side.team.flows[0]?.flowId as string;
   const store = side.bench.store;
-  type Input = { limit: number; flow_id?: string; reason?: 'transferred'; principal_id?: string; cursor?: string };
-  const request = async (op: 'inbox' | 'trails', who: Actor, input: Input) => {
+  type Input = { limit: number; flow_id?: string; reason?: 'transferred'; principal_id?: string; cursor?: string; resource_type?: 'trail'; resource_id?: string };
+  type Op = 'inbox' | 'trails' | 'history';
+  const request = async (op: Op, who: Actor, input: Input) => {
     const path = `/api/v1/${op}?${new URLSearchParams(Object.entries(input).map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
     // The person through the web app's session, the agent with its bearer token.
     const res = who === person ? await side.browser.fetch(path) : await fetch(`${side.web.origin}${path}`, { headers: { authorization: `Bearer ${side.agentToken}` } });
-    const body = (await res.json()) as { success: boolean; data?: { items?: unknown[]; trails?: unknown[]; next_cursor?: string | null } };
+    const body = (await res.json()) as { success: boolean; data?: { items?: unknown[]; trails?: unknown[]; events?: unknown[]; next_cursor?: string | null } };
     if (!body.success || !body.data) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-    return body.data;
+    return { ...body.data, items: body.data.items ?? body.data.events };
   };
-  const read = (name: string, op: 'inbox' | 'trails', who: Actor, input: Input): Read => ({
+  const read = (name: string, op: Op, who: Actor, input: Input): Read => ({
     name,
     limit: input.limit,
     request: () => request(op, who, input),
-    service: (s) => (op === 'inbox' ? s.inbox.list(who, input) : s.trails.list(who, input)),
+    service: (s) => (op === 'inbox' ? s.inbox.list(who, input) : op === 'history' ? s.history.list(who, input) : s.trails.list(who, input)),
   });
   const inboxNext = (await request('inbox', person, { limit: 20 })).next_cursor ?? '';
   const mineNext = (await request('trails', person, { limit: 25, principal_id: me })).next_cursor ?? '';
@@ -192,6 +196,12 @@ async function readsOf(side: Side): Promise<Read[]> {
     .limit(1)
     .executeTakeFirstOrThrow();
   const deep = encodeCursor(middle);
+  // A trail's history: the trail of the first page of the list (every loaded trail has EVENTS_PER_TRAIL changes).
+  const someTrail = (await store.db.selectFrom('events').select('resource_id').where('resource_type', '=', 'trail').orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow()).resource_id;
+  const activityNext = (await request('history', person, { limit: 50 })).next_cursor ?? '';
+  const head = Number((await store.db.selectFrom('events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirstOrThrow()).seq);
+  // The Activity page half way down its pages, as its cursor says it (history.service.ts encodeCursor).
+  const activityDeep = Buffer.from(`h${Math.floor(head / 2)}`).toString('base64url');
   const inboxWho = { accountId: person.accountId, scopeId: person.scopeId, principalId: me, isPerson: true };
   return [
     read('inbox, first page', 'inbox', person, { limit: 20 }),
@@ -210,6 +220,11 @@ async function readsOf(side: Side): Promise<Read[]> {
     read('list_trails, first page', 'trails', person, { limit: 50 }),
     read('list_trails of one flow', 'trails', person, { limit: 20, flow_id: flow }),
     read('list_trails, a page half way down', 'trails', person, { limit: 50, cursor: deep }),
+    read("a trail's history (list_history by resource)", 'history', person, { limit: 10, resource_type: 'trail', resource_id: someTrail }),
+    read('Activity (the account history), first page', 'history', person, { limit: 50 }),
+    read('Activity, next page', 'history', person, { limit: 50, cursor: activityNext }),
+    read('Activity, a page half way down', 'history', person, { limit: 50, cursor: activityDeep }),
+    read("Activity of one person (list_history by principal)", 'history', person, { limit: 20, principal_id: me }),
   ];
 }
 
@@ -320,7 +335,7 @@ export async function run(options: BenchOptions = {}): Promise<BenchResult> {
     bars,
     notes: [
       `Server time, the median of ${rounds} calls after 3 unmeasured, from the request's arrival at the HTTP app (in this process) to its answer handed to the socket; the client's time around it is in the last column. Each size's ratio is against a ${label(base)} store of its own, timed in the same rounds (its request and the grown store's one after the other, the order swapped each round), the median of the rounds' ratios, so other work on the machine weighs on both; the ${label(base)} column is that baseline beside the largest size. Every page is full at ${label(base)} (the flow's and the agent's inbox ask for 5 rows, my trails for 25), so each size answers as many rows. The person is one of 50 and starts about 1.4% of the trails; the agent one of 5.`,
-      `Trails loaded in bulk (bench/trail-load.ts), then the planner's statistics refreshed as a running server would (VACUUM ANALYZE on PostgreSQL, the store's PRAGMA optimize on SQLite). Loading took ${runs.map((r) => `${r.engine} ${sizes.map((s) => `${label(s)} ${round(r.loadSeconds.get(s) ?? 0)} s`).join(', ')}`).join('; ')}.`,
+      `Trails loaded in bulk (bench/trail-load.ts) with ${EVENTS_PER_TRAIL} events each in the account's history (${label(largest * EVENTS_PER_TRAIL)} at ${label(largest)} trails), then the planner's statistics refreshed as a running server would (VACUUM ANALYZE on PostgreSQL, the store's PRAGMA optimize on SQLite). Loading took ${runs.map((r) => `${r.engine} ${sizes.map((s) => `${label(s)} ${round(r.loadSeconds.get(s) ?? 0)} s`).join(', ')}`).join('; ')}.`,
       'Plans of the three slowest reads at the largest size per engine: bench/results/scale-plans.md.',
       ...(quick ? ['Quick run: 1k and 10k trails only.'] : []),
     ],

@@ -10,12 +10,12 @@
  * handed to a person; 70% started by people, 30% by agents. Trail i starts a minute after trail i - 1, so each
  * load is newer than the last.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import { capabilityName } from '../src/config.js';
 import { needsPerson } from '../src/services/trails/trails.service.js';
 import { shiftInboxCounts } from '../src/store/repositories/inbox.repo.js';
-import type { TrailAnswerTable, TrailEventTable, TrailParticipantTable, TrailStepTable, TrailTable } from '../src/store/schema.js';
+import type { EventTable, TrailAnswerTable, TrailEventTable, TrailParticipantTable, TrailStepTable, TrailTable } from '../src/store/schema.js';
 import type { Store } from '../src/store/store.js';
 import { connectClient, type ToolClient } from '../test/harness.js';
 import { bodyOf, p, textArea } from '../test/trail-fixtures.js';
@@ -26,6 +26,8 @@ export const PEOPLE = 50;
 export const AGENTS = 5;
 export const FLOWS = 20;
 const BATCH = 500;
+/** A step's own bit_snapshot since migration 018: the JSON null (its snapshot is in step_snapshots). */
+const NULL_JSON = 'null';
 
 export interface Member {
   principalId: string;
@@ -36,8 +38,7 @@ interface StepTemplate {
   bitId: string;
   title: string;
   humanRequired: boolean;
-  /** The snapshot a real run stored, as JSON text, and its hash. */
-  snapshot: string;
+  /** The hash of the snapshot a real run stored (in step_snapshots). */
   hash: string;
   revision: number | null;
   /** The intake's notes field. */
@@ -87,19 +88,18 @@ async function makeFlow(store: Store, author: ToolClient, agent: ToolClient, per
   await agent.ok('advance_trail', { trail_id: trail.trail_id });
   await person.ok('advance_trail', { trail_id: trail.trail_id });
   await agent.ok('advance_trail', { trail_id: trail.trail_id });
-  const rows = await store.db.selectFrom('trail_steps').select(['bit_id', 'bit_title', 'bit_snapshot', 'human_required', 'bit_revision']).where('trail_id', '=', trail.trail_id).orderBy('seq').execute();
-  const steps = rows.map((row): StepTemplate => {
-    const snapshot = store.dialect.json(store.dialect.parseJson(row.bit_snapshot));
-    return {
+  // The loaded steps refer to the snapshots the real run stored (migration 018: once per account).
+  const rows = await store.db.selectFrom('trail_steps').select(['bit_id', 'bit_title', 'snapshot_hash', 'human_required', 'bit_revision']).where('trail_id', '=', trail.trail_id).orderBy('seq').execute();
+  const steps = rows.map(
+    (row): StepTemplate => ({
       bitId: row.bit_id,
       title: row.bit_title ?? '',
       humanRequired: Number(row.human_required) === 1,
-      snapshot,
-      hash: createHash('sha256').update(snapshot).digest('hex'),
+      hash: row.snapshot_hash as string,
       revision: row.bit_revision === null ? null : Number(row.bit_revision),
       elementId: row.bit_id === intake.bit_id ? (intake.minted_node_ids.notes ?? null) : null,
-    };
-  });
+    }),
+  );
   if (steps.length !== 3) throw new Error(`flow ${f}: the real run took ${steps.length} steps, not 3`);
   return { flowId: flow_id, steps };
 }
@@ -110,7 +110,16 @@ interface Rows {
   answers: Array<Insertable<TrailAnswerTable>>;
   events: Array<Insertable<TrailEventTable>>;
   participants: TrailParticipantTable[];
+  /** The account's event log (migration 013): EVENTS_PER_TRAIL changes of each trail, seq numbered on load. */
+  changes: Array<Omit<EventTable, 'seq'>>;
 }
+
+/**
+ * Changes recorded per trail: a million events at 100k trails, the issue's "100k trails and 1M events". Each is a
+ * change of the trail by one of the people who took part in it (start, answers, advances), spread over its life.
+ */
+export const EVENTS_PER_TRAIL = 10;
+const CHANGE_OPERATIONS = ['start_trail', 'submit_step_data', 'advance_trail', 'submit_step_data', 'advance_trail', 'submit_step_data', 'advance_trail', 'transfer_step', 'submit_step_data', 'advance_trail'];
 
 const START = Date.parse('2025-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -150,7 +159,7 @@ function trailRows(team: Team, i: number, random: () => number, rows: Rows): voi
       seq,
       bit_id: template.bitId,
       bit_title: template.title,
-      bit_snapshot: template.snapshot,
+      bit_snapshot: NULL_JSON,
       snapshot_hash: template.hash,
       snapshot_step_id: null,
       entered_at: entered,
@@ -188,13 +197,34 @@ function trailRows(team: Team, i: number, random: () => number, rows: Rows): voi
   };
   rows.trails.push(trail);
   for (const principal of who) rows.participants.push({ trail_id: id, principal_id: principal, updated_at: trail.updated_at });
+  const takers = [...who];
+  for (let e = 0; e < EVENTS_PER_TRAIL; e++) {
+    const principalId = e === 0 ? starter.principalId : (takers[Math.floor(random() * takers.length)] as string);
+    rows.changes.push({
+      id: randomUUID(),
+      account_id: team.owner.accountId,
+      occurred_at: iso(created + Math.floor(((clock - created) * e) / EVENTS_PER_TRAIL)),
+      scope_id: null,
+      principal_id: principalId,
+      principal_kind: team.agents.some((a) => a.principalId === principalId) ? 'agent' : 'person',
+      token_id: null,
+      client_name: null,
+      operation: CHANGE_OPERATIONS[e] as string,
+      resource_type: 'trail',
+      resource_id: id,
+      revision: e + 1,
+      summary: JSON.stringify({ trail_title: trail.title }),
+      prev_hash: null,
+      hash: 'bench',
+    });
+  }
 }
 
 /** Loads trails number `from` to `to` - 1 (the same trails for the same numbers on every run). */
 export async function loadTrails(store: Store, team: Team, from: number, to: number): Promise<void> {
   for (let start = from; start < to; start += BATCH) {
     const random = prng(start + 1);
-    const rows: Rows = { trails: [], steps: [], answers: [], events: [], participants: [] };
+    const rows: Rows = { trails: [], steps: [], answers: [], events: [], participants: [], changes: [] };
     for (let i = start; i < Math.min(to, start + BATCH); i++) trailRows(team, i, random, rows);
     await store.transaction(async (tx) => {
       await tx.insertInto('trails').values(rows.trails).execute();
@@ -202,6 +232,12 @@ export async function loadTrails(store: Store, team: Team, from: number, to: num
       if (rows.answers.length > 0) await tx.insertInto('trail_answers').values(rows.answers).execute();
       if (rows.events.length > 0) await tx.insertInto('trail_events').values(rows.events).execute();
       await tx.insertInto('trail_participants').values(rows.participants).execute();
+      // After the account's last event, in the order made (the bench reads them; nothing verifies the chain).
+      const head = await tx.selectFrom('events').select((eb) => eb.fn.max('seq').as('seq')).where('account_id', '=', team.owner.accountId).executeTakeFirst();
+      const first = Number(head?.seq ?? 0) + 1;
+      const events = rows.changes.map((change, n) => ({ ...change, seq: first + n }));
+      // Chunks of 2,000 rows: PostgreSQL takes at most 65,535 parameters a statement.
+      for (let n = 0; n < events.length; n += 2000) await tx.insertInto('events').values(events.slice(n, n + 2000)).execute();
       for (const trail of rows.trails) await shiftInboxCounts(tx, null, trail);
     });
   }

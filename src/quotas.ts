@@ -4,8 +4,12 @@
  * environment, enforced by the HTTP doors (rates, http/rate-limit.ts) and the conversion threads (concurrency,
  * services/fair-share.ts), and shown to agents by describe_platform.
  *
- * Every figure holds per server process, as the conversion threads and the connection pool are per process:
- * `serve --workers N` (or N machines) lets an account N times the rate and the concurrency.
+ * The request rates hold across every server process on the store (issue 31: counted in the store,
+ * services/shared-counters.ts), so `serve --workers N` or N machines let an account its rate, not N times it.
+ * The concurrency figures (conversions, heavy reads, the line, and the searches at once of limits/search.ts) hold
+ * per server process, by design: what they share out is the process's own conversion threads and connection pool,
+ * so N processes let an account N times the concurrency, and the store N times the searches at once (each
+ * process's pool, WAYMARK_PG_POOL_SIZE, bounds what it sends to PostgreSQL).
  */
 
 export interface Quotas {

@@ -51,6 +51,9 @@ const USAGE = `Usage: waymark <command>
                                            create or update the folder's records, all or nothing; print the plan;
                                            --prune archives what has no file; --check: a dry run that exits 3
                                            when the folder and Waymark differ
+  trails archive --older-than 90d          archive the completed and cancelled trails last changed before then
+                                           (they leave list_trails unless include_archived; get_trail still
+                                           reads them); WAYMARK_TRAIL_ARCHIVE_AFTER_DAYS makes serve do it hourly
   migrate                                  bring the store's schema up to date
 
 Capabilities: ${allCapabilityNames().join(', ')}
@@ -72,6 +75,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   audit: async () => (await import('./commands.js')).audit,
   webhook: async () => (await import('./webhook.js')).webhook,
   group: async () => (await import('./group.js')).group,
+  trails: async () => (await import('./trails.js')).trails,
   migrate: async () => (await import('./commands.js')).migrate,
   export: async () => (await import('./folder.js')).exportFolder,
   import: async () => (await import('./folder.js')).importFolder,

@@ -41,6 +41,7 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
     quotasFromEnv(io.env);
     mail = mailConfigFromEnv(io.env);
     scheduler = schedulerConfigFromEnv(io.env);
+    (await import('../services/trails/archive.service.js')).archiverOptionsFromEnv(io.env);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -112,6 +113,10 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   overdue.start();
   const mailer = mail ? new (await import('../services/notifications/mailer.js')).Mailer(store, { ...mail, publicBase: publicBase(await httpOptions(actualPort)) }, logger) : undefined;
   mailer?.start();
+  // Every serving process archives finished trails by age when the operator asked for it; passes at once are safe.
+  const { TrailArchiver, archiverOptionsFromEnv } = await import('../services/trails/archive.service.js');
+  const archiver = new TrailArchiver(store, archiverOptionsFromEnv(io.env), logger);
+  archiver.start();
   // A stop lets the tool calls under way finish: closing the store beneath them answered INTERNAL_ERROR,
   // and a write that committed went unanswered (found by the fault test's SIGTERM stops under load).
   let calls = 0;
@@ -131,7 +136,7 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
       clearInterval(drain);
       // Long-lived streams (a client's GET) end here.
       server.closeAllConnections();
-      void Promise.all([deliverer.stop(), overdue.stop(), mailer?.stop()])
+      void Promise.all([deliverer.stop(), overdue.stop(), mailer?.stop(), archiver.stop()])
         .then(() => Promise.all([store.close(), stopConvertPool()]))
         .then(() => process.exit(EXIT.ok));
     }, 20);

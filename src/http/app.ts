@@ -19,6 +19,7 @@ import { mcpRouter, sendRpcError } from './mcp/route.js';
 import { openApiDocument } from './rest/openapi.js';
 import { protectedResourceRouter } from './oauth/protected-resource.js';
 import { rateLimits } from './rate-limit.js';
+import { SharedCounters } from '../services/shared-counters.js';
 import { methodNotAllowed as restMethodNotAllowed, restRouter, sendHttpError } from './rest/router.js';
 import { webSession } from './session/session.js';
 import { webAppRouter } from './web-app.js';
@@ -100,7 +101,7 @@ export function createHttpApp(services: Services, logger: Logger, options: HttpO
   // The authorization server for remote MCP clients (issue 12), where it may run (https, or this machine).
   const oauth = createOAuthServer(services, logger, { base, resource: mcpUrl, sessions: signedInPersons(services) });
   const bearer = bearerAuth(services, mcpUrl, oauth.verify);
-  const limits = rateLimits(processQuotas());
+  const limits = rateLimits(processQuotas(), new SharedCounters(services.store));
   // Per-address limits read the client's address: behind a TLS proxy (an https public URL) the proxy's header says it.
   app.set('trust proxy', options.trustProxy ?? (base.protocol === 'https:' ? 'loopback' : false));
 

@@ -1,9 +1,10 @@
 /**
  * Request rates (issue 24, "a tenant gets a fair share"): per token and per account on the routes that take a
- * token (/mcp, /api/v1), per network address on those that take none (sign-in, OAuth), counted by
- * rate-limiter-flexible in this process's memory (quotas.ts says why per process). A refused request costs a
- * header check and a counter: it is answered before its body is read (or, for a small MCP body, before anything
- * of it runs), so one account at its limit leaves the others' calls as they were.
+ * token (/mcp, /api/v1), per network address on those that take none (sign-in, OAuth), counted across every
+ * server process on the store (services/shared-counters.ts: in memory per call, added to the store every 200 ms),
+ * so four processes allow an account its rate, not four times it. A refused request costs a header check and a
+ * counter: it is answered before its body is read (or, for a small MCP body, before anything of it runs), so one
+ * account at its limit leaves the others' calls as they were.
  *
  * Every answer on these routes carries the IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers):
  * `RateLimit-Policy` names the quotas, `RateLimit` what is left of the nearest one and when it resets; a refusal
@@ -13,10 +14,11 @@
 import { createHash } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler, Response } from 'express';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { errorBody, WaymarkError } from '../errors.js';
 import { errorResult } from '../mcp/envelope.js';
 import type { Quotas } from '../quotas.js';
+import type { Count, SharedCounters } from '../services/shared-counters.js';
 import { actorOf } from './session/bearer.js';
 import { addressKey } from './client-address.js';
 import { isSessionAuth } from './session/session.js';
@@ -26,7 +28,10 @@ interface Policy {
   name: 'token' | 'account' | 'address' | 'registration';
   quota: number;
   windowSeconds: number;
-  limiter: RateLimiterMemory;
+  /** Counts a request of `key` (its credential, account or address) under this policy, in every process. */
+  consume(key: string): Promise<RateLimiterRes>;
+  /** What this process knows of `key`'s count, asking no one. */
+  peek(key: string): RateLimiterRes | undefined;
 }
 
 interface Verdict {
@@ -35,9 +40,19 @@ interface Verdict {
   refused: boolean;
 }
 
-function policy(name: Policy['name'], quota: number, windowSeconds: number): Policy | null {
+function policy(counters: SharedCounters, name: Policy['name'], quota: number, windowSeconds: number): Policy | null {
   if (quota <= 0) return null;
-  return { name, quota, windowSeconds, limiter: new RateLimiterMemory({ keyPrefix: name, points: quota, duration: windowSeconds }) };
+  const result = (count: Count) => new RateLimiterRes(quota - count.used, Math.max(0, count.resetsAt - Date.now()), count.used);
+  return {
+    name,
+    quota,
+    windowSeconds,
+    consume: async (key) => result(await counters.consume(`rate:${name}:${key}`, windowSeconds * 1000)),
+    peek: (key) => {
+      const count = counters.peek(`rate:${name}:${key}`);
+      return count && result(count);
+    },
+  };
 }
 
 /** Counts one request under each policy in turn, stopping at the first that refuses it. */
@@ -45,13 +60,10 @@ async function consume(steps: Array<[Policy | null, string]>): Promise<Verdict[]
   const verdicts: Verdict[] = [];
   for (const [p, key] of steps) {
     if (!p) continue;
-    try {
-      verdicts.push({ policy: p, left: await p.limiter.consume(key), refused: false });
-    } catch (outcome) {
-      if (!(outcome instanceof RateLimiterRes)) throw outcome;
-      verdicts.push({ policy: p, left: outcome, refused: true });
-      break;
-    }
+    const left = await p.consume(key);
+    const refused = left.consumedPoints > p.quota;
+    verdicts.push({ policy: p, left, refused });
+    if (refused) break;
   }
   return verdicts;
 }
@@ -144,18 +156,18 @@ function refuseMcp(readBody: RequestHandler): Refuse {
   };
 }
 
-export function rateLimits(quotas: Quotas): RateLimits {
-  const token = policy('token', quotas.requestsPerToken, quotas.windowSeconds);
-  const account = policy('account', quotas.requestsPerAccount, quotas.windowSeconds);
-  const address = policy('address', quotas.anonymousPerAddress, quotas.windowSeconds);
-  const registration = policy('registration', quotas.registrationsPerAddress, 3600);
+export function rateLimits(quotas: Quotas, counters: SharedCounters): RateLimits {
+  const token = policy(counters, 'token', quotas.requestsPerToken, quotas.windowSeconds);
+  const account = policy(counters, 'account', quotas.requestsPerAccount, quotas.windowSeconds);
+  const address = policy(counters, 'address', quotas.anonymousPerAddress, quotas.windowSeconds);
+  const registration = policy(counters, 'registration', quotas.registrationsPerAddress, 3600);
 
   /** A bearer token already past its rate, from its header alone: the flood of a token at its limit costs no query. */
   const early = (refuse: Refuse): RequestHandler => async (req, res, next) => {
     try {
       const header = req.headers.authorization;
       if (!token || !header?.startsWith('Bearer ')) return next();
-      const used = await token.limiter.get(bearerKey(header.slice(7).trim()));
+      const used = token.peek(bearerKey(header.slice(7).trim()));
       if (!used || used.consumedPoints < token.quota) return next();
       refuseLater(refuse, req, res, setFields(res, [{ policy: token, left: new RateLimiterRes(0, used.msBeforeNext, used.consumedPoints), refused: true }]) as Verdict);
     } catch (error) {

@@ -8,7 +8,10 @@ export const SEARCH_LIMITS = {
    * word took 15 ms a row (1.5 s for a page of 100), 4,096 takes under 1 ms.
    */
   snippetWindowChars: 4096,
-  /** Searches of one account that run at once; more wait in line, and beyond the line are TOO_MANY_REQUESTS. */
+  /**
+   * Searches of one account that run at once, per server process (they share out its connection pool: quotas.ts);
+   * more wait in line, and beyond the line are TOO_MANY_REQUESTS.
+   */
   concurrentSearchesPerAccount: 2,
   queuedSearchesPerAccount: 8,
   /** Hits of search_references when `limit` is omitted (at most pageSize). */

@@ -136,6 +136,11 @@ export interface TrailTable {
   step_reminded: number;
   due_at: string | null;
   due_reminded: number;
+  /**
+   * Migration 018: when a completed or cancelled trail was archived by age (services/trails/archive.service.ts);
+   * optional here as every trail starts without it.
+   */
+  archived_at?: string | null;
 }
 export interface TrailStepTable {
   id: string;
@@ -158,6 +163,8 @@ export interface TrailStepTable {
   /**
    * Migration 008: sha256 of the stored snapshot; the step that holds it when this one shares an earlier
    * step's (bit_snapshot is then the JSON null); the bit's title as entered (null only on rows older than 008).
+   * Since migration 018 every snapshot is in step_snapshots under (account, snapshot_hash): bit_snapshot is the
+   * JSON null and snapshot_step_id null on every step.
    */
   snapshot_hash: string | null;
   snapshot_step_id: string | null;
@@ -279,6 +286,23 @@ export interface DB {
   trail_comments: TrailCommentTable;
   notifications: NotificationTable;
   notification_settings: NotificationSettingsTable;
+  step_snapshots: StepSnapshotTable;
+  shared_counters: SharedCounterTable;
+}
+
+/** Each distinct snapshot trails of an account entered, once, under its sha256 (migration 018). */
+export interface StepSnapshotTable {
+  account_id: string;
+  hash: string;
+  snapshot: Json;
+}
+
+/** A request rate's count in its current window, shared by every server process on the store (migration 018). */
+export interface SharedCounterTable {
+  key: string;
+  points: number;
+  /** Milliseconds since the epoch; PostgreSQL hands a bigint back as a string. */
+  resets_at: number | string;
 }
 
 /** People an Admin groups, so a step can be offered to them (migration 017). */

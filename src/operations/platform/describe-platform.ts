@@ -34,7 +34,7 @@ export function describePlatformTool(allTools: () => readonly Operation[]) {
       capability_names: z.object({ author: z.string(), read: z.string(), run: z.string() }),
       anchor_scheme: z.string(),
       limits: z.record(z.string(), z.number()),
-      quotas: z.record(z.string(), z.number()).describe('Per token and per account, per server process; 0 is no limit. Past one: TOO_MANY_REQUESTS with details.retry_after_seconds.'),
+      quotas: z.record(z.string(), z.number()).describe('Per token and per account; 0 is no limit. requests_* hold across all server processes, concurrent_* and waiting_* per process (N processes: N times). Past one: TOO_MANY_REQUESTS with details.retry_after_seconds.'),
       tools: z.array(z.object({ name: z.string(), flags: z.string(), capability: z.string(), permission: z.string(), allowed: z.boolean() })),
       body_syntax: z.array(z.object({ construct: z.string(), form: z.string(), notes: z.string().optional() })),
       slate: z.object({ text: z.string(), nodes: z.record(z.string(), z.string()), holds: z.record(z.string(), z.string()), example: z.array(z.unknown()) }),

@@ -17,6 +17,7 @@ export const listTrailsTool = defineOperation({
     flow_id: recordId().optional(),
     status: z.enum(TRAIL_STATUSES).optional(),
     principal_id: recordId('Trails it started or acted on.').optional(),
+    include_archived: z.boolean().optional().describe('Also finished trails archived by age.'),
     ...pageInput,
   }),
   output: trailPage,

@@ -122,16 +122,28 @@ describe.each(ENGINES)('trail bounds on %s', (engine) => {
     const view = await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id });
     expect(view.history.map((s) => s.bit_title)).toEqual(['Ping', 'Pong', 'Ping', 'Pong', 'Ping', 'Pong']);
     expect(view.current_step?.bit_body).toContain('pong body');
-    const rows = await h.store.store.db.selectFrom('trail_steps').select(['seq', 'snapshot_step_id']).where('trail_id', '=', trail.trail_id).orderBy('seq').execute();
-    expect(rows.filter((r) => r.snapshot_step_id === null).map((r) => r.seq)).toEqual([1, 2]);
+    const stored = async () => (await h.store.store.db.selectFrom('step_snapshots').select('hash').where('account_id', '=', h.accountId).execute()).length;
+    const hashes = async () => (await h.store.store.db.selectFrom('trail_steps').select('snapshot_hash').where('trail_id', '=', trail.trail_id).orderBy('seq').execute()).map((r) => r.snapshot_hash);
+    const [ping, pong] = await hashes();
+    expect(await hashes()).toEqual([ping, pong, ping, pong, ping, pong]);
+    const before = await stored();
 
-    // A bit changed since its last entry is stored anew.
+    // A bit changed since its last entry is stored anew; a second trail through the same bits stores nothing new.
     await h.owner.client.ok('update_bit', { bit_id: bit.ping, bit_title: 'Ping again' });
     const again = await h.owner.client.ok<Trail>('advance_trail', { trail_id: trail.trail_id });
     expect(again.current_step).toMatchObject({ bit_title: 'Ping again', seq: 7 });
     expect(again.current_step?.bit_body).toContain('ping body');
-    const holders = await h.store.store.db.selectFrom('trail_steps').select('seq').where('trail_id', '=', trail.trail_id).where('snapshot_step_id', 'is', null).orderBy('seq').execute();
-    expect(holders.map((r) => r.seq)).toEqual([1, 2, 7]);
+    const changed = (await hashes())[6];
+    expect(changed).not.toBe(ping);
+    expect(await stored()).toBe(before + 1);
+    const second = await start(cycleFlow);
+    await h.owner.client.ok('advance_trail', { trail_id: second.trail_id });
+    expect(await stored()).toBe(before + 1);
+    const secondHashes = (await h.store.store.db.selectFrom('trail_steps').select('snapshot_hash').where('trail_id', '=', second.trail_id).orderBy('seq').execute()).map((r) => r.snapshot_hash);
+    expect(secondHashes).toEqual([changed, pong]);
+    const steps = await h.store.store.db.selectFrom('trail_steps').select(['bit_snapshot', 'snapshot_step_id']).where('trail_id', 'in', [trail.trail_id, second.trail_id]).execute();
+    expect(steps.every((s) => h.store.store.dialect.parseJson(s.bit_snapshot) === null && s.snapshot_step_id === null)).toBe(true);
+    await h.owner.client.ok('cancel_trail', { trail_id: second.trail_id });
     await h.owner.client.ok('update_bit', { bit_id: bit.ping, bit_title: 'Ping' });
   });
 
@@ -144,9 +156,9 @@ describe.each(ENGINES)('trail bounds on %s', (engine) => {
     const person = await h.principal({ kind: 'person', permission: 'view', capabilities: ['run'] });
     const trail = await person.client.ok<Trail>('start_trail', { flow_id });
     for (let i = 0; i < 3; i++) await person.client.ok('advance_trail', { trail_id: trail.trail_id });
-    const step = await h.store.store.db.selectFrom('trail_steps').select(['seq', 'snapshot_step_id']).where('trail_id', '=', trail.trail_id).orderBy('seq', 'desc').executeTakeFirstOrThrow();
-    expect(step).toMatchObject({ seq: 4 });
-    expect(step.snapshot_step_id).not.toBeNull();
+    const steps = await h.store.store.db.selectFrom('trail_steps').select(['seq', 'snapshot_hash']).where('trail_id', '=', trail.trail_id).orderBy('seq').execute();
+    expect(steps.map((s) => s.seq)).toEqual([1, 2, 3, 4]);
+    expect(steps[3]?.snapshot_hash).toBe(steps[1]?.snapshot_hash);
 
     const actor = await h.services.auth.authenticate(person.token);
     const inbox = await h.services.inbox.list(actor!, {});

@@ -81,10 +81,10 @@ describe.each(ENGINES)('the inbox state kept with each change on %s', (engine) =
   afterAll(async () => h?.close());
 
   async function trails(): Promise<TrailRow[]> {
-    const hr = engine === 'postgres' ? sql`(hs.bit_snapshot -> 'human_required') = 'true'::jsonb` : sql`json_type(hs.bit_snapshot, '$.human_required') = 'true'`;
+    const hr = engine === 'postgres' ? sql`(hs.snapshot -> 'human_required') = 'true'::jsonb` : sql`json_type(hs.snapshot, '$.human_required') = 'true'`;
     const rows = await sql<TrailRow>`SELECT t.id, t.account_id, t.scope_id, t.flow_id, t.status, t.started_by, t.updated_at, t.needs_person,
         CASE WHEN ${hr} THEN 1 ELSE 0 END AS snapshot_hr
-      FROM trails t LEFT JOIN trail_steps s ON s.id = t.current_step_id LEFT JOIN trail_steps hs ON hs.id = COALESCE(s.snapshot_step_id, s.id)`.execute(h.store.store.db);
+      FROM trails t LEFT JOIN trail_steps s ON s.id = t.current_step_id LEFT JOIN step_snapshots hs ON hs.account_id = t.account_id AND hs.hash = s.snapshot_hash`.execute(h.store.store.db);
     return rows.rows.map((r) => ({ ...r, needs_person: Number(r.needs_person), snapshot_hr: Number(r.snapshot_hr) }));
   }
 
@@ -167,9 +167,9 @@ describe.each(ENGINES)('the inbox state kept with each change on %s', (engine) =
   }
 
   async function trailStepFlags(): Promise<Array<{ column: number; snapshot: number }>> {
-    const hr = engine === 'postgres' ? sql`(hs.bit_snapshot -> 'human_required') = 'true'::jsonb` : sql`json_type(hs.bit_snapshot, '$.human_required') = 'true'`;
+    const hr = engine === 'postgres' ? sql`(hs.snapshot -> 'human_required') = 'true'::jsonb` : sql`json_type(hs.snapshot, '$.human_required') = 'true'`;
     const rows = await sql<{ column: number; snapshot: number }>`SELECT s.human_required AS column, CASE WHEN ${hr} THEN 1 ELSE 0 END AS snapshot
-      FROM trail_steps s JOIN trail_steps hs ON hs.id = COALESCE(s.snapshot_step_id, s.id) ORDER BY s.id`.execute(h.store.store.db);
+      FROM trail_steps s JOIN trails t ON t.id = s.trail_id JOIN step_snapshots hs ON hs.account_id = t.account_id AND hs.hash = s.snapshot_hash ORDER BY s.id`.execute(h.store.store.db);
     return rows.rows.map((r) => ({ column: Number(r.column), snapshot: Number(r.snapshot) }));
   }
 

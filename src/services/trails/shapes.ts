@@ -185,6 +185,7 @@ export const trailSummaryShape = z.object({
   due_date_time_utc: z.string().nullable(),
   step_due_date_time_utc: z.string().nullable(),
   overdue: z.boolean(),
+  archived_date_time_utc: z.string().nullable().describe('When the finished trail was archived (listed only with include_archived).'),
 });
 export type TrailSummary = z.infer<typeof trailSummaryShape>;
 

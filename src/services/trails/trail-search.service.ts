@@ -181,6 +181,7 @@ export class TrailSearchService {
         due_date_time_utc: t.due_at,
         step_due_date_time_utc: t.step_due_at,
         overdue: isOverdue(t.step_due_at, t.status, now) || isOverdue(t.due_at, t.status, now),
+        archived_date_time_utc: t.archived_at,
       };
     });
   }

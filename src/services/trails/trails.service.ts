@@ -76,6 +76,7 @@ export interface ListTrailsInput {
   flow_id?: string;
   status?: TrailStatus;
   principal_id?: string;
+  include_archived?: boolean;
   cursor?: string;
   limit?: number;
 }
@@ -174,20 +175,21 @@ export class TrailsService {
     const assignment = { ...resolved.assignment, due: stepDue(at, snapshot.expected_duration, trail.due_at) };
     const id = randomUUID();
     if (big) await yieldToEventLoop();
-    // A bit entered again unchanged (a loop in the flow) shares the snapshot its first entry stored (migration 008).
+    // A bit entered unchanged, by this trail or any other of the account, is stored once (migration 018): the step
+    // keeps the snapshot's hash; only a snapshot the account has never stored is sent to the store.
     const json = this.store.dialect.json(snapshot);
     if (big) await yieldToEventLoop();
     const hash = createHash('sha256').update(json).digest('hex');
-    const holder = await repo.stepHoldingSnapshot(tx, trail.id, hash);
+    if (!(await repo.hasSnapshot(tx, trail.account_id, hash))) await repo.storeSnapshot(tx, trail.account_id, hash, json);
     await repo.insertStep(tx, {
       id,
       trail_id: trail.id,
       seq,
       bit_id: bitId,
       bit_title: snapshot.title,
-      bit_snapshot: holder ? this.store.dialect.json(null) : json,
+      bit_snapshot: this.store.dialect.json(null),
       snapshot_hash: hash,
-      snapshot_step_id: holder ?? null,
+      snapshot_step_id: null,
       entered_at: at,
       bit_revision: revision,
       human_required: snapshot.human_required ? 1 : 0,
@@ -446,7 +448,7 @@ export class TrailsService {
     const page = await repo.listTrails(
       db,
       { accountId: actor.accountId, scopeId: actor.scopeId },
-      { flowId: input.flow_id, status: input.status, principalId: input.principal_id },
+      { flowId: input.flow_id, status: input.status, principalId: input.principal_id, includeArchived: input.include_archived },
       { limit: input.limit ?? LIMITS.defaultPageSize, cursor: input.cursor },
     );
     const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
@@ -468,6 +470,7 @@ export class TrailsService {
           due_date_time_utc: t.due_at,
           step_due_date_time_utc: t.step_due_at,
           overdue: isOverdue(t.step_due_at, t.status, now) || isOverdue(t.due_at, t.status, now),
+          archived_date_time_utc: t.archived_at ?? null,
         };
       }),
       next_cursor: page.next_cursor,

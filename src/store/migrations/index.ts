@@ -17,6 +17,7 @@ import { revisions } from './014-revisions.js';
 import { trailReads } from './015-trail-reads.js';
 import { webhooks } from './016-webhooks.js';
 import { teamRuns } from './017-team-runs.js';
+import { scaleStorage } from './018-scale-storage.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: MigrationTarget): Record<string, Migration> {
@@ -38,5 +39,6 @@ export function migrations(dialect: MigrationTarget): Record<string, Migration> 
     '015-trail-reads': trailReads(dialect),
     '016-webhooks': webhooks(),
     '017-team-runs': teamRuns(dialect),
+    '018-scale-storage': scaleStorage(dialect),
   };
 }

@@ -49,7 +49,7 @@ function waitingRanges(who: { principalId: string; isPerson: boolean }): Array<(
 }
 
 /** The columns a window reads of each trail: what a row shows and what the other filters test. */
-const WINDOWED = ['trails.id', 'trails.flow_id', 'trails.title', 'trails.status', 'trails.current_step_id', 'trails.started_by', 'trails.created_at', 'trails.updated_at', 'trails.due_at', 'trails.step_due_at'] as const;
+const WINDOWED = ['trails.id', 'trails.flow_id', 'trails.title', 'trails.status', 'trails.current_step_id', 'trails.started_by', 'trails.created_at', 'trails.updated_at', 'trails.due_at', 'trails.step_due_at', 'trails.archived_at'] as const;
 
 /**
  * The window: at most `count` rows of the filter's index range after `after`, in the lists' order, with the columns
@@ -111,6 +111,7 @@ export interface SearchRow {
   updated_at: string;
   due_at: string | null;
   step_due_at: string | null;
+  archived_at: string | null;
 }
 
 export interface SearchPage {

@@ -91,28 +91,33 @@ export async function findStep(q: Q, id: string): Promise<StepRow | undefined> {
   return q.selectFrom('trail_steps').select(STEP_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-/** The snapshot a step entered, read from the step that holds it (itself, or the earlier one it shares). */
-export async function stepSnapshot(q: Q, step: Pick<StepRow, 'id' | 'snapshot_step_id'>): Promise<unknown> {
+/**
+ * The snapshot a step entered, from its account's store of snapshots (migration 018) by the step's hash. A step
+ * older than 018 that shared an earlier step's snapshot carries that step's hash, so the same row answers it.
+ */
+export async function stepSnapshot(q: Q, step: Pick<StepRow, 'id'>): Promise<unknown> {
   const row = await q
-    .selectFrom('trail_steps')
-    .select('bit_snapshot')
-    .where('id', '=', step.snapshot_step_id ?? step.id)
+    .selectFrom('trail_steps as s')
+    .innerJoin('trails as t', 't.id', 's.trail_id')
+    .innerJoin('step_snapshots as ss', (join) => join.onRef('ss.account_id', '=', 't.account_id').onRef('ss.hash', '=', 's.snapshot_hash'))
+    .select('ss.snapshot')
+    .where('s.id', '=', step.id)
     .executeTakeFirstOrThrow();
-  return row.bit_snapshot;
+  return row.snapshot;
 }
 
-/** The step of this trail that holds a snapshot of this hash, if one does. */
-export async function stepHoldingSnapshot(q: Q, trailId: string, hash: string): Promise<string | undefined> {
-  const row = await q
-    .selectFrom('trail_steps')
-    .select('id')
-    .where('trail_id', '=', trailId)
-    .where('snapshot_hash', '=', hash)
-    .where('snapshot_step_id', 'is', null)
-    .orderBy('seq')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id;
+/** Whether the account holds a snapshot of this hash already (any trail of it entered one). */
+export async function hasSnapshot(q: Q, accountId: string, hash: string): Promise<boolean> {
+  const row = await q.selectFrom('step_snapshots').select('hash').where('account_id', '=', accountId).where('hash', '=', hash).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Stores a snapshot once per account. Two transactions storing the same one at once both succeed: the second waits
+ * for the first's row (PostgreSQL) or its write lock (SQLite) and then does nothing.
+ */
+export async function storeSnapshot(q: Q, accountId: string, hash: string, json: unknown): Promise<void> {
+  await q.insertInto('step_snapshots').values({ account_id: accountId, hash, snapshot: json }).onConflict((oc) => oc.columns(['account_id', 'hash']).doNothing()).execute();
 }
 
 /**
@@ -166,6 +171,8 @@ export interface TrailListFilter {
   status?: TrailTable['status'];
   /** Trails this principal started, answered on, handed over, advanced or cancelled: its participations. */
   principalId?: string;
+  /** Archived trails too (archive.service.ts); without it they are left out. */
+  includeArchived?: boolean;
 }
 
 /**
@@ -177,6 +184,8 @@ export async function listTrails(q: Q, seen: Visibility, filter: TrailListFilter
   const listed = [visibleTo(seen, 'trails')];
   if (filter.flowId) listed.push(sql<SqlBool>`${sql.ref('trails.flow_id')} = ${filter.flowId}`);
   if (filter.status) listed.push(sql<SqlBool>`${sql.ref('trails.status')} = ${filter.status}`);
+  // Archived trails are the oldest changes: the lists' index ranges reach them only past every live trail.
+  if (!filter.includeArchived) listed.push(sql<SqlBool>`${sql.ref('trails.archived_at')} IS NULL`);
   const principal = filter.principalId;
   const fetch = (after: PageKey | null, count: number) => {
     if (principal) {
