@@ -88,6 +88,11 @@ describe.each(ENGINES)('a team runs a process on %s', (engine) => {
       if (!envelope.success) throw new Error(`${tool}: ${JSON.stringify(envelope.error)}`);
       return envelope.data as T;
     };
+    // Its manual teaches who does a step, by when, claiming and comments.
+    const manual = (await call<{ trails: string[] }>('describe_platform', {})).trails.join('\n');
+    for (const taught of ['assignee: "starter", "person:<id or email>", "group:<id or name>" or "context:<trail_context field>"', 'expected_duration, ISO 8601 in weeks, days, hours, minutes or seconds', 'STEP_ASSIGNED', 'claims its step', 'due_date_time_utc', 'comment_on_step', '@name or @email']) {
+      expect(manual).toContain(taught);
+    }
     // Far enough ahead that Ann does the laptop before it, on a loaded machine too.
     const due = fromNow(15_000);
     const started = await call<{ trail_id: string; current_step: { bit_title: string } }>('start_trail', { flow_id: flowId, trail_title: 'Onboarding Carla', trail_context: { manager: 'MIA@example.com' }, due_date_time_utc: due });
