@@ -2,12 +2,11 @@
  * Live updates across processes (issue 27): two `waymark serve` processes on one store. A person connected to
  * process A (their session cookie, as the app's EventSource sends it) receives `notifications` when they are told of
  * something that a write through process B caused, and `inbox` when a trail they can see changes through process B;
- * marking read through B lowers the count A streams. Each process reads the store with its own poller, so nothing
- * passes between the processes but the store.
+ * marking read through B lowers the count A streams. The notice is a real write's: transfer_step naming her. Each
+ * process reads the store with its own poller, so nothing passes between the processes but the store.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServices } from '../src/services/index.js';
-import { notify } from '../src/services/notifications/record.js';
 import { createTestStore, ENGINES, type TestStore } from './engines.js';
 import { RemoteClient } from './faults/client.js';
 import { openLive, type LiveReader } from './live-client.js';
@@ -59,10 +58,8 @@ describe.each(ENGINES)('live updates from two waymark serve processes on one %s 
     const trail = await ok<{ trail_id: string; current_step: { step_id: string } }>('start_trail', { flow_id, trail_title: 'Onboarding Ann' });
     expect((await live.next('inbox')).data).toEqual({ seq: expect.any(Number) });
 
-    // The write hands the step to Ann and tells her in its transaction, as a write that assigns does.
-    await ts.store.transaction((tx) =>
-      notify(tx, accountId, { principalIds: [ann.principalId] }, { kind: 'assigned', trailId: trail.trail_id, stepId: trail.current_step.step_id, actorId: null, summary: { step_title: 'Sign the contract', trail_title: 'Onboarding Ann' } }),
-    );
+    // The owner hands the step to Ann through process B (transfer_step), which tells her in its transaction.
+    await ok('transfer_step', { trail_id: trail.trail_id, reason: 'Ann signs for the team.', to: `person:${ann.principalId}` });
     const told = await live.next('notifications');
     expect(told.data).toEqual({ unread_count: 1, latest_id: expect.any(String) });
 

@@ -3,17 +3,18 @@
  * retries that are spent leave a message `failed` with its error; a server's permanent refusal of a recipient
  * fails it at once; a message whose mailer died (an expired lease) is taken over and sent once; a person whose
  * address was removed is not mailed. And schedulers racing on the same overdue trails record each reminder once.
+ * The notices come from real writes through a served process whose own mailer is off (no WAYMARK_SMTP_URL): the
+ * mailer under test here is the only one sending.
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailConfigFromEnv, schedulerConfigFromEnv } from '../src/config.js';
-import { createServices, type Services } from '../src/services/index.js';
 import { Mailer } from '../src/services/notifications/mailer.js';
 import { OverdueScheduler } from '../src/services/notifications/scheduler.js';
-import { createTestStore, ENGINES, type TestStore } from './engines.js';
+import { ENGINES, type TestStore } from './engines.js';
 import { startServedStore, type ServedStore } from './serve.js';
 import { SmtpReceiver } from './smtp-receiver.js';
-import { addPerson, assignStep, makeFlow, makeOverdue, startTrail, until, type Person } from './team-fixtures.js';
+import { fromNow, teamOf, until, type Person, type StartedTrail, type Team } from './team-fixtures.js';
 
 const base = new URL('http://waymark.test:3000');
 
@@ -44,30 +45,32 @@ describe('mail settings', () => {
 });
 
 describe.each(ENGINES)('the mailer on %s', (engine) => {
+  let served: ServedStore | undefined;
   let ts: TestStore | undefined;
   let smtp: SmtpReceiver | undefined;
   let running: Mailer | undefined;
-  let services: Services;
-  let accountId: string;
-  let ownerId: string;
+  let team: Team;
   let ann: Person;
+  let trail: StartedTrail;
 
   const start = async () => {
-    ts = await createTestStore(engine);
-    services = createServices(ts.store);
-    const first = await services.auth.init();
-    accountId = first.accountId;
-    ownerId = first.token?.principalId as string;
-    ann = await addPerson(services, accountId, 'Ann Lee', 'ann@example.com');
+    served = await startServedStore(engine);
+    ts = served.ts;
+    team = teamOf(served);
+    ann = await team.addPerson('Ann Lee', 'ann@example.com');
+    const flowId = await team.makeFlow('Onboarding', [{ title: 'Laptop' }]);
+    trail = await team.startTrail(team.admin.token, flowId, { title: 'Onboarding' });
   };
-  const tell = async (to: string[] = [ann.id]) => assignStep(ts!.store, accountId, { trailId: null, stepId: null }, to, 'assigned', ownerId, { trail_title: 'Onboarding', step_title: 'Laptop' });
+  // The owner hands the step to the person (transfer_step): one 'assigned' notice for them.
+  const tell = async (to: Person = ann) => team.handTo(team.admin.token, trail.trailId, `person:${to.email ?? to.id}`);
   const row = async () => ts!.store.db.selectFrom('notifications').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
 
   afterEach(async () => {
     await running?.stop();
     running = undefined;
     await smtp?.stop();
-    await ts?.close();
+    await served?.close();
+    served = undefined;
   });
 
   it('retries a send that fails, then gives up with the error kept', { timeout: 30_000 }, async () => {
@@ -96,10 +99,11 @@ describe.each(ENGINES)('the mailer on %s', (engine) => {
     expect(Number((await row()).email_attempts)).toBe(1);
     expect((await row()).email_error).toContain('550');
 
-    const carl = await addPerson(services, accountId, 'Carl Diaz', 'carl@example.com');
+    const carl = await team.addPerson('Carl Diaz', 'carl@example.com');
     await running.stop();
-    await tell([carl.id]);
-    await ts!.store.db.updateTable('principals').set({ email: null }).where('id', '=', carl.id).execute();
+    await tell(carl);
+    // An Admin clears Carl's address before the mail goes out.
+    await team.setEmail(carl.id, null);
     running.start();
     await until('the message without an address', async () => (await row()).email_state === 'failed');
     expect((await row()).email_error).toBe('The person has no email address any more; an Admin can set one.');
@@ -112,6 +116,8 @@ describe.each(ENGINES)('the mailer on %s', (engine) => {
     await tell();
     await tell();
     const [dead, live] = await ts!.store.db.selectFrom('notifications').select('id').orderBy('id').execute();
+    // Direct setup: a mailer that died holding a lease, and one sending now, are states of other processes' mailers
+    // that no write of a person makes.
     const past = new Date(Date.now() - 1000).toISOString();
     const future = new Date(Date.now() + 60_000).toISOString();
     // A mailer that died mid-send: its lease (and so its due time) is over. Another is sending now.
@@ -141,20 +147,21 @@ describe.each(ENGINES)('schedulers racing on %s', (engine) => {
   it('record each reminder once however many find it in the same round', { timeout: 60_000 }, async () => {
     // The server's own scheduler looks once at start, then not for an hour: the racers here are the only ones.
     served = await startServedStore(engine, { WAYMARK_SCHEDULER_POLL_MS: '3600000' });
-    const { ts, services, first, origin } = served;
-    const owner = first.token?.token as string;
-    const ann = await addPerson(services, first.accountId, 'Ann Lee', 'ann@example.com');
-    const flowId = await makeFlow(served.serve.url, owner, 'Onboarding', 'Prepare the laptop');
-    const trails = [];
-    for (let k = 0; k < 20; k++) trails.push(await startTrail(origin, owner, flowId, `Trail ${k}`));
-    const past = new Date(Date.now() - 1000).toISOString();
-    for (const t of trails) await makeOverdue(ts.store, t, { assignee: ann.id, stepDueAt: past, dueAt: past });
+    const { ts } = served;
+    const team = teamOf(served);
+    const owner = team.admin.token;
+    const ann = await team.addPerson('Ann Lee', 'ann@example.com');
+    // Ann does the step; the trails are due in a few seconds (the step's hour is cut to the trail's due time).
+    const flowId = await team.makeFlow('Onboarding', [{ title: 'Prepare the laptop', assignee: 'person:ann@example.com', expected_duration: 'PT1H' }]);
+    const due = fromNow(4000);
+    const trails = await Promise.all(Array.from({ length: 20 }, (_, k) => team.startTrail(owner, flowId, { title: `Trail ${k}`, due })));
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(due) - Date.now() + 50)));
     const racers = [0, 1, 2, 3].map(() => new OverdueScheduler(ts.store, { pollMs: 3_600_000 }));
     await Promise.all(racers.map((s) => s.tick()));
     await Promise.all(racers.map((s) => s.tick()));
     const rows = await ts.store.db.selectFrom('notifications').select(['trail_id', 'kind', 'principal_id']).execute();
     const keys = rows.map((r) => `${r.trail_id} ${r.kind} ${r.principal_id}`).sort();
-    const ownerId = first.token?.principalId as string;
-    expect(keys).toEqual(trails.flatMap((t) => [`${t.trailId} step_overdue ${ann.id}`, `${t.trailId} trail_overdue ${ann.id}`, `${t.trailId} trail_overdue ${ownerId}`]).sort());
+    const ownerId = team.admin.id;
+    expect(keys).toEqual(trails.flatMap((t) => [`${t.trailId} assigned ${ann.id}`, `${t.trailId} step_overdue ${ann.id}`, `${t.trailId} trail_overdue ${ann.id}`, `${t.trailId} trail_overdue ${ownerId}`]).sort());
   });
 });

@@ -121,8 +121,10 @@ export interface TrailTable {
   /** The approved flow version the trail runs (migration 014); null: the bits as they are when it enters them. */
   flow_version: number | null;
   /**
-   * Migration 015: 1 while the trail is open and its current step waits for a person (handed to one, or
-   * human_required while running), else 0; written with every change of status or step (what the inbox filters on).
+   * Migration 015: 1 while the trail is open and its current step waits for any person (handed over with nobody
+   * named, or human_required while running), else 0; since issue 27 (migration 017), 2 while it waits for the
+   * person or group it is assigned to (trails/assignment.ts needsPerson: an agent's own step is 0). Written with
+   * every change of status, step or assignment (what the inbox filters and counts on).
    */
   needs_person: number;
   /**

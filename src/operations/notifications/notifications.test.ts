@@ -57,13 +57,13 @@ describe.each(ENGINES)('notifications for people, on %s', (engine) => {
     const first = await annApp.ok<NotificationPage>(annApp.get('/notifications?limit=2'));
     expect(first.unread_count).toBe(3);
     expect(first.notifications.map((n) => [n.kind, n.summary, n.actor_name, n.due_date_time_utc, n.read])).toEqual([
-      ['step_overdue', 'Overdue: “Sign the contract” in Onboarding Ann.', null, '2026-01-05T09:00:00.000Z', false],
-      ['mentioned', 'Bob Roy mentioned you on “Sign the contract” in Onboarding Ann: “@Ann Lee can you check clause 4?”', 'Bob Roy', null, false],
+      ['step_overdue', 'Overdue: Sign the contract in Onboarding Ann.', null, '2026-01-05T09:00:00.000Z', false],
+      ['mentioned', 'Bob Roy mentioned you on Sign the contract in Onboarding Ann: “@Ann Lee can you check clause 4?”', 'Bob Roy', null, false],
     ]);
     expect(first.notifications[1]).toMatchObject({ trail_id: trailId, step_id: stepId, actor_id: bob.principalId, read_date_time_utc: null });
     expect(first.next_cursor).toEqual(expect.any(String));
     const second = await annApp.ok<NotificationPage>(annApp.get(`/notifications?limit=2&cursor=${first.next_cursor}`));
-    expect(second.notifications.map((n) => n.summary)).toEqual(['You have a step to do: “Sign the contract” in Onboarding Ann (from Bob Roy).']);
+    expect(second.notifications.map((n) => n.summary)).toEqual(['You have a step to do: Sign the contract in Onboarding Ann (from Bob Roy).']);
     expect(second.next_cursor).toBeNull();
     expect(Number(second.notifications[0].notification_id)).toBeLessThan(Number(first.notifications[1].notification_id));
     // Bob was told nothing; he never sees Ann's.

@@ -98,6 +98,8 @@ describe.each(ENGINES)('who does a step and by when, on %s', (engine) => {
     const forFinance = await start('group');
     expect(forFinance.current_step?.assignee).toEqual({ principal_id: null, name: null, group_id: finance, group_name: 'Finance', claimed: false });
     expect((await notices(forFinance.trail_id)).map((n) => n.principal_id).sort()).toEqual([people.ann.principalId, people.bo.principalId].sort());
+    // The group's name, which the app's list and the mail say ("Your group Finance has a step to do").
+    for (const n of await notices(forFinance.trail_id)) expect(n.summary).toMatchObject({ group_id: finance, group_name: 'Finance' });
 
     const byContext = await start('context', { trail_context: { manager: 'CY@Example.com' } });
     expect(byContext.current_step?.assignee).toMatchObject({ principal_id: people.cy.principalId, name: 'Cy Admin' });

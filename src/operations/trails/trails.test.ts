@@ -150,8 +150,9 @@ describe.each(ENGINES)('trails on %s', (engine) => {
       ['data[7].element_id', 'tasks'],
       ['data[8].element_id', 'o1'],
     ]);
-    // 'OK' is too short; the pattern (it would fail too) is not run on an answer a length rule refused.
-    expect(issues[0].message).toBe('must be at least 3 characters (got 2)');
+    // 'OK' is too short; the pattern (it would fail too) is not run on an answer a length rule refused. The author's
+    // validationMessage speaks for the length rule too, with the length in brackets (issue 28).
+    expect(issues[0].message).toBe('lowercase letters only (at least 3 characters, got 2)');
     const after = await h.owner.client.ok<Trail>('get_trail', { trail_id: trail.trail_id });
     expect(after.current_step!.answers).toEqual([]);
     expect(after.last_modified_date_time_utc).toBe(trail.last_modified_date_time_utc);

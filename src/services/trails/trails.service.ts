@@ -32,7 +32,7 @@ import { trailContextIssues, type TrailContextSchema } from '../flows/trail-cont
 import { checkAnswers, missingRequired, snapshotOfRevision, stepElements, storedSnapshot, takeSnapshot, type BitSnapshot, type SubmittedAnswer } from './step.js';
 import { answerView, availableConnections, historyEntry, inMarkdown, isOverdue, latestAnswers, stepCore, type BodyReader, type StepCore, type TrailCore, type TrailRead } from './view.js';
 import { notify } from '../notifications/record.js';
-import { findGroupByRef, findPrincipalByRef } from '../../store/repositories/assignees.repo.js';
+import { findGroupByRef, findPrincipalByRef, namesOf } from '../../store/repositories/assignees.repo.js';
 import { parseAssignee } from '../assignee.js';
 import { permissionAtLeast } from '../actor.js';
 import {
@@ -217,12 +217,14 @@ export class TrailsService {
   private async tellAssigned(tx: Tx, actor: Actor, trail: Pick<TrailTable, 'id' | 'account_id' | 'flow_id' | 'title'>, stepId: string, stepTitle: string, a: StepAssignment): Promise<void> {
     if (!named(a)) return;
     const flow = await findFlow(tx, trail.flow_id);
+    // Offered to a group: its members read "Your group <name> has a step to do" (words.ts SUMMARY_KEYS.groupName).
+    const group = a.principal === null && a.group !== null ? (await namesOf(tx, trail.account_id, [], [a.group])).groups.get(a.group) ?? null : null;
     await notify(tx, trail.account_id, a.principal ? { principalIds: [a.principal] } : { groupId: a.group }, {
       kind: 'assigned',
       trailId: trail.id,
       stepId,
       actorId: actor.principalId,
-      summary: { trail_title: trail.title, flow_title: flow?.title ?? null, step_title: stepTitle, due_date_time_utc: a.due, group_id: a.principal ? null : a.group },
+      summary: { trail_title: trail.title, flow_title: flow?.title ?? null, step_title: stepTitle, due_date_time_utc: a.due, group_id: a.principal ? null : a.group, group_name: group },
     });
   }
 
