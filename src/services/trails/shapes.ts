@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { TRAIL_STATUSES } from '../../store/enums.js';
 import { connectionShape } from '../bits/shapes.js';
 import { referenceLinkShape } from '../references/shapes.js';
-import { peopleShape, type People } from '../auth/shapes.js';
+import { peopleShape } from '../auth/shapes.js';
 import { stepCommentsShape } from './comment-shapes.js';
 
 /**
