@@ -97,7 +97,7 @@ for (const engine of ENGINES) {
       const expected = await h.services.stepForm.payload(actor, { trail_id: trailId });
       expect(started._meta?.[STEP_PAYLOAD_META_KEY]).toEqual(JSON.parse(JSON.stringify(expected)));
       expect(expected.step?.bit_title).toBe('Write it down');
-      expect(expected.may).toEqual({ answer: true, advance: true, transfer: true, cancel: true });
+      expect(expected.may).toEqual({ answer: true, advance: true, transfer: true, cancel: true, claim: true, release: false, assign: false });
       const mine = (await apps.client.callTool({ name: 'get_trail', arguments: { trail_id: trailId } })) as CallToolResult;
       const theirs = (await plain.client.callTool({ name: 'get_trail', arguments: { trail_id: trailId } })) as CallToolResult;
       expect(mine.structuredContent).toEqual(theirs.structuredContent);

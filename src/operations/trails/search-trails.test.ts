@@ -102,6 +102,10 @@ describe.each(ENGINES)('the Trails page operations on %s', (engine) => {
       started_by: h.owner.principalId,
       started_date_time_utc: at(120),
       last_modified_date_time_utc: at(1004),
+      due_date_time_utc: null,
+      step_due_date_time_utc: null,
+      overdue: false,
+      archived_date_time_utc: null,
     });
     expect(page.trails[0]).toMatchObject({ status: 'completed', current_bit_id: null });
     expect(page.trails[3]).toMatchObject({ status: 'waiting_for_person', started_by: person.principalId, current_bit_title: 'Intake' });

@@ -26,7 +26,8 @@ describe.each(ENGINES)('migration 008 (trail bounds) on %s', (engine) => {
     const value = s.dialect.json({ value: 'naïve' });
     await sql`INSERT INTO trail_answers (trail_id, step_id, element_id, element_type, value, answered_by, answered_at)
       VALUES ('t', 's1', 'e', 'TextArea', ${value}, 'p', ${now})`.execute(s.db);
-    await s.migrate();
+    // To 008 only: 018 later moves every snapshot into step_snapshots, with its hash (018's own test).
+    expect((await migrator.migrateTo('008-trail-bounds')).error).toBeUndefined();
 
     const step = await s.db.selectFrom('trail_steps').select(['bit_title', 'snapshot_hash', 'snapshot_step_id']).where('id', '=', 's1').executeTakeFirstOrThrow();
     expect(step).toEqual({ bit_title: 'Intake ü', snapshot_hash: null, snapshot_step_id: null });
