@@ -193,6 +193,8 @@ for (const engine of ENGINES) {
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { level: 1, name: world.titles.risk }).waitFor();
       expect(await page.locator('.notice[role=status]').textContent()).toBe(`Moved on to “${world.titles.risk}”.`);
+      // The risk review is human_required: the page says a person must do it.
+      expect(await page.locator('.person-only').textContent()).toContain('A person must do this step');
     });
 
     test('with two ways on, the person picks one by its target title', async () => {
@@ -270,6 +272,11 @@ for (const engine of ENGINES) {
       await page.getByText('Cancel this trail').click();
       await page.locator('#cancel-reason').fill('Started by mistake');
       await page.getByRole('button', { name: 'Cancel the trail' }).click();
+      // Nothing is cancelled before the person says yes: the dialog's first focus is on its Cancel.
+      const dialog = page.getByRole('dialog', { name: 'Cancel this trail?' });
+      await dialog.waitFor();
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+      await dialog.getByRole('button', { name: 'Yes, cancel the trail' }).click();
       await page.getByRole('heading', { name: 'History' }).waitFor();
       expect(await page.locator('.badge.status-cancelled').first().textContent()).toBe('Cancelled');
       expect(await page.locator('.event.cancellation').textContent()).toContain('Started by mistake');

@@ -39,6 +39,11 @@ export function StepPage({ params }: { params: Params }) {
               {notice}
             </p>
           )}
+          {payload.step?.human_required && (
+            <p class="person-only">
+              <span class="badge">Needs a person</span> A person must do this step: an agent may not answer it or move the trail on.
+            </p>
+          )}
           {payload.step && (
             <StepAssignment
               payload={payload}
@@ -71,6 +76,7 @@ export function StepPage({ params }: { params: Params }) {
                   button="Cancel the trail"
                   required={false}
                   help="Kept in the trail's history. A cancelled trail cannot be resumed."
+                  confirm={{ title: 'Cancel this trail?', text: 'Everyone working on it stops here, and a cancelled trail cannot be resumed.', button: 'Yes, cancel the trail' }}
                   run={async (reason) => {
                     await api.cancel(trailId, reason || undefined);
                     navigate(`/trails/${encodeURIComponent(trailId)}`);

@@ -4,17 +4,30 @@
  */
 import { useState } from 'preact/hooks';
 import { LIMITS } from '../../src/limits/index.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
 
-export function ReasonAction(props: { id: string; title: string; button: string; required: boolean; help: string; run(reason: string): Promise<void> }) {
+/** An action that cannot be taken back asks once more (issue 28: cancelling with the reason empty cancelled at once). */
+export interface Confirmation {
+  title: string;
+  text: string;
+  button: string;
+}
+
+export function ReasonAction(props: { id: string; title: string; button: string; required: boolean; help: string; confirm?: Confirmation; run(reason: string): Promise<void> }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
     if (props.required && reason.trim() === '') {
       setError('Give a reason.');
       return;
     }
+    if (props.confirm) setAsking(true);
+    else await act();
+  };
+  const act = async () => {
     setBusy(true);
     setError(null);
     try {
@@ -50,6 +63,21 @@ export function ReasonAction(props: { id: string; title: string; button: string;
           {props.button}
         </button>
       </form>
+      {asking && props.confirm && (
+        <ConfirmDialog
+          id={`${props.id}-confirm`}
+          title={props.confirm.title}
+          confirm={props.confirm.button}
+          busy={busy}
+          onConfirm={() => {
+            setAsking(false);
+            void act();
+          }}
+          onCancel={() => setAsking(false)}
+        >
+          <p>{props.confirm.text}</p>
+        </ConfirmDialog>
+      )}
     </details>
   );
 }
