@@ -208,9 +208,15 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     expect(await row.textContent()).toContain(`client ${String(provider.client?.client_id)}`);
     expect(await row.locator('time').count()).toBe(2);
     expect(await page.getByRole('link', { name: /Back to/ }).getAttribute('href')).toBe('/app/');
+    // Asked once more on a page of its own; Keep it changes nothing.
+    await page.getByRole('link', { name: 'Disconnect Reader test' }).click();
+    await page.getByRole('heading', { name: 'Disconnect Reader test?' }).waitFor();
+    await page.getByRole('link', { name: 'Keep it' }).click();
+    await page.waitForURL(new URL('/oauth/grants', serve.url).href);
+    await page.getByRole('link', { name: 'Disconnect Reader test' }).click();
     await page.getByRole('button', { name: 'Disconnect Reader test' }).click();
     await page.waitForURL(new URL('/oauth/grants', serve.url).href);
-    expect(await page.getByRole('button', { name: 'Disconnect Reader test' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Disconnect Reader test' }).count()).toBe(0);
     const after = await fetch(serve.url, { method: 'POST', headers: { authorization: `Bearer ${provider.saved?.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(after.status).toBe(401);
     await client.close().catch(() => undefined);
@@ -233,9 +239,10 @@ describe.each(ENGINES)('OAuth for remote MCP clients on %s', (engine) => {
     const page = await context.newPage();
     await page.goto(new URL('/oauth/grants', serve.url).href);
     expect(await page.getByRole('table', { name: 'API tokens of owner' }).count()).toBe(1);
-    await page.getByRole('button', { name: `Revoke token ${spareId.slice(0, 8)}` }).click();
+    await page.getByRole('link', { name: `Revoke token ${spareId.slice(0, 8)}` }).click();
+    await page.getByRole('button', { name: 'Revoke the token' }).click();
     await page.waitForURL(new URL('/oauth/grants', serve.url).href);
-    expect(await page.getByRole('button', { name: `Revoke token ${spareId.slice(0, 8)}` }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: `Revoke token ${spareId.slice(0, 8)}` }).count()).toBe(0);
     expect((await mcpWith(spare.token)).status).toBe(401);
     // The owner's own token still works, and the other account's person cannot revoke it.
     expect((await mcpWith(ownerToken)).status).not.toBe(401);

@@ -275,7 +275,7 @@ for (const engine of ENGINES) {
       // Nothing is cancelled before the person says yes: the dialog's first focus is on its Cancel.
       const dialog = page.getByRole('dialog', { name: 'Cancel this trail?' });
       await dialog.waitFor();
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+      expect(await page.evaluate('document.activeElement?.textContent')).toBe('Cancel');
       await dialog.getByRole('button', { name: 'Yes, cancel the trail' }).click();
       await page.getByRole('heading', { name: 'History' }).waitFor();
       expect(await page.locator('.badge.status-cancelled').first().textContent()).toBe('Cancelled');

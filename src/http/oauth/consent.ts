@@ -11,7 +11,7 @@ import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
 import { capabilitiesIn, grantableCapabilities } from '../../services/auth/oauth.service.js';
 import { asOperation } from '../../services/events/operation-context.js';
-import { renderConsentPage, renderErrorPage, renderGrantsPage, renderSignInNeededPage } from './pages.js';
+import { renderConsentPage, renderErrorPage, renderGrantsPage, renderRevokeConfirmPage, renderSignInNeededPage } from './pages.js';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { dispatch } from '../../operations/dispatch.js';
@@ -212,6 +212,39 @@ export function consentRouter(services: Services, logger: Logger, provider: () =
     );
   revokeRoute('/oauth/grants/:id/revoke', (actor, id) => asPerson(actor, revokeGrantOperation, { grant_id: id }));
   revokeRoute('/oauth/tokens/:id/revoke', (actor, id) => asPerson(actor, revokeOwnTokenOperation, { token_id: id }));
+
+  /** Each revocation is asked once more on a page of its own; only its POST changes anything. */
+  const confirmRoute = (path: string, question: (actor: Actor, id: string) => Promise<{ title: string; text: string; button: string } | null>) =>
+    router.get(
+      path,
+      page(async (req, res) => {
+        securityHeaders(res);
+        const person = await sessions.personOf(req);
+        if (!person) {
+          res.status(401).type('html').send(renderErrorPage('not_signed_in', 'Sign in to the web app with your sign-in link first.'));
+          return;
+        }
+        const id = String(req.params.id);
+        const asked = await question(person.actor, id);
+        if (!asked) {
+          res.status(404).type('html').send(renderErrorPage('not_found', 'There is no such app or key of yours: it may be revoked already.'));
+          return;
+        }
+        res.status(200).type('html').send(renderRevokeConfirmPage({ ...asked, action: path.replace(':id', encodeURIComponent(id)) }));
+      }),
+    );
+  confirmRoute('/oauth/grants/:id/revoke', async (actor, id) => {
+    const { grants } = (await asPerson(actor, listGrantsOperation, {})) as GrantList;
+    const app = grants.find((g) => g.grant_id === id);
+    if (!app) return null;
+    const name = app.client_name ?? app.client_id;
+    return { title: `Disconnect ${name}?`, text: `${name} loses its access at once: every token it holds stops working. It has to ask you again to come back.`, button: `Disconnect ${name}` };
+  });
+  confirmRoute('/oauth/tokens/:id/revoke', async (actor, id) => {
+    const { tokens } = (await asPerson(actor, listOwnTokensOperation, {})) as OwnTokenList;
+    if (!tokens.some((t) => t.token_id === id)) return null;
+    return { title: `Revoke API token ${id.slice(0, 8)}?`, text: 'Every MCP client configured with this token stops working at once. A revoked token cannot be restored.', button: 'Revoke the token' };
+  });
 
   return router;
 }

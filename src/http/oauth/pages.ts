@@ -29,7 +29,7 @@ const STYLE = `body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem
 header{margin-bottom:1.5rem}header a{color:#1f4e79}
 fieldset{border:1px solid #767676;padding:1rem}label{display:block;margin:.25rem 0}
 button{font:inherit;padding:.5rem 1rem;margin-right:.5rem;border-radius:4px;border:2px solid #1f4e79;background:#fff;color:#1f4e79;cursor:pointer}
-button.primary{background:#1f4e79;color:#fff}button:focus-visible{outline:3px solid #d97706;outline-offset:2px}
+button.primary{background:#1f4e79;color:#fff}a.button{display:inline-block;padding:.5rem 1rem;border:2px solid #1f4e79;border-radius:4px;color:#1f4e79;text-decoration:none}button:focus-visible{outline:3px solid #d97706;outline-offset:2px}
 code{word-break:break-all}small{color:#4a4a4a}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid #ccc}ul.may{margin:0;padding-left:1rem}`;
 
@@ -111,7 +111,7 @@ export function renderGrantsPage(personName: string, grants: GrantView[], tokens
       const name = g.client_name ?? g.client_id;
       return `<tr><th scope="row">${escapeHtml(name)}<br><small>client <code>${escapeHtml(g.client_id)}</code></small></th><td>${escapeHtml(g.redirect_hosts.join(', '))}</td>
 <td><ul class="may">${g.capabilities.map((c) => `<li>${escapeHtml(capabilityText(c))}</li>`).join('')}</ul></td><td>${when(g.created_at)}</td><td>${when(g.last_used_at)}</td>
-<td><form method="post" action="/oauth/grants/${escapeHtml(g.grant_id)}/revoke"><button type="submit" aria-label="Disconnect ${escapeHtml(name)}">Disconnect</button></form></td></tr>`;
+<td><a class="button" href="/oauth/grants/${escapeHtml(g.grant_id)}/revoke" aria-label="Disconnect ${escapeHtml(name)}">Disconnect</a></td></tr>`;
     })
     .join('\n');
   const table = grants.length
@@ -122,7 +122,7 @@ ${rows}
   const tokenRows = tokens
     .map(
       (t) => `<tr><td><code>${escapeHtml(t.token_id.slice(0, 8))}</code></td><td>${capabilityList(t.capabilities)}</td><td>${escapeHtml(t.created_at.slice(0, 10))}</td><td>${escapeHtml(t.expires_at?.slice(0, 10) ?? 'never')}</td>
-<td><form method="post" action="/oauth/tokens/${escapeHtml(t.token_id)}/revoke"><button type="submit" aria-label="Revoke token ${escapeHtml(t.token_id.slice(0, 8))}">Revoke</button></form></td></tr>`,
+<td><a class="button" href="/oauth/tokens/${escapeHtml(t.token_id)}/revoke" aria-label="Revoke token ${escapeHtml(t.token_id.slice(0, 8))}">Revoke</a></td></tr>`,
     )
     .join('\n');
   const tokenTable = tokens.length
@@ -133,6 +133,23 @@ ${tokenRows}
   return page(
     'Connected apps',
     `<h1>Connected apps</h1>\n<p>Disconnecting an app ends its access at once; it asks you again if it wants back in.</p>\n${table}\n<h2>API tokens</h2>\n<p>API tokens your admin made for you act as you in MCP clients configured with one.</p>\n${tokenTable}`,
+    true,
+  );
+}
+
+/**
+ * The question before a revocation (issue 28: revoking a connected app took effect at once, with no way back): what
+ * ends, and two answers; the page runs no script, so the question is a page of its own.
+ */
+export function renderRevokeConfirmPage(view: { title: string; text: string; action: string; button: string }): string {
+  return page(
+    view.title,
+    `<h1>${escapeHtml(view.title)}</h1>
+<p>${escapeHtml(view.text)}</p>
+<form method="post" action="${escapeHtml(view.action)}">
+<button type="submit" class="primary">${escapeHtml(view.button)}</button>
+<a class="button" href="/oauth/grants">Keep it</a>
+</form>`,
     true,
   );
 }
