@@ -186,8 +186,11 @@ for (const engine of ENGINES) {
       const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('link', { name: /Runbook/ }).click()]);
       await popup.close();
       await page.getByRole('checkbox', { name: 'I watched “Release demo”' }).check();
-      await page.getByRole('button', { name: 'Save answers' }).click();
+      await page.getByRole('button', { name: 'Save answers' }).focus();
+      await page.keyboard.press('Enter');
       await expect.poll(() => page.locator('.actions .status').textContent()).toBe('Saved 8 answers.');
+      // Saved by keyboard, the focus is on what the save said, not dropped to the page.
+      await expect.poll(() => page.evaluate('document.activeElement?.className')).toBe('status');
       // Risk: High holds only the connection to the risk review.
       expect(await page.locator('.next').textContent()).toContain(`Next step: ${world.titles.risk}`);
       await page.getByRole('button', { name: 'Continue' }).click();

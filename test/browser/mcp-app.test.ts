@@ -139,7 +139,7 @@ for (const engine of ENGINES) {
       };
       await app.getByRole('button', { name: 'Save answers' }).click();
       const errors = app.locator(`#n-${world.minted.summary} .field-error`);
-      await expect.poll(() => errors.allTextContents()).toEqual(['✖ must be at most 200 characters (got 201)']);
+      await expect.poll(() => errors.allTextContents()).toEqual(['✖ Start with a capital letter (at most 200 characters, got 201)']);
       tamper = null;
       expect(await app.getByRole('textbox', { name: 'Summary' }).getAttribute('aria-invalid')).toBe('true');
       const stored = await ok(server, 'get_trail', { trail_id: world.firstTrailId }, world.personToken);

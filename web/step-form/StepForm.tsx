@@ -44,6 +44,7 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
   const [choice, setChoice] = useState<string | undefined>(undefined);
   const [attempted, setAttempted] = useState(false);
   const summary = useRef<HTMLDivElement>(null);
+  const statusLine = useRef<HTMLParagraphElement>(null);
   // The host may hand over a newer payload of the same step (after a transfer): start from it.
   const first = useRef(true);
   useEffect(() => {
@@ -112,6 +113,13 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
       setGeneral(null);
       setAttempted(false);
       setStatus(`Saved ${pending.length} answer${pending.length === 1 ? '' : 's'}.`);
+      // The Save button is disabled once nothing is unsaved, and a disabled button drops the focus to the page
+      // (issue 28): it moves to the message the save produced, unless the person has moved on meanwhile.
+      const acted = document.activeElement;
+      setTimeout(() => {
+        const now = document.activeElement;
+        if (now === acted || now === document.body || now === null) statusLine.current?.focus();
+      }, 0);
       return next;
     } catch (e) {
       if (!isStepError(e)) throw e;
@@ -225,7 +233,7 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
           <button type="submit" disabled={busy || pending.length === 0}>
             Save answers
           </button>
-          <p class="status" role="status">
+          <p class="status" role="status" tabIndex={-1} ref={statusLine}>
             {status || (pending.length > 0 ? `${pending.length} unsaved answer${pending.length === 1 ? '' : 's'}` : '')}
           </p>
         </div>
