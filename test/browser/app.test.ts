@@ -180,6 +180,11 @@ for (const engine of ENGINES) {
       expect(await page.getByRole('listbox', { name: 'Reviewers options' }).getByRole('option').allTextContents()).toEqual(['Grace']);
       await page.keyboard.press('Enter');
       await page.keyboard.type('lin');
+      // Nothing is highlighted until the person arrows: the first ArrowDown lands on the first match.
+      const options = page.getByRole('listbox', { name: 'Reviewers options' });
+      expect(await options.locator('[aria-selected=true]').count()).toBe(0);
+      await page.keyboard.press('ArrowDown');
+      expect(await options.locator('[aria-selected=true]').allTextContents()).toEqual(['Linus']);
       await page.keyboard.press('Enter');
       expect(await page.getByRole('list', { name: 'Chosen for Reviewers' }).locator('li span').allTextContents()).toEqual(['Grace', 'Linus']);
       await page.getByLabel('Ship date').fill('2026-12-01');

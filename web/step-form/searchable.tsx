@@ -45,7 +45,9 @@ export function SearchableField(props: { field: Field; value: unknown; check: Fi
   const labelOf = (v: string) => options?.find((o) => o.value === v)?.label ?? v;
   const [query, setQuery] = useState(multi || chosen.length === 0 ? '' : labelOf(chosen[0]));
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
+  // No option is highlighted until the person arrows to one (issue 28: the first was, so ArrowDown picked the
+  // second); Enter with none highlighted takes the first match, as a type-ahead does.
+  const [active, setActive] = useState(-1);
   const id = controlId(field.id);
   const listId = `${id}-list`;
   const hits = options ? matchOptions(options, query, config).filter((o) => !multi || !chosen.includes(o.value)) : [];
@@ -63,7 +65,7 @@ export function SearchableField(props: { field: Field; value: unknown; check: Fi
   const onInput = (text: string) => {
     setQuery(text);
     setOpen(true);
-    setActive(0);
+    setActive(-1);
     // Without data any text is the answer; with data only a chosen entry is.
     if (!options && !multi) onChange(text === '' ? undefined : text);
     else if (!multi && chosen.length > 0 && text !== labelOf(chosen[0])) onChange(undefined);
@@ -75,11 +77,12 @@ export function SearchableField(props: { field: Field; value: unknown; check: Fi
       setActive((a) => Math.min(a + 1, Math.max(hits.length - 1, 0)));
     } else if (e.key === 'ArrowUp') {
       e.preventDefault();
-      setActive((a) => Math.max(a - 1, 0));
+      setActive((a) => Math.max(a - 1, -1));
     } else if (e.key === 'Enter') {
-      if (open && hits[active]) {
+      const pick = hits[active >= 0 ? active : 0];
+      if (open && pick) {
         e.preventDefault();
-        choose(hits[active]);
+        choose(pick);
       } else if (!options && multi && query.trim() !== '') {
         e.preventDefault();
         onChange([...chosen, query.trim()]);
