@@ -180,8 +180,10 @@ describe.each(ENGINES)('a team runs a process on %s', (engine) => {
       const [mail] = smtp.of(Number(r.id));
       expect(smtp.of(Number(r.id))).toHaveLength(1);
       expect(mail?.to).toEqual([address.get(r.principal_id)]);
-      const link = r.kind === 'trail_overdue' ? `/app/#/trails/${trailId}\n` : `/app/#/trails/${trailId}/step\n`;
-      expect([one, two].some((origin) => mail?.text.includes(`: ${origin}${link}`))).toBe(true);
+      // A step's mail links to the step while it is the trail's current one when the mail is written, else to the
+      // trail (mail-message.ts noticeLink): the mailer may write it after Ann moved the trail on.
+      const links = r.kind === 'trail_overdue' ? [`/app/#/trails/${trailId}\n`] : [`/app/#/trails/${trailId}/step\n`, `/app/#/trails/${trailId}\n`];
+      expect([one, two].some((origin) => links.some((link) => mail?.text.includes(`: ${origin}${link}`))), mail?.text).toBe(true);
       for (const secret of secrets) expect(mail?.raw).not.toContain(secret);
       expect(mail?.raw).not.toMatch(/signin|token=|wmk_/i);
     }
