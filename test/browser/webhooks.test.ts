@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Locator, type Page } from 'playwright-core';
 import { allCapabilityNames } from '../../src/config.js';
 import type { DeliveryPage, WebhookPayload, WebhookView } from '../../src/services/webhooks/shapes.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/services/webhooks/event-types.js';
 import { ENGINES } from '../engines.js';
 import { ok, startHostileServer, type HostileServer } from '../hostile/harness.js';
 import { expectAccessible, HAVE_CHROMIUM, useBrowser } from './chromium.js';
@@ -134,7 +135,7 @@ for (const engine of ENGINES) {
       await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
       await expect.poll(() => page.locator('.counts').textContent()).toBe('No webhooks yet.');
       // The event types are the server's own list, each with what it means.
-      expect(await page.getByRole('group', { name: 'Events to send' }).getByRole('checkbox').count()).toBe(11);
+      expect(await page.getByRole('group', { name: 'Events to send' }).getByRole('checkbox').count()).toBe(WEBHOOK_EVENT_TYPES.length);
       expect(await page.locator('#webhook-type-bit\\.changed-text').textContent()).toBe('A bit was added, changed, archived, restored, connected or linked.');
       await expectAccessible(page, 'webhooks, none yet');
 
@@ -315,7 +316,7 @@ for (const engine of ENGINES) {
       const other = await context.newPage();
       await other.goto(await link(editor.principalId));
       await other.getByRole('heading', { name: 'Inbox' }).waitFor();
-      expect(await other.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual(['Inbox', 'Flows', 'References']);
+      expect(await other.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual(['Inbox', 'Trails', 'Flows', 'References']);
       await other.goto(app('#/webhooks'));
       await other.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
       expect(await other.locator('main .notice').textContent()).toBe("Webhooks, which send the account's changes to other systems, are for Admins. Ask an Admin of your account to add one.");
