@@ -214,7 +214,7 @@ for (const engine of ENGINES) {
       await other.goto(await link(editor.principalId));
       await other.getByRole('heading', { name: 'Inbox' }).waitFor();
       const nav = other.getByRole('navigation', { name: 'Main' });
-      expect(await nav.getByRole('link').allTextContents()).toEqual(['Inbox', 'Flows', 'References']);
+      expect(await nav.getByRole('link').allTextContents()).toEqual(['Inbox', 'Trails', 'Flows', 'References']);
       await other.goto(app('#/activity'));
       await other.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
       expect(await other.locator('main .notice').textContent()).toBe("The account's activity is for Admins. A bit's or a flow's own changes are in the History on its page; ask an Admin of your account for anything else.");
