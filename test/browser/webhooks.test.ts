@@ -135,7 +135,7 @@ for (const engine of ENGINES) {
       await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
       await expect.poll(() => page.locator('.counts').textContent()).toBe('No webhooks yet.');
       // The event types are the server's own list, each with what it means.
-      expect(await page.getByRole('group', { name: 'Events to send' }).getByRole('checkbox').count()).toBe(WEBHOOK_EVENT_TYPES.length);
+      expect(await page.getByRole('group', { name: 'Events to send' }).getByRole('checkbox').count()).toBe(WEBHOOK_EVENT_TYPES.length + 1); // every type, and All events
       expect(await page.locator('#webhook-type-bit\\.changed-text').textContent()).toBe('A bit was added, changed, archived, restored, connected or linked.');
       await expectAccessible(page, 'webhooks, none yet');
 
