@@ -102,7 +102,7 @@ for (const engine of ENGINES) {
       await expectAccessible(ann, 'step page, offered to a group');
       await ann.getByRole('button', { name: 'Claim this step' }).click();
       await expect.poll(() => panel.textContent()).toContain('Waiting for Ann Lee (from the group Finance).');
-      await expect.poll(() => ann.getByRole('status').first().textContent()).toBe('You have taken this step.');
+      await expect.poll(() => ann.getByRole('main').getByRole('status').first().textContent()).toBe('You have taken this step.');
 
       await bo.goto(app(`#/trails/${trailId}/step`));
       await expect.poll(() => bo.getByRole('region', { name: 'Who does this step' }).textContent()).toContain('Waiting for Ann Lee (from the group Finance).');

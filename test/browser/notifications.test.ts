@@ -75,7 +75,7 @@ for (const engine of ENGINES) {
       await page.getByRole('heading', { level: 1, name: 'Notifications' }).waitFor();
       const items = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem');
       await expect.poll(() => items.count()).toBe(2);
-      expect(await items.nth(0).getByRole('link').textContent()).toBe('Someone mentioned you on “Sign the contract” in Onboarding Ann: “Can you check clause 4?”');
+      expect(await items.nth(0).getByRole('link').textContent()).toBe('Someone mentioned you on Sign the contract in Onboarding Ann: “Can you check clause 4?”');
       expect(await items.nth(1).getByRole('link').getAttribute('href')).toBe(`#/trails/${trail.trail_id}/step`);
       await expectAccessible(page, 'notifications, two unread');
 

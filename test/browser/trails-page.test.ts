@@ -61,7 +61,7 @@ for (const engine of ENGINES) {
       await expect.poll(titles).toEqual(['PO-77', 'Cy', 'Bo', 'Ann']);
       const row = page.locator('.trails-table tbody tr').nth(1);
       expect(await row.locator('td').allTextContents()).toEqual(['Hiring', 'Cancelled', '—', 'owner', expect.any(String), expect.any(String)]);
-      expect(await page.getByRole('status').textContent()).toBe('Showing 4 trails.');
+      expect(await page.getByRole('main').getByRole('status').textContent()).toBe('Showing 4 trails.');
       await expectAccessible(page, 'the Trails page');
     });
 
@@ -86,7 +86,7 @@ for (const engine of ENGINES) {
       await expect.poll(titles).toEqual(['PO-77']);
       expect(await page.getByLabel('Title or context contains').inputValue()).toBe('po-77');
       await page.goto(app('#/trails?status=running&q=nobody'));
-      await expect.poll(() => page.getByRole('status').textContent()).toBe('No trail matches these filters.');
+      await expect.poll(() => page.getByRole('main').getByRole('status').textContent()).toBe('No trail matches these filters.');
       await page.getByRole('link', { name: 'Clear the filters' }).click();
       await expect.poll(titles).toEqual(['PO-77', 'Cy', 'Bo', 'Ann']);
     });
