@@ -7,13 +7,11 @@ import { LIMITS } from '../../limits/index.js';
 import { TRAIL_STATUSES, type TrailStatus } from '../../store/enums.js';
 import { findFlow } from '../../store/repositories/flows.repo.js';
 import { flowTitles } from '../../store/repositories/inbox.repo.js';
-import { stepBits } from '../../store/repositories/trails.repo.js';
 import { flowStatusCounts, recentLeftSteps, searchTrails, type LeftStep, type SearchRow, type TrailSearchFilter } from '../../store/repositories/trail-search.repo.js';
 import type { Store } from '../../store/store.js';
 import type { Actor } from '../actor.js';
 import type { PeopleService } from '../auth/people.service.js';
-import { isOverdue } from './view.js';
-import { nowIso } from '../clock.js';
+import { trailSummaries } from './summary.js';
 import { csvText } from './csv.js';
 import { TRAIL_STATUS_WORDS } from './status-words.js';
 import type { FlowReport, FoundTrail, StepTime, TrailSearchPage } from './trail-search-shapes.js';
@@ -161,28 +159,7 @@ export class TrailSearchService {
 
   private async found(rows: SearchRow[]): Promise<FoundTrail[]> {
     const db = this.store.db;
-    const stepIds = rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
-    const [steps, flows] = await Promise.all([stepBits(db, stepIds), flowTitles(db, [...new Set(rows.map((t) => t.flow_id))])]);
-    const step = new Map(steps.map((s) => [s.id, s]));
-    const now = nowIso();
-    return rows.map((t) => {
-      const current = t.current_step_id ? step.get(t.current_step_id) : undefined;
-      return {
-        trail_id: t.id,
-        flow_id: t.flow_id,
-        flow_title: flows.get(t.flow_id) ?? '',
-        trail_title: t.title,
-        status: t.status,
-        current_bit_id: current?.bit_id ?? null,
-        current_bit_title: current?.title ?? null,
-        started_by: t.started_by,
-        started_date_time_utc: t.created_at,
-        last_modified_date_time_utc: t.updated_at,
-        due_date_time_utc: t.due_at,
-        step_due_date_time_utc: t.step_due_at,
-        overdue: isOverdue(t.step_due_at, t.status, now) || isOverdue(t.due_at, t.status, now),
-        archived_date_time_utc: t.archived_at,
-      };
-    });
+    const [summaries, flows] = await Promise.all([trailSummaries(db, rows), flowTitles(db, [...new Set(rows.map((t) => t.flow_id))])]);
+    return summaries.map((t) => ({ ...t, flow_title: flows.get(t.flow_id) ?? '' }));
   }
 }

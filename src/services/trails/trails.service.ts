@@ -24,6 +24,7 @@ import { renderBodyOffThread } from '../convert/pool.js';
 import { nextArrival } from '../arrivals.js';
 import { currentCaller, inTransaction } from '../fair-share.js';
 import { TrailMoves } from './moves.js';
+import { trailSummaries } from './summary.js';
 import { recordChange } from '../events/record.js';
 import { findFlowVersion, latestRevision } from '../../store/repositories/revisions.repo.js';
 import { readRevision } from '../revisions/read.js';
@@ -453,28 +454,8 @@ export class TrailsService {
       { flowId: input.flow_id, status: input.status, principalId: input.principal_id, includeArchived: input.include_archived },
       { limit: input.limit ?? LIMITS.defaultPageSize, cursor: input.cursor },
     );
-    const stepIds = page.rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
-    const steps = new Map((await repo.stepBits(db, stepIds)).map((s) => [s.id, { bit_id: s.bit_id, title: s.title }]));
-    const now = nowIso();
     return {
-      trails: page.rows.map((t) => {
-        const step = t.current_step_id ? steps.get(t.current_step_id) : undefined;
-        return {
-          trail_id: t.id,
-          flow_id: t.flow_id,
-          trail_title: t.title,
-          status: t.status,
-          current_bit_id: step?.bit_id ?? null,
-          current_bit_title: step?.title ?? null,
-          started_by: t.started_by,
-          started_date_time_utc: t.created_at,
-          last_modified_date_time_utc: t.updated_at,
-          due_date_time_utc: t.due_at,
-          step_due_date_time_utc: t.step_due_at,
-          overdue: isOverdue(t.step_due_at, t.status, now) || isOverdue(t.due_at, t.status, now),
-          archived_date_time_utc: t.archived_at ?? null,
-        };
-      }),
+      trails: await trailSummaries(db, page.rows),
       next_cursor: page.next_cursor,
     };
   }
