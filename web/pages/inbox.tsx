@@ -7,6 +7,7 @@ import { flows as listFlows, inbox, type FlowView, type InboxItem, type InboxPag
 import { when } from '../components/loaded.js';
 import { useLive } from '../live.js';
 import { href, navigate, type Params } from '../router.js';
+import { TRAIL_STATUS_WORDS } from '../../src/services/trails/status-words.js';
 
 const PAGE = 20;
 const REASONS: Record<InboxItem['reasons'][number], string> = {
@@ -153,8 +154,9 @@ export function InboxPage({ params }: { params: Params }) {
           <label for="filter-status">Status</label>
           <select id="filter-status" value={status} onChange={(e) => filter({ status: (e.currentTarget as HTMLSelectElement).value })}>
             <option value="">Any status</option>
-            <option value="running">Running</option>
-            <option value="waiting_for_person">Waiting for a person</option>
+            {(['running', 'waiting_for_person'] as const).map((s) => (
+              <option value={s}>{TRAIL_STATUS_WORDS[s]}</option>
+            ))}
           </select>
         </div>
         <div class="field inline">

@@ -8,13 +8,7 @@ import { TrailContext } from '../components/trail-context.js';
 import { holder } from '../components/step-assignment.js';
 import { contextLabels } from '../../src/services/trails/context-labels.js';
 import { answerWords, relativeTime } from '../components/answer-words.js';
-
-const STATUS: Record<api.TrailView['status'], string> = {
-  running: 'Running',
-  waiting_for_person: 'Waiting for a person',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-};
+import { TRAIL_STATUS_WORDS } from '../../src/services/trails/status-words.js';
 
 export function TrailPage({ params }: { params: Params }) {
   const trailId = params.trail_id;
@@ -35,7 +29,7 @@ export function TrailPage({ params }: { params: Params }) {
           <>
             <h1>{trail.trail_title ?? 'Untitled trail'}</h1>
             <p>
-              <span class={`badge status-${trail.status}`}>{STATUS[trail.status]}</span> {flow && <a href={href(`/flows/${encodeURIComponent(flow.flow_id)}`)}>{flow.flow_title}</a>} · started by {who(trail.started_by)} {when(trail.started_date_time_utc)}
+              <span class={`badge status-${trail.status}`}>{TRAIL_STATUS_WORDS[trail.status]}</span> {flow && <a href={href(`/flows/${encodeURIComponent(flow.flow_id)}`)}>{flow.flow_title}</a>} · started by {who(trail.started_by)} {when(trail.started_date_time_utc)}
             </p>
             {trail.due_date_time_utc && (
               <p>
