@@ -6,6 +6,7 @@
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { WaymarkError } from '../../errors.js';
+import { formatWords } from '../../services/flows/trail-context-schema.js';
 
 /** A field as the form showed it: its property name and schema (with its title). */
 export interface ShownField {
@@ -31,11 +32,13 @@ export function fieldRule(field: ShownField): string {
   const items = s.items as { enum?: unknown } | undefined;
   if (s.type === 'array' && Array.isArray(items?.enum)) return `choose one or more of ${listed(items.enum as string[])}`;
   if (s.type === 'boolean') return 'tick it or leave it unticked';
-  if (s.format === 'date') return 'a date (YYYY-MM-DD)';
+  // The words a trail context field's refusal uses for the same profile (formats with an example, lengths).
+  const format = typeof s.format === 'string' ? formatWords(s.format) : undefined;
+  if (format) return format;
   const rules: string[] = [];
-  if (typeof s.minLength === 'number' && typeof s.maxLength === 'number') rules.push(`${s.minLength} to ${s.maxLength} characters`);
-  else if (typeof s.minLength === 'number') rules.push(`at least ${s.minLength} characters`);
-  else if (typeof s.maxLength === 'number') rules.push(`at most ${s.maxLength} characters`);
+  if (typeof s.minLength === 'number' && typeof s.maxLength === 'number') rules.push(`must be ${s.minLength} to ${s.maxLength} characters long`);
+  else if (typeof s.minLength === 'number') rules.push(`must be at least ${s.minLength} characters long`);
+  else if (typeof s.maxLength === 'number') rules.push(`must be at most ${s.maxLength} characters long`);
   // A description is the author's rule (validationMessage) or the shape a time takes.
   if (typeof s.description === 'string' && s.description.trim() !== '') rules.push(s.description.trim());
   return rules.join('; ') || 'not accepted';
