@@ -6,6 +6,7 @@ import { dispatch } from '../operations/dispatch.js';
 import type { Services } from '../services/index.js';
 import { clientFeatures } from './apps/client-features.js';
 import type { ClientFeatures } from '../operations/platform/client-features.js';
+import { askedStepsOf } from './apps/asked-steps.js';
 import { withStepForm } from './apps/step-result.js';
 import { envelopeSchema, errorResult, successResult } from './envelope.js';
 import { outputJsonSchema, portableJsonSchema } from './json-schema.js';
@@ -106,7 +107,7 @@ export function registerTool(
         services,
         logger,
         client: featuresOf(ctx),
-        present: (operation, data, call) => withStepForm(operation, data, { ...call, elicit: (params) => ctx.mcpReq.elicitInput(params) }),
+        present: (operation, data, call) => withStepForm(operation, data, { ...call, asked: askedStepsOf(server), elicit: (params) => ctx.mcpReq.elicitInput(params) }),
       }, args);
       return outcome.ok ? successResult(outcome.data, outcome.meta) : errorResult(outcome.error);
     },

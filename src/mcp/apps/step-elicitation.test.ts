@@ -1,7 +1,8 @@
 /**
  * The elicitation fallback (issue 14) through the real SDK client's elicitation handler, on every engine:
- * accept records the answers (the same checks as submit_step_data, a refusal asks again), decline and cancel
- * leave the trail as it was; steps with links, agents' tokens and clients without elicitation are not asked.
+ * accept records the answers (the same checks as submit_step_data, a refusal asks again naming the field by its
+ * label), decline and cancel leave the trail as it was; steps with links, agents' tokens and clients without
+ * elicitation are not asked; a step is asked once per session until it changes (issue 28).
  */
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -127,7 +128,8 @@ for (const engine of ENGINES) {
         },
         required: [ids.summary, ids.risk, ids.tests],
       });
-      expect(asked[1].message).toMatch(/^Nothing was recorded: .*Start with a capital letter.* Answer the step “Sign-off”\.$/);
+      // The refusal names the field by its label, not data[0].value.value and the element id (issue 28).
+      expect(asked[1].message).toBe('Nothing was recorded. Summary: Start with a capital letter. Answer the step “Sign-off”.');
       // The tool answered the trail as it stands after the answers, recorded as the person's.
       const answers = Object.fromEntries(trail.current_step.answers.map((a) => [a.element_id, a.value]));
       expect(answers).toEqual({ [ids.summary]: 'Looks fine', [ids.region]: ids.us, [ids.risk]: ids.low, [ids.ship_date]: '2026-12-01', [ids.tests]: true, [ids.reviewers]: ['Ada'] });
@@ -155,6 +157,71 @@ for (const engine of ENGINES) {
         expect(seen).toEqual(await h.owner.client.ok<Trail>('get_trail', { trail_id: started.trail_id }));
         expect(seen.current_step.answers).toEqual([]);
         expect(seen.current_step.step_id).toBe(started.current_step.step_id);
+      });
+    }
+
+    /** A trail of the sign-off flow started without a form (a client without elicitation). */
+    const startQuietly = async () => {
+      const plain = await connectClient(h.services, personToken);
+      try {
+        return await plain.ok<Trail>('start_trail', { flow_id: flowId });
+      } finally {
+        await plain.close();
+      }
+    };
+    const valid = () => ({ [ids.summary]: 'Looks fine', [ids.region]: ids.us, [ids.risk]: ids.low, [ids.tests]: true });
+
+    test('the form\'s own schema check refused: asked again naming each field by its label, never its id', async () => {
+      const started = await startQuietly();
+      asked.length = 0;
+      const { [ids.risk]: _risk, ...withoutRisk } = valid();
+      replies = [() => ({ action: 'accept', content: { ...withoutRisk, [ids.region]: 'nowhere' } }), () => ({ action: 'accept', content: valid() })];
+      const seen = await person.ok<Trail>('get_trail', { trail_id: started.trail_id });
+      expect(asked).toHaveLength(2);
+      expect(asked[1].message).toBe('Nothing was recorded. Region: choose one of Europe, Americas. Risk: required; choose one of Low, High. Answer the step “Sign-off”.');
+      for (const id of Object.values(ids)) expect(asked[1].message).not.toContain(id);
+      expect(Object.fromEntries(seen.current_step.answers.map((a) => [a.element_id, a.value]))).toEqual({ [ids.summary]: 'Looks fine', [ids.region]: ids.us, [ids.risk]: ids.low, [ids.tests]: true });
+    });
+
+    test('asked once: get_trail after the person answered asks nothing, nor after answers given elsewhere', async () => {
+      const started = await startQuietly();
+      asked.length = 0;
+      replies = [() => ({ action: 'accept', content: valid() })];
+      const first = await person.ok<Trail>('get_trail', { trail_id: started.trail_id });
+      expect(first.current_step.required_missing).toEqual([]);
+      const second = await person.ok<Trail>('get_trail', { trail_id: started.trail_id });
+      expect(await person.ok<Trail>('get_trail', { trail_id: started.trail_id })).toEqual(second);
+      expect(asked).toHaveLength(1);
+      expect(second.current_step.answers).toEqual(first.current_step.answers);
+      // A step answered through another door waits for advance_trail: the form is not shown for it.
+      const other = await startQuietly();
+      const plain = await connectClient(h.services, personToken);
+      await plain.ok('submit_step_data', { trail_id: other.trail_id, data: Object.entries(valid()).map(([element_id, value]) => ({ element_id, value: { value } })) });
+      await plain.close();
+      await person.ok<Trail>('get_trail', { trail_id: other.trail_id });
+      expect(asked).toHaveLength(1);
+    });
+
+    for (const action of ['decline', 'cancel'] as const) {
+      test(`after a ${action}, not asked again until the step changes`, async () => {
+        const started = await startQuietly();
+        asked.length = 0;
+        replies = [() => ({ action })];
+        await person.ok<Trail>('get_trail', { trail_id: started.trail_id });
+        await person.ok<Trail>('get_trail', { trail_id: started.trail_id });
+        await person.ok<Trail>('get_trail', { trail_id: started.trail_id });
+        expect(asked).toHaveLength(1);
+        // Another hand answers part of the step (required answers still missing): the step changed, asked again.
+        const plain = await connectClient(h.services, personToken);
+        await plain.ok('submit_step_data', { trail_id: started.trail_id, data: [{ element_id: ids.summary, value: { value: 'Partly done' } }] });
+        await plain.close();
+        replies = [() => ({ action: 'accept', content: valid() })];
+        const seen = await person.ok<Trail>('get_trail', { trail_id: started.trail_id });
+        expect(asked).toHaveLength(2);
+        expect(asked[1].requestedSchema.properties[ids.summary]).toMatchObject({ default: 'Partly done' });
+        expect(seen.current_step.required_missing).toEqual([]);
+        await person.ok<Trail>('get_trail', { trail_id: started.trail_id });
+        expect(asked).toHaveLength(2);
       });
     }
 

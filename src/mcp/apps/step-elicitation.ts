@@ -7,21 +7,24 @@
  */
 import type { ElicitRequestFormParams, ElicitResult, PrimitiveSchemaDefinition } from '@modelcontextprotocol/server';
 import { formQuestions, isElementType } from '../../content/index.js';
-import { WaymarkError } from '../../errors.js';
 import type { Actor } from '../../services/actor.js';
 import type { Services } from '../../services/index.js';
 import type { StepView } from '../../services/trails/shapes.js';
+import type { AskedSteps } from './asked-steps.js';
+import { refusalSentences } from './form-refusal.js';
 
 /** Rounds of asking again when the server refuses the answers (the message says why). */
 const MAX_ROUNDS = 3;
 
 /** The part of a trail step the form is built from (the trail tools' current_step). */
-export type ElicitableStep = Pick<StepView, 'bit_title' | 'human_required' | 'waiting_for_person' | 'elements' | 'answers'>;
+export type ElicitableStep = Pick<StepView, 'step_id' | 'bit_title' | 'human_required' | 'waiting_for_person' | 'elements' | 'answers' | 'required_missing'>;
 
 interface FormField {
   /** The property name in the form: the element id, or a check-list item's id. */
   id: string;
   elementType: string;
+  /** The field's schema as the form showed it (its title is the label a refusal names it by). */
+  schema: Record<string, unknown>;
   /** A tick box unticked and never answered is not an answer (as the step form sends it). */
   kind: 'text' | 'choices' | 'tick';
 }
@@ -40,7 +43,7 @@ export function elicitationForm(step: ElicitableStep): StepForm | null {
   const required: string[] = [];
   const saved = new Map(step.answers.map((a) => [a.element_id, a.value]));
   const add = (id: string, elementType: string, kind: FormField['kind'], schema: PrimitiveSchemaDefinition, isRequired: boolean) => {
-    fields.push({ id, elementType, kind });
+    fields.push({ id, elementType, kind, schema: schema as Record<string, unknown> });
     const before = saved.get(id);
     // A saved answer is what the form shows first, where its shape fits the schema's default.
     const withDefault = before !== undefined && (typeof before === 'string' || typeof before === 'boolean' || Array.isArray(before)) ? { ...schema, default: before } : schema;
@@ -76,24 +79,35 @@ export interface ElicitContext {
   services: Services;
   trailId: string;
   step: ElicitableStep;
+  /** What this client session has asked its person already (asked-steps.ts: once per step and its answers). */
+  asked: AskedSteps;
   elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
 }
 
 /**
- * Asks the person for the step's answers when the step is a person's and the token is one; true when
- * answers were recorded (the caller reads the trail again), false when nothing changed.
+ * Asks the person for the step's answers when the step is a person's, the token is one and this session has not
+ * asked for the step as it stands (asked-steps.ts); true when answers were recorded (the caller reads the trail
+ * again), false when nothing changed.
  */
 export async function answerByElicitation(c: ElicitContext): Promise<boolean> {
   const { step } = c;
   if (c.actor.kind !== 'person' || !(step.human_required || step.waiting_for_person)) return false;
   const form = elicitationForm(step);
-  if (!form) return false;
+  if (!form || !c.asked.shouldAsk(c.actor, c.trailId, step)) return false;
+  // Asked once whatever comes of it: a decline, a cancel or a failing client is not asked again until the step changes.
+  c.asked.remember(c.actor, c.trailId, step);
   let problem = '';
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let result: ElicitResult;
     try {
       result = await c.elicit({ mode: 'form', message: `${problem}Answer the step “${step.bit_title}”.`, requestedSchema: form.requestedSchema });
-    } catch {
+    } catch (error) {
+      // The SDK checked the answers against the form's schema and refused them: asked again, saying which field.
+      const refused = refusalSentences(form.fields, error);
+      if (refused !== null) {
+        problem = `Nothing was recorded. ${refused} `;
+        continue;
+      }
       // A client that fails or times out on the form has asked nothing of the trail: the tool answers as usual.
       return false;
     }
@@ -101,11 +115,14 @@ export async function answerByElicitation(c: ElicitContext): Promise<boolean> {
     const data = answersOf(form, result.content, step);
     if (data.length === 0) return false;
     try {
-      await c.services.trails.submit(c.actor, { trail_id: c.trailId, data });
+      const read = await c.services.trails.submit(c.actor, { trail_id: c.trailId, data });
+      // The answers this form recorded are no change to ask about again.
+      if (read.trail.current_step) c.asked.remember(c.actor, c.trailId, read.trail.current_step);
       return true;
     } catch (error) {
-      if (!(error instanceof WaymarkError) || error.code !== 'ANSWER_INVALID') throw error;
-      problem = `Nothing was recorded: ${error.message.replace(/^Nothing was recorded; /, '')} `;
+      const refused = refusalSentences(form.fields, error);
+      if (refused === null) throw error;
+      problem = `Nothing was recorded. ${refused} `;
     }
   }
   return false;

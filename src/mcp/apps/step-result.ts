@@ -8,10 +8,13 @@ import type { Presented } from '../../operations/dispatch.js';
 import type { Operation, OperationContext } from '../../operations/operation.js';
 import { NO_FEATURES } from '../../operations/platform/client-features.js';
 import { STEP_PAYLOAD_META_KEY } from '../../operations/platform/step-meta.js';
+import type { AskedSteps } from './asked-steps.js';
 import { answerByElicitation, type ElicitableStep } from './step-elicitation.js';
 import { stepPayloadBeside } from '../../operations/trails/step-alongside.js';
 
 export interface StepResultContext extends OperationContext {
+  /** The session's memory of the steps it asked its person for (asked-steps.ts). */
+  asked: AskedSteps;
   elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
 }
 
@@ -27,7 +30,7 @@ export async function withStepForm(operation: Operation, data: unknown, c: StepR
   const trailId = answer.trail_id;
   const features = c.client ?? NO_FEATURES;
   if (features.elicitation && form.elicit && answer.current_step) {
-    const answered = await answerByElicitation({ actor: c.actor, services: c.services, trailId, step: answer.current_step, elicit: c.elicit });
+    const answered = await answerByElicitation({ actor: c.actor, services: c.services, trailId, step: answer.current_step, asked: c.asked, elicit: c.elicit });
     // The trail as it now stands, in the operation's own answer shape (advance_trail answers the moved form).
     return answered ? { data: await form.elicit((await c.services.trails.get(c.actor, { trail_id: trailId }, 'markdown')).trail, c) } : { data };
   }

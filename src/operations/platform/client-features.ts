@@ -42,4 +42,4 @@ export function describeClientFeatures(features: ClientFeatures, resourceUri: st
 
 /** The sentence the elicitation-capable client reads in the trail tools' descriptions and describe_platform. */
 export const ELICITATION_NOTE =
-  'When start_trail, get_trail or advance_trail reaches a step for a person (human_required, or handed over) and the token is a person\'s, and every element of the step is text, a choice, a date or a tick box, the server first asks the person for the answers through a form (elicitation) and records them as submit_step_data would; declining or cancelling records nothing.';
+  'When start_trail, get_trail or advance_trail reaches a step for a person (human_required, or handed over) and the token is a person\'s, and every element of the step is text, a choice, a date or a tick box, the server first asks the person for the answers through a form (elicitation) and records them as submit_step_data would; declining or cancelling records nothing. Each step is asked once: calling again does not ask again until the trail moves or the step\'s answers change elsewhere (ask the person in the conversation instead).';

@@ -303,6 +303,11 @@ const FORMAT_WORDS: Record<string, string> = {
   uri: 'must be a full web address, like https://example.com',
 };
 
+/** What a format asks, in the words above (the elicited step form's refusals say it too: mcp/apps/form-refusal.ts). */
+export function formatWords(format: string): string | undefined {
+  return Object.hasOwn(FORMAT_WORDS, format) ? FORMAT_WORDS[format] : undefined;
+}
+
 const TYPE_WORDS: Record<string, string> = { string: 'text', number: 'a number', integer: 'a whole number', boolean: 'true or false (yes or no)', array: 'a list of choices' };
 
 /** ajv's message of a keyword in words a person reads under the field (and an agent in the issue): what to give. */
