@@ -142,14 +142,15 @@ export class PeopleService {
           invited_at: now,
         };
         await tx.insertInto('principals').values(row).execute();
+        const link = await issueLink(tx, this.store, row, maximum, INVITE_LINK_MS, null);
+        if (mail) await this.queueInviteMail(tx, actor, row, link.token, link.expiresAt);
+        // One change, one event: the person, with the link made for them (never its secret).
         await recordChange(tx, this.store.dialect, actor, {
           resourceType: 'principal',
           resourceId: row.id,
           scopeId,
-          summary: { invited: true, permission: row.permission, max_capabilities: maximum, mailed: mail },
+          summary: { invited: true, permission: row.permission, max_capabilities: maximum, signin_link_id: link.linkId, expires_at: link.expiresAt, mailed: mail },
         });
-        const link = await issueLink(tx, this.store, row, maximum, INVITE_LINK_MS, actor);
-        if (mail) await this.queueInviteMail(tx, actor, row, link.token, link.expiresAt);
         return { person: viewFor(actor, row), mailed: mail, signin_token: mail ? null : link.token, expires_at: link.expiresAt };
       });
     } catch (error) {

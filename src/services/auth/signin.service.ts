@@ -42,10 +42,11 @@ export type RedeemResult = { ok: true; session: string; principalId: string; exp
 export const DEFAULT_SESSION_CAPABILITIES = [capabilityName('read'), capabilityName('run')];
 
 /**
- * A one-time link for a person, written in the caller's transaction with its event (`waymark signin-link create`,
- * and an Admin's invitation: people.service.ts). The capabilities are already checked against the maximum.
+ * A one-time link for a person, written in the caller's transaction (`waymark signin-link create`, and an Admin's
+ * invitation: people.service.ts). The capabilities are already checked against the maximum. With `by`, the link's own
+ * event is recorded; without, the caller's change (the invitation) is the one event and names the link.
  */
-export async function issueLink(tx: Tx, store: Store, principal: Pick<PrincipalTable, 'id' | 'account_id' | 'scope_id'>, capabilities: readonly string[], lifeMs: number, by: ChangeAuthor): Promise<IssuedLink> {
+export async function issueLink(tx: Tx, store: Store, principal: Pick<PrincipalTable, 'id' | 'account_id' | 'scope_id'>, capabilities: readonly string[], lifeMs: number, by: ChangeAuthor | null): Promise<IssuedLink & { linkId: string }> {
   const token = secret('link');
   const now = nowIso();
   const expiresAt = new Date(Date.parse(now) + lifeMs).toISOString();
@@ -59,8 +60,8 @@ export async function issueLink(tx: Tx, store: Store, principal: Pick<PrincipalT
     used_at: null,
     created_at: now,
   });
-  await recordChange(tx, store.dialect, by, { resourceType: 'signin_link', resourceId: id, scopeId: principal.scope_id, summary: { principal_id: principal.id, expires_at: expiresAt } });
-  return { token, principalId: principal.id, expiresAt };
+  if (by) await recordChange(tx, store.dialect, by, { resourceType: 'signin_link', resourceId: id, scopeId: principal.scope_id, summary: { principal_id: principal.id, expires_at: expiresAt } });
+  return { token, principalId: principal.id, expiresAt, linkId: id };
 }
 
 /** A session is seen again at most this often, so that a busy page does not write on every request. */
@@ -89,7 +90,8 @@ export class SigninService {
     const asked = input.capabilities ?? withinMaximum(capabilities, principal.max_capabilities);
     if (asked.length === 0) assertWithinMaximum(capabilities, principal.max_capabilities, `${principal.name} (${principal.id})`);
     assertWithinMaximum(asked, principal.max_capabilities, `${principal.name} (${principal.id})`);
-    return this.store.transaction((tx) => issueLink(tx, this.store, principal, asked, lifeMs, operatorOf(principal.account_id)));
+    const { linkId: _linkId, ...link } = await this.store.transaction((tx) => issueLink(tx, this.store, principal, asked, lifeMs, operatorOf(principal.account_id)));
+    return link;
   }
 
   /** Uses the link (once: a second redeem, even a concurrent one, is refused as used) and opens a session. */
