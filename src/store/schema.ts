@@ -5,7 +5,7 @@
  * read them through the dialect's parseJson.
  */
 import type { Generated } from 'kysely';
-import type { BitStatus, Complexity, EventActorKind, MailKind, NotificationKind, Permission, Priority, PrincipalKind, ReviewStatus, TrailEventKind, TrailStatus } from './enums.js';
+import type { BitStatus, Complexity, EventActorKind, MailKind, Permission, Priority, PrincipalKind, ReviewStatus, TrailEventKind, TrailStatus } from './enums.js';
 
 export type { TrailEventKind } from './enums.js';
 

@@ -29,6 +29,8 @@ const PERMISSION_WORDS: Record<Permission, string> = {
 };
 
 /** A capability's name is `<brand>.<kind>`: the brand is the server's, read from the names it answers. */
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
 const kindOf = (capability: string) => capability.slice(capability.lastIndexOf('.') + 1) as Kind;
 
 function maximumInWords(capabilities: string[] | null): string {
@@ -153,12 +155,14 @@ function PersonItem(props: { person: Person; brand: string; isMe: boolean; onSai
           onConfirm={() =>
             void act(async () => {
               const ended = await api.endPersonAccess(person.principal_id);
-              const total = ended.sessions_ended + ended.links_cancelled + ended.tokens_revoked + ended.grants_revoked;
-              props.onSaid(
-                total === 0
-                  ? `${person.name} had no sessions, links, keys or connected apps to end.`
-                  : `Ended ${person.name}'s access: ${ended.sessions_ended} sign-ins, ${ended.links_cancelled} unused sign-in links, ${ended.tokens_revoked} API keys and ${ended.grants_revoked} connected apps.`,
-              );
+              const parts = [
+                [ended.sessions_ended, 'sign-in'],
+                [ended.links_cancelled, 'unused sign-in link'],
+                [ended.tokens_revoked, 'API key'],
+                [ended.grants_revoked, 'connected app'],
+              ] as const;
+              const words = parts.filter(([n]) => n > 0).map(([n, one]) => plural(n, one));
+              props.onSaid(words.length === 0 ? `${person.name} had no sign-ins, links, keys or connected apps to end.` : `Ended ${person.name}'s access: ${words.join(', ')}.`);
             }).finally(() => setConfirming(false))
           }
         >
