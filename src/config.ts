@@ -121,3 +121,8 @@ export function smtpHost(config: MailConfig): string {
 export function schedulerConfigFromEnv(env: NodeJS.ProcessEnv): SchedulerConfig {
   return { pollMs: positiveNumber(env, 'WAYMARK_SCHEDULER_POLL_MS', 30_000) };
 }
+
+/** Whether this server mails (WAYMARK_SMTP_URL is set): an invitation is then mailed, not shown (issue 28). */
+export function mailConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.WAYMARK_SMTP_URL);
+}

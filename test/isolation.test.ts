@@ -80,6 +80,7 @@ const DOCUMENTED_BY_TOOL: Record<string, ErrorCode | 'filter'> = {
   // A person one cannot see is no member of one's group, and no person one may name.
   'remove_group_member.principal_id': 'PRINCIPAL_NOT_FOUND',
   'update_person.principal_id': 'PRINCIPAL_NOT_FOUND',
+  'end_person_access.principal_id': 'PRINCIPAL_NOT_FOUND',
 };
 
 /** A world of placeholder ids: what the base inputs look like, at collection time. */

@@ -4,6 +4,7 @@
  * trail), the id-bearing fields of a tool's input found from its zod schema, a minimal valid-looking input
  * derived from that schema, and a dump of every table to prove that a refused call wrote nothing.
  */
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Operation } from '../src/operations/operation.js';
 import type { Store } from '../src/store/store.js';
@@ -141,7 +142,8 @@ export function worldId(world: World, tool: string, field: string): string | nul
     case 'scope_id':
       return world.scopeId;
     case 'principal_id':
-      return tool === 'remove_group_member' ? world.memberId : world.principalId;
+      // Ending someone's access is probed on the world's member: the caller's own principal would shut the caller out.
+      return tool === 'remove_group_member' || tool === 'end_person_access' ? world.memberId : world.principalId;
     case 'principal_ids':
     case 'started_by_id':
       return world.principalId;
@@ -235,6 +237,9 @@ export function overrides(tool: string, world: World): Record<string, unknown> {
       return { url: 'https://127.0.0.1:9/hook', event_types: ['*'] };
     case 'add_group_members':
       return { people: [world.memberId] };
+    case 'invite_person':
+      // An email no one of the account has yet: each call invites a new person.
+      return { email: `probe-${randomUUID()}@example.com`, max_capabilities: ['waymark.read'] };
     case 'get_revision':
     case 'restore_revision':
       return { resource_type: 'bit', revision: 1 };

@@ -13,7 +13,7 @@ import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
 import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trails/shapes.js';
 import type { CommentPage, CommentView } from '../src/services/trails/comment-shapes.js';
 import type { CommentedTrailView } from '../src/services/trails/commented-trail.js';
-import type { Directory, People, PersonView } from '../src/services/auth/shapes.js';
+import type { AccessEnded, Directory, Invitation, People, PersonView } from '../src/services/auth/shapes.js';
 import type { GroupList, GroupWithMembers } from '../src/services/groups/shapes.js';
 import type { HistoryPage } from '../src/services/events/shapes.js';
 import type { RestoredRevision, RevisionDiff } from '../src/services/revisions/shapes.js';
@@ -205,7 +205,13 @@ export const addGroupMembers = (id: string, people: string[]) => call<GroupWithM
 export const removeGroupMember = (id: string, principalId: string) => call<GroupWithMembers>('DELETE', `${groupPath(id)}/members/${encodeURIComponent(principalId)}`);
 /** Everyone of the account this person may see, with emails for an Admin (people without ids). */
 export const directory = () => call<Directory>('GET', '/people');
-export const updatePerson = (principalId: string, change: { name?: string; email?: string | null }) => call<PersonView>('POST', `/people/${encodeURIComponent(principalId)}`, change);
+export const updatePerson = (principalId: string, change: { name?: string; email?: string | null; permission?: string; scope_id?: string | null; max_capabilities?: string[] }) =>
+  call<PersonView>('POST', `/people/${encodeURIComponent(principalId)}`, change);
+export type { AccessEnded, Invitation } from '../src/services/auth/shapes.js';
+/** A new person and their one-time sign-in link, unless it went by mail (invite_person). */
+export const invitePerson = (input: { name: string; email: string; permission: string; scope_id?: string | null; max_capabilities: string[] }) => call<Invitation>('POST', '/people', input);
+/** Ends every sign-in, link, key and connected app of the person (end_person_access). */
+export const endPersonAccess = (principalId: string) => call<AccessEnded>('POST', `/people/${encodeURIComponent(principalId)}/end-access`, {});
 export type { FlowReport, FoundTrail, StepTime, TrailSearchPage } from '../src/services/trails/trail-search-shapes.js';
 
 /** The Trails page's filters (search_trails, export_trails). */

@@ -22,6 +22,7 @@ const ROUTES: Route[] = [
   { pattern: '/notifications', load: async () => (await import('./pages/notifications.js')).NotificationsPage },
   { pattern: '/settings', load: async () => (await import('./pages/settings.js')).SettingsPage },
   { pattern: '/groups', load: async () => (await import('./pages/groups.js')).GroupsPage },
+  { pattern: '/people', load: async () => (await import('./pages/people.js')).PeoplePage },
 ];
 
 function resolve(path: string): { route: Route; params: Params } | null {
@@ -56,6 +57,7 @@ const NAV: Array<{ path: string; label: string; admin?: true }> = [
   { path: '/activity', label: 'Activity', admin: true },
   { path: '/webhooks', label: 'Webhooks', admin: true },
   { path: '/groups', label: 'Groups', admin: true },
+  { path: '/people', label: 'People', admin: true },
 ];
 
 export function App() {

@@ -118,6 +118,27 @@ describe.each(ENGINES)('signin-link create and session revoke on %s', (engine) =
       expect(result.stderr, args.join(' ')).toMatch(/^waymark: \S/);
     });
   });
+
+  it('refuses a link or a token beyond the maximum an Admin set for the person, saying so (issue 28)', async () => {
+    const account = await services.auth.createAccount('Bounded');
+    const owner = await services.auth.createToken({ accountId: account, permission: 'admin', capabilities: ['waymark.author'], kind: 'person', name: 'Owner' });
+    const person = await services.auth.createToken({ accountId: account, permission: 'edit', capabilities: ['waymark.run'], kind: 'person', name: 'Rae' });
+    await services.people.update((await services.auth.authenticate(owner.token))!, { principal_id: person.principalId, max_capabilities: ['waymark.run'] });
+    const [link, token] = await waymarkEach(ts.env, [
+      ['signin-link', 'create', '--principal', person.principalId, '--capabilities', 'read,run'],
+      ['token', 'create', '--account', account, '--principal', person.principalId, '--permission', 'edit', '--capabilities', 'author'],
+    ]);
+    for (const result of [link, token]) {
+      expect([result.code, result.stdout]).toEqual([1, '']);
+      expect(result.stderr).toContain(`Rae (${person.principalId}) may be given at most waymark.run;`);
+      expect(result.stderr).toContain('beyond the maximum an Admin set');
+    }
+    // Within it, both are made; a link without --capabilities carries the default cut to the maximum.
+    const within = await waymark(ts.env, 'signin-link', 'create', '--principal', person.principalId);
+    expect(within.code).toBe(0);
+    const redeemed = await services.signin.redeem(new URL(within.stdout.trim()).searchParams.get('token')!);
+    expect(redeemed.ok && (await services.signin.actorOf(redeemed.session))?.capabilities).toEqual(['waymark.run']);
+  });
 });
 
 // Usage errors come before the store is opened; failures need one. Once, on the embedded store.

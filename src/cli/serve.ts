@@ -64,7 +64,7 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
     const oauthNotice = oauthStartNotice(base);
     const lines = [
       `Waymark listening on http://${shownHost}:${actualPort}/mcp (store: ${location})${extra}`,
-      `The web app: ${webAppUrl(base).href} (to invite a person: waymark signin-link create --principal ID prints their one-time link)`,
+      `The web app: ${webAppUrl(base).href} (to invite a person, an Admin opens its People page: ${webAppUrl(base).href}#/people)`,
       mail ? `Mail: on, through ${smtpHost(mail)} from ${mail.from}` : 'Mail: off (set WAYMARK_SMTP_URL to tell people by email too)',
     ];
     if (oauthNotice) lines.push(oauthNotice);

@@ -214,6 +214,11 @@ const SCENARIOS: Record<string, Scenario> = {
     const id = await newGroup(w, [w.person.principalId]);
     return { args: { group_id: id, principal_id: w.person.principalId }, resource: group(id) };
   },
+  invite_person: async () => ({ args: { name: 'Ivy Invited', email: `i${Math.random().toString(36).slice(2)}@example.com`, permission: 'view', max_capabilities: ['waymark.read'] }, resource: { type: 'principal', id: '*' } }),
+  end_person_access: async (w) => {
+    const issued = await w.h.services.auth.createToken({ accountId: w.h.accountId, permission: 'view', capabilities: ['waymark.read'], kind: 'person', name: 'Ended Person' });
+    return { args: { principal_id: issued.principalId }, resource: { type: 'principal', id: issued.principalId } };
+  },
   update_person: async (w) => ({ args: { principal_id: w.person.principalId, email: `p${Math.random().toString(36).slice(2)}@example.com` }, resource: { type: 'principal', id: w.person.principalId } }),
   revoke_own_token: async (w) => {
     await w.h.services.auth.createToken({ accountId: w.h.accountId, principalId: w.person.principalId, permission: 'edit', capabilities: ['waymark.read'] });

@@ -4,7 +4,7 @@ import { meOperation, signOutOperation } from './auth/me.js';
 import { WEBHOOK_OPERATIONS } from './webhooks/webhook-operations.js';
 import { NOTIFICATION_OPERATIONS } from './notifications/notification-operations.js';
 import { GROUP_OPERATIONS } from './groups/group-operations.js';
-import { peopleOperation, updatePersonOperation } from './auth/people.js';
+import { endPersonAccessOperation, invitePersonOperation, peopleOperation, updatePersonOperation } from './auth/people.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
 import { advanceStepOperation, assignStepOperation, claimStepOperation, inboxOperation, releaseStepOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
 import { describePlatformTool } from './platform/describe-platform.js';
@@ -96,6 +96,8 @@ const OPERATIONS: readonly Operation[] = [
   trailCommentsOperation,
   peopleOperation,
   updatePersonOperation,
+  invitePersonOperation,
+  endPersonAccessOperation,
   restoreBitOperation,
   meOperation,
   signOutOperation,

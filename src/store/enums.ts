@@ -47,3 +47,9 @@ export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
  */
 export const NOTIFICATION_KINDS = ['assigned', 'mentioned', 'step_overdue', 'trail_overdue'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+/**
+ * A row of the notifications table that is mail only (issue 28): an Admin's invitation, which carries the invited
+ * person's sign-in link. It is never listed in the app (the person cannot read the app yet) nor chosen in settings.
+ */
+export const INVITE_MAIL_KIND = 'invited';
+export type MailKind = NotificationKind | typeof INVITE_MAIL_KIND;

@@ -5,7 +5,7 @@
  * read them through the dialect's parseJson.
  */
 import type { Generated } from 'kysely';
-import type { BitStatus, Complexity, EventActorKind, NotificationKind, Permission, Priority, PrincipalKind, ReviewStatus, TrailEventKind, TrailStatus } from './enums.js';
+import type { BitStatus, Complexity, EventActorKind, MailKind, Permission, Priority, PrincipalKind, ReviewStatus, TrailEventKind, TrailStatus } from './enums.js';
 
 export type { TrailEventKind } from './enums.js';
 
@@ -24,6 +24,11 @@ export interface PrincipalTable {
   created_at: string;
   /** Migration 017: where the person is told by mail, lower-cased; unique in the account. */
   email: string | null;
+  /** Migration 019: the most any credential of the principal may carry, a JSON array text of capability kinds. */
+  max_capabilities: string;
+  /** Migration 019: the Admin who invited the person from the app, and when. */
+  invited_by: string | null;
+  invited_at: string | null;
 }
 export interface TokenTable {
   id: string;
@@ -345,7 +350,7 @@ export interface NotificationTable {
   id: Generated<number>;
   account_id: string;
   principal_id: string;
-  kind: NotificationKind;
+  kind: MailKind;
   trail_id: string | null;
   step_id: string | null;
   actor_id: string | null;

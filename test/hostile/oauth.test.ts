@@ -99,6 +99,23 @@ describe.each(ENGINES)('OAuth hardening (issue 24) on %s', (engine) => {
       expect(tokens.scope?.split(' ').sort()).toEqual(['waymark.read', 'waymark.run']);
     });
 
+    it('a person whose admin allows them only run is offered only run (issue 28), and a lower maximum cuts the app at once', async () => {
+      const runner = await services.auth.createToken({ accountId, permission: 'edit', capabilities: ['waymark.run'], kind: 'person', name: 'Rhea Runner' });
+      const admin = await services.auth.authenticate(ownerToken);
+      await services.people.update(admin!, { principal_id: runner.principalId, max_capabilities: ['waymark.run', 'waymark.read'] });
+      const jar = await signedInJar(services, origin, runner.principalId, ['waymark.read', 'waymark.run']);
+      await services.people.update(admin!, { principal_id: runner.principalId, max_capabilities: ['waymark.run'] });
+      const { tokens, consentHtml } = await connectApp(jar, serve.url, { tick: ALL });
+      expect([...consentHtml.matchAll(/name="capability" value="([^"]+)"/g)].map((m) => m[1])).toEqual(['waymark.run']);
+      expect(consentHtml).toMatch(/<li>[^<]*\(<code>waymark\.author<\/code>\)<\/li>/);
+      expect(tokens.scope?.split(' ')).toEqual(['waymark.run']);
+      expect((await callTool(serve.url, tokens.access_token, 'describe_platform', {})).envelope?.success).toBe(true);
+      // The Admin takes run away too (read stays): the app's token can no longer run, without being reissued.
+      await services.people.update(admin!, { principal_id: runner.principalId, max_capabilities: ['waymark.read'] });
+      const started = await callTool(serve.url, tokens.access_token, 'start_trail', { flow_id: '00000000-0000-4000-8000-000000000000' });
+      expect(started.envelope?.error?.code).toBe('FORBIDDEN');
+    });
+
     it('an Edit person signed in with author is offered it, and the app writes as them', async () => {
       const jar = await signedInJar(services, origin, ownerId, ALL);
       const { tokens, consentHtml } = await connectApp(jar, serve.url);

@@ -70,7 +70,7 @@ export function renderConsentPage(view: ConsentView): string {
     .join('\n');
   const offered = boxes === '' ? '<p>Nothing: you may not give it any of what it asks.</p>' : boxes;
   const unavailable = view.unavailable.length
-    ? `<p>Not available, so not granted (your sign-in or your permission does not allow it):</p>
+    ? `<p>Not available, so not granted (beyond what your sign-in, your permission or your admin allows you):</p>
 <ul>${view.unavailable.map((name) => `<li>${escapeHtml(capabilityText(name))} (<code>${escapeHtml(name)}</code>)</li>`).join('')}</ul>`
     : '';
   return page(

@@ -33,8 +33,8 @@ describe.each(ENGINES)('people on %s', (engine) => {
     const owner = await h.services.auth.principal(h.owner.principalId);
     expect(answer.people.sort((a, b) => a.name.localeCompare(b.name))).toEqual(
       [
-        { principal_id: person.principalId, name: 'Ada Admin', kind: 'person', email: null, scope_id: null },
-        { principal_id: h.owner.principalId, name: owner!.name, kind: 'agent', email: null, scope_id: null },
+        { principal_id: person.principalId, name: 'Ada Admin', kind: 'person', email: null, scope_id: null, permission: 'admin', max_capabilities: ['waymark.author', 'waymark.read', 'waymark.run'] },
+        { principal_id: h.owner.principalId, name: owner!.name, kind: 'agent', email: null, scope_id: null, permission: 'admin', max_capabilities: ['waymark.author', 'waymark.read', 'waymark.run'] },
       ].sort((a, b) => a.name.localeCompare(b.name)),
     );
     // Without ids: everyone of the account the caller may see (issue 27), and none of the other account.
@@ -48,7 +48,7 @@ describe.each(ENGINES)('people on %s', (engine) => {
     const scoped = await h.services.auth.createToken({ accountId: h.accountId, scopeId, permission: 'admin', capabilities: ['waymark.read'], kind: 'person', name: 'Sam Scoped' });
     const browser = await signedIn(h.services, web.origin, scoped.principalId);
     const answer = await browser.ok(browser.get<People>(query([scoped.principalId, h.owner.principalId])));
-    expect(answer.people).toEqual([{ principal_id: scoped.principalId, name: 'Sam Scoped', kind: 'person', email: null, scope_id: scopeId }]);
+    expect(answer.people).toEqual([{ principal_id: scoped.principalId, name: 'Sam Scoped', kind: 'person', email: null, scope_id: scopeId, permission: 'admin', max_capabilities: ['waymark.author', 'waymark.read', 'waymark.run'] }]);
     expect((await browser.ok(browser.get<People>('/people'))).people.map((p) => p.name)).toEqual(['Sam Scoped']);
   });
 });

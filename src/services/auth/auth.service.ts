@@ -8,6 +8,7 @@ import type { Actor, Permission, PrincipalKind } from '../actor.js';
 import { nowIso } from '../clock.js';
 import { operatorOf, recordChange } from '../events/record.js';
 import { assertEmailFree, checkedEmail } from './email.js';
+import { assertWithinMaximum, storedMaximum, withinMaximum } from './maximum.js';
 import type { OwnTokenView } from './shapes.js';
 
 /**
@@ -71,9 +72,14 @@ export interface ActorRow {
   scope_id: string | null;
   /** JSON: a text column, or already parsed by the driver (jsonb). */
   capabilities: unknown;
+  /** The principal's maximum (migration 019), read with the credential. */
+  max_capabilities: string;
 }
 
-/** The Actor of a credential's row: one reading for tokens and sessions. */
+/**
+ * The Actor of a credential's row: one reading for tokens and sessions. Its capabilities are the credential's cut to
+ * the principal's maximum as it is now (maximum.ts): lowering a maximum cuts every credential at its next use.
+ */
 export function actorOfRow(store: Store, row: ActorRow): Actor {
   return {
     accountId: row.account_id,
@@ -81,7 +87,7 @@ export function actorOfRow(store: Store, row: ActorRow): Actor {
     kind: row.kind,
     permission: row.permission,
     scopeId: row.scope_id,
-    capabilities: store.dialect.parseJson<string[]>(row.capabilities),
+    capabilities: withinMaximum(store.dialect.parseJson<string[]>(row.capabilities), row.max_capabilities),
   };
 }
 
@@ -142,6 +148,7 @@ export class AuthService {
         throw new WaymarkError('VALIDATION_ERROR', `${issues.map((i) => i.message).join('; ')}: a token carries its principal's permission, kind and scope.`, { issues });
       }
       principalScopeId = principal.scope_id;
+      assertWithinMaximum(request.capabilities, principal.max_capabilities, `${principal.name} (${principal.id})`);
     } else {
       principalId = randomUUID();
       const email = request.email === undefined ? null : checkedEmail(request.email);
@@ -156,6 +163,10 @@ export class AuthService {
         name: request.name ?? `${request.kind ?? 'agent'} ${principalId.slice(0, 8)}`,
         email,
         created_at: nowIso(),
+        // A principal made at the command line may be given anything; an Admin lowers it on the People page.
+        max_capabilities: storedMaximum(allCapabilityNames()),
+        invited_by: null,
+        invited_at: null,
       });
     }
     const token = `${brand}_${randomBytes(32).toString('base64url')}`;

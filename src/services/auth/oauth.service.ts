@@ -13,6 +13,7 @@ import type { Store } from '../../store/store.js';
 import { permissionAtLeast, type Actor } from '../actor.js';
 import { nowIso } from '../clock.js';
 import { recordChange } from '../events/record.js';
+import { withinMaximum } from './maximum.js';
 import { StoreAdapter, UNUSED_CLIENT_TTL_SECONDS } from './oauth-adapter.js';
 import type { GrantView } from './shapes.js';
 
@@ -113,7 +114,8 @@ export class OAuthService {
       kind: principal.kind,
       permission: principal.permission,
       scopeId: principal.scope_id,
-      capabilities,
+      // The principal's maximum as it is now (maximum.ts): lowering it cuts the app's tokens at their next use.
+      capabilities: withinMaximum(capabilities, principal.max_capabilities),
     };
   }
 

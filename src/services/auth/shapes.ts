@@ -28,10 +28,34 @@ export type People = z.infer<typeof peopleShape>;
  * The account's people as the `people` operation and an Admin's people page show them (issue 27): with their email
  * where the caller may read it (an Admin, or the person themselves; null otherwise, and when none is set).
  */
-export const personShape = peopleShape.shape.people.element.extend({ email: z.string().nullable(), scope_id: z.string().nullable() });
+export const personShape = peopleShape.shape.people.element.extend({
+  email: z.string().nullable(),
+  scope_id: z.string().nullable(),
+  permission: z.enum(PERMISSIONS).nullable().describe('Shown to an Admin and to the person themself; null otherwise.'),
+  max_capabilities: z.array(z.string()).nullable().describe('The most any credential of theirs may carry (sign-in, token, connected app); shown to an Admin and to the person themself.'),
+});
 export type PersonView = z.infer<typeof personShape>;
 export const directoryShape = z.object({ people: z.array(personShape) });
 export type Directory = z.infer<typeof directoryShape>;
+
+/** An Admin's invitation (issue 28): the new person, and their one-time sign-in link unless it went by mail. */
+export const invitationShape = z.object({
+  person: personShape,
+  mailed: z.boolean().describe('The sign-in link was put in the mail to the person (the server has SMTP); it is not in this answer.'),
+  signin_token: z.string().nullable().describe('When not mailed: the link\'s secret, shown this once. The link is <server>/app/signin?token=<signin_token>.'),
+  expires_at: z.string().describe('When the link stops working, used or not.'),
+});
+export type Invitation = z.infer<typeof invitationShape>;
+
+/** What ending a person's access ended (issue 28). */
+export const accessEndedShape = z.object({
+  principal_id: z.string(),
+  sessions_ended: z.number().int(),
+  links_cancelled: z.number().int(),
+  tokens_revoked: z.number().int(),
+  grants_revoked: z.number().int(),
+});
+export type AccessEnded = z.infer<typeof accessEndedShape>;
 
 export const signedOutShape = z.object({ signed_out: z.boolean() });
 

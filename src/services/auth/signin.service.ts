@@ -11,11 +11,13 @@ import { LIMITS } from '../../limits/index.js';
 import { validationError } from '../../errors.js';
 import { findPrincipal } from '../../store/repositories/auth.repo.js';
 import * as repo from '../../store/repositories/signin.repo.js';
-import type { Store } from '../../store/store.js';
+import type { PrincipalTable } from '../../store/schema.js';
+import type { Store, Tx } from '../../store/store.js';
 import type { Actor } from '../actor.js';
 import { actorOfRow, hashToken } from './auth.service.js';
 import { nowIso } from '../clock.js';
-import { operatorOf, recordChange } from '../events/record.js';
+import { operatorOf, recordChange, type ChangeAuthor } from '../events/record.js';
+import { assertWithinMaximum, withinMaximum } from './maximum.js';
 
 /** What a session carries besides its Actor: its id, the key its CSRF tokens are signed with, the person's name. */
 export interface SessionActor extends Actor {
@@ -39,6 +41,29 @@ export type RedeemResult = { ok: true; session: string; principalId: string; exp
 /** What a session may do unless the link says otherwise: read (author pages are read-only) and run trails. */
 export const DEFAULT_SESSION_CAPABILITIES = [capabilityName('read'), capabilityName('run')];
 
+/**
+ * A one-time link for a person, written in the caller's transaction (`waymark signin-link create`, and an Admin's
+ * invitation: people.service.ts). The capabilities are already checked against the maximum. With `by`, the link's own
+ * event is recorded; without, the caller's change (the invitation) is the one event and names the link.
+ */
+export async function issueLink(tx: Tx, store: Store, principal: Pick<PrincipalTable, 'id' | 'account_id' | 'scope_id'>, capabilities: readonly string[], lifeMs: number, by: ChangeAuthor | null): Promise<IssuedLink & { linkId: string }> {
+  const token = secret('link');
+  const now = nowIso();
+  const expiresAt = new Date(Date.parse(now) + lifeMs).toISOString();
+  const id = randomUUID();
+  await repo.insertLink(tx, {
+    id,
+    principal_id: principal.id,
+    token_hash: hashToken(token),
+    capabilities: JSON.stringify([...new Set(capabilities)]),
+    expires_at: expiresAt,
+    used_at: null,
+    created_at: now,
+  });
+  if (by) await recordChange(tx, store.dialect, by, { resourceType: 'signin_link', resourceId: id, scopeId: principal.scope_id, summary: { principal_id: principal.id, expires_at: expiresAt } });
+  return { token, principalId: principal.id, expiresAt, linkId: id };
+}
+
 /** A session is seen again at most this often, so that a busy page does not write on every request. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -61,23 +86,12 @@ export class SigninService {
     if (!principal) throw validationError([{ path: 'principal', message: `no principal ${input.principalId}` }]);
     // The app is where people answer the steps agents may not (authoring-interface.md: "A person answers them in an app").
     if (principal.kind !== 'person') throw validationError([{ path: 'principal', message: `principal ${principal.id} is an agent; sign-in links are for people (an agent uses a token)` }]);
-    const token = secret('link');
-    const now = nowIso();
-    const expiresAt = new Date(Date.parse(now) + lifeMs).toISOString();
-    const id = randomUUID();
-    await this.store.transaction(async (tx) => {
-      await repo.insertLink(tx, {
-        id,
-        principal_id: principal.id,
-        token_hash: hashToken(token),
-        capabilities: JSON.stringify([...new Set(capabilities)]),
-        expires_at: expiresAt,
-        used_at: null,
-        created_at: now,
-      });
-      await recordChange(tx, this.store.dialect, operatorOf(principal.account_id), { resourceType: 'signin_link', resourceId: id, scopeId: principal.scope_id, summary: { principal_id: principal.id, expires_at: expiresAt } });
-    });
-    return { token, principalId: principal.id, expiresAt };
+    // Without --capabilities the link asks for the default, cut to what the person may have; asked for, beyond it is refused.
+    const asked = input.capabilities ?? withinMaximum(capabilities, principal.max_capabilities);
+    if (asked.length === 0) assertWithinMaximum(capabilities, principal.max_capabilities, `${principal.name} (${principal.id})`);
+    assertWithinMaximum(asked, principal.max_capabilities, `${principal.name} (${principal.id})`);
+    const { linkId: _linkId, ...link } = await this.store.transaction((tx) => issueLink(tx, this.store, principal, asked, lifeMs, operatorOf(principal.account_id)));
+    return link;
   }
 
   /** Uses the link (once: a second redeem, even a concurrent one, is refused as used) and opens a session. */

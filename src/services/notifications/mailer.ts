@@ -14,6 +14,8 @@ import type { Logger } from 'pino';
 import type { MailConfig } from '../../config.js';
 import * as queue from '../../store/repositories/mail-queue.repo.js';
 import type { Store } from '../../store/store.js';
+import { INVITE_MAIL_KIND, type NotificationKind } from '../../store/enums.js';
+import { composeInviteMail, type InviteSummary } from './invite-mail.js';
 import { composeMail, SUMMARY_KEYS, summaryText, type MailFacts } from './mail-message.js';
 
 /** Seconds before each retry of a failed send: about 24 hours in all. */
@@ -115,17 +117,17 @@ export class Mailer {
     if (!row) return;
     if (!row.recipient_email) {
       // The address was removed after the notice was recorded: nothing to send to, and nothing a retry changes.
-      await queue.settleMail(this.store.db, id, leaseId, { email_state: 'failed', email_next_at: null, email_error: 'The person has no email address any more; an Admin can set one.' });
+      await queue.settleMail(this.store.db, id, leaseId, { email_state: 'failed', email_next_at: null, email_error: 'The person has no email address any more; an Admin can set one.', ...erased(row) });
       return;
     }
     try {
-      const message = composeMail(factsOf(row), this.options.publicBase);
+      const message = row.kind === INVITE_MAIL_KIND ? composeInviteMail(row.recipient_name, JSON.parse(row.summary) as InviteSummary, this.options.publicBase) : composeMail(factsOf(row), this.options.publicBase);
       await this.transport.sendMail({ from: this.options.from, to: { name: row.recipient_name, address: row.recipient_email }, ...message, headers: { [NOTIFICATION_HEADER]: String(id) } });
     } catch (error) {
       await this.failed(row, leaseId, error);
       return;
     }
-    await queue.settleMail(this.store.db, id, leaseId, { email_state: 'sent', email_next_at: null, email_attempts: row.email_attempts + 1, email_error: null });
+    await queue.settleMail(this.store.db, id, leaseId, { email_state: 'sent', email_next_at: null, email_attempts: row.email_attempts + 1, email_error: null, ...erased(row) });
   }
 
   private async failed(row: queue.MailFacts, leaseId: string, error: unknown): Promise<void> {
@@ -135,11 +137,16 @@ export class Mailer {
     const jitter = 0.8 + Math.random() * 0.4;
     const next = new Date(Date.now() + delaySeconds * 1000 * this.options.retryScale * jitter).toISOString();
     const text = errorText(error);
-    await queue.settleMail(this.store.db, row.id, leaseId, { email_state: spent ? 'failed' : 'pending', email_attempts: attempt, email_next_at: spent ? null : next, email_error: text });
+    await queue.settleMail(this.store.db, row.id, leaseId, { email_state: spent ? 'failed' : 'pending', email_attempts: attempt, email_next_at: spent ? null : next, email_error: text, ...(spent ? erased(row) : {}) });
     const log = { notification_id: row.id, attempt, error: text };
     if (spent) this.logger?.warn(log, 'mail not sent; retries spent');
     else this.logger?.info(log, 'mail not sent; will retry');
   }
+}
+
+/** An invitation's link is kept only until its mail is settled (sent, or given up): then no row holds it. */
+function erased(row: queue.MailFacts): { summary?: string } {
+  return row.kind === INVITE_MAIL_KIND ? { summary: '{}' } : {};
 }
 
 /** The message's facts: the summary's titles as the notice was recorded, the store's where it has none. */
@@ -153,7 +160,8 @@ export function factsOf(row: queue.MailFacts): MailFacts {
   }
   const read = (key: keyof typeof SUMMARY_KEYS) => summaryText(summary, SUMMARY_KEYS[key]);
   return {
-    kind: row.kind,
+    // An invitation is composed apart (invite-mail.ts): what comes here is a notice of the app.
+    kind: row.kind as NotificationKind,
     trailId: row.trail_id,
     stepId: row.step_id,
     stepIsCurrent: row.step_id !== null && row.step_id === row.current_step_id,

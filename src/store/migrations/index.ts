@@ -18,6 +18,7 @@ import { trailReads } from './015-trail-reads.js';
 import { webhooks } from './016-webhooks.js';
 import { teamRuns } from './017-team-runs.js';
 import { scaleStorage } from './018-scale-storage.js';
+import { personMaximum } from './019-person-maximum.js';
 
 /** Versioned migrations, applied in name order at start and by `waymark migrate`. */
 export function migrations(dialect: MigrationTarget): Record<string, Migration> {
@@ -40,5 +41,6 @@ export function migrations(dialect: MigrationTarget): Record<string, Migration> 
     '016-webhooks': webhooks(),
     '017-team-runs': teamRuns(dialect),
     '018-scale-storage': scaleStorage(dialect),
+    '019-person-maximum': personMaximum(),
   };
 }

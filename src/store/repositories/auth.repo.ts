@@ -66,6 +66,7 @@ export async function findTokenByHash(q: Q, tokenHash: string) {
       'principals.scope_id',
       'principals.kind',
       'principals.permission',
+      'principals.max_capabilities',
     ])
     .where('tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();

@@ -3,13 +3,13 @@
  * state, their mail settings, and the reads the live-update poller batches for every connected person at once.
  * Every read names the principal, so one person's notifications are never another's (not-found, not forbidden).
  */
-import type { NotificationKind } from '../enums.js';
+import { INVITE_MAIL_KIND, type NotificationKind } from '../enums.js';
 import type { NotificationTable } from '../schema.js';
 import type { Db, Tx } from '../store.js';
 
 type Q = Db | Tx;
 
-export type NotificationRow = Pick<NotificationTable, 'kind' | 'trail_id' | 'step_id' | 'actor_id' | 'summary' | 'created_at' | 'read_at'> & { id: number; actor_name: string | null };
+export type NotificationRow = Pick<NotificationTable, 'trail_id' | 'step_id' | 'actor_id' | 'summary' | 'created_at' | 'read_at'> & { id: number; kind: NotificationKind; actor_name: string | null };
 
 /** A page of the principal's notifications, newest first, below `beforeId` when given; `limit` rows at most. */
 export async function listNotifications(q: Q, principalId: string, options: { unread: boolean; beforeId?: number; limit: number }): Promise<NotificationRow[]> {
@@ -17,11 +17,13 @@ export async function listNotifications(q: Q, principalId: string, options: { un
     .selectFrom('notifications')
     .leftJoin('principals as actor', 'actor.id', 'notifications.actor_id')
     .select(['notifications.id', 'notifications.kind', 'notifications.trail_id', 'notifications.step_id', 'notifications.actor_id', 'notifications.summary', 'notifications.created_at', 'notifications.read_at', 'actor.name as actor_name'])
-    .where('notifications.principal_id', '=', principalId);
+    .where('notifications.principal_id', '=', principalId)
+    // An invitation's mail is no notice of the app (enums.ts INVITE_MAIL_KIND): it is recorded read, and never listed.
+    .where('notifications.kind', '!=', INVITE_MAIL_KIND);
   if (options.unread) query = query.where('notifications.read_at', 'is', null);
   if (options.beforeId !== undefined) query = query.where('notifications.id', '<', options.beforeId);
   const rows = await query.orderBy('notifications.id', 'desc').limit(options.limit).execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+  return rows.map((r) => ({ ...r, kind: r.kind as NotificationKind, id: Number(r.id) }));
 }
 
 export async function unreadCount(q: Q, principalId: string): Promise<number> {

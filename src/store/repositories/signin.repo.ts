@@ -41,6 +41,7 @@ export async function findSessionByHash(q: Q, tokenHash: string) {
       'p.kind',
       'p.permission',
       'p.name',
+      'p.max_capabilities',
     ])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();
