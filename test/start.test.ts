@@ -5,6 +5,7 @@
  * sees where the server finds its files by default (it once looked in dist/dist/web when run compiled).
  */
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,5 +64,46 @@ describe.skipIf(!BUILT)('npm start on a fresh machine', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe.skipIf(!BUILT)('the first start, as an operator meets it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'waymark-first-'));
+  const env = { WAYMARK_DATA_DIR: dir, WAYMARK_WEB_ROOT: '', WAYMARK_DATABASE_URL: '', WAYMARK_PUBLIC_URL: '' };
+  let served: Served;
+  beforeAll(async () => {
+    served = await startServe(env);
+  }, 60_000);
+  afterAll(() => {
+    served?.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints the app, how to invite, and a one-time link that signs the owner in to the app; later starts print no link', async () => {
+    const origin = new URL(served.url).origin;
+    const banner = served.out();
+    expect(banner).toContain(`The web app: ${origin}/app/ (to invite a person, an Admin opens its People page: ${origin}/app/#/people)`);
+    const line = banner.split('\n').find((l) => l.startsWith('Sign in to the web app as its owner'));
+    expect(line).toMatch(/^Sign in to the web app as its owner \(this link works once, until \d{4}-\d\d-\d\dT[\d:.]+Z\): http:\/\/\S+$/);
+    const link = (line as string).split(': ').at(-1) as string;
+    expect(new URL(link).origin).toBe(origin);
+    const opened = await fetch(link, { redirect: 'manual' });
+    const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    expect(cookie).not.toBe('');
+    // The session is the owner's, an Admin with every capability: the People page's list answers.
+    const people = await fetch(new URL('/api/v1/people', origin), { headers: { cookie } });
+    expect(people.status).toBe(200);
+    expect(((await people.json()) as { data: { people: Array<{ name: string; permission: string | null }> } }).data.people).toEqual([expect.objectContaining({ name: 'owner', permission: 'admin' })]);
+    expect((await fetch(link, { redirect: 'manual' })).headers.get('set-cookie')).toBeNull();
+
+    // The operator who missed it asks for another; a restart prints none.
+    const again = await waymark({ ...env, WAYMARK_PORT: '' }, 'signin-link', 'create', '--owner');
+    expect(again.code).toBe(0);
+    expect(new URL(again.stdout.trim()).origin).toBe(origin);
+    served.child.kill();
+    await once(served.child, 'exit');
+    served = await startServe(env);
+    expect(served.out()).not.toContain('Sign in to the web app as its owner');
+    expect(served.out()).not.toContain('First start');
   });
 });

@@ -120,14 +120,18 @@ function capabilityList(text: string): string[] {
 export async function signinLink(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub !== 'create') throw new UsageError(`signin-link: expected 'create'`);
-  const args = parseArgs(rest, { values: ['principal', 'expires-in', 'capabilities'], flags: [] });
+  const args = parseArgs(rest, { values: ['principal', 'expires-in', 'capabilities'], flags: ['owner'] });
   if (args.positionals.length > 0) throw new UsageError(`signin-link create takes no positional arguments`);
-  const principalId = requireOption(args, 'principal');
+  const owner = args.options.owner === true;
+  if (owner && stringOption(args, 'principal')) throw new UsageError(`signin-link create takes --principal ID or --owner, not both`);
+  const principalId = owner ? undefined : requireOption(args, 'principal');
   const expires = stringOption(args, 'expires-in');
   const capabilities = stringOption(args, 'capabilities');
   const base = publicUrl(io, storeOptionsFromEnv(io.env));
   await withServices(io, async (services) => {
-    const link = await services.signin.createLink({ principalId, expiresInMs: expires ? parseDuration(expires) : undefined, capabilities: capabilities ? capabilityList(capabilities) : undefined });
+    const id = principalId ?? (await services.auth.ownerId());
+    if (!id) throw new UsageError(`signin-link create --owner: the store has no owner yet (run waymark init or serve first)`);
+    const link = await services.signin.createLink({ principalId: id, expiresInMs: expires ? parseDuration(expires) : undefined, capabilities: capabilities ? capabilityList(capabilities) : undefined });
     const url = new URL('signin', webAppUrl(base));
     url.searchParams.set('token', link.token);
     io.stdout.write(`${url.href}\n`);

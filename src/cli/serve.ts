@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { webAppUrl } from '../app-address.js';
-import { brand, mailConfigFromEnv, schedulerConfigFromEnv, smtpHost, version, type MailConfig } from '../config.js';
+import { allCapabilityNames, brand, mailConfigFromEnv, schedulerConfigFromEnv, smtpHost, version, type MailConfig } from '../config.js';
 import { startGate } from '../http/start-gate.js';
 import { quotasFromEnv } from '../quotas.js';
 import { createLogger } from '../logger.js';
@@ -25,6 +25,23 @@ function workerCount(args: ParsedArgs, io: CliIo): number {
   const count = text === 'auto' ? availableParallelism() : Number(text);
   if (!Number.isInteger(count) || count < 1 || count > 64) throw new UsageError(`--workers must be a whole number from 1 to 64, or auto (got ${text})`);
   return count;
+}
+
+/** How long the owner's first sign-in link lasts: a day, for an operator who starts the server and opens it later. */
+const OWNER_LINK_MS = 24 * 60 * 60 * 1000;
+
+type FirstStart = Awaited<ReturnType<Services['auth']['init']>> & { ownerLink: { token: string; expiresAt: string } | null };
+
+/**
+ * The store's first start makes the account and its owner; the owner is a person, so the banner also gives them a
+ * one-time sign-in link to the web app (issue 28: nobody should need a command to reach the app and its People
+ * page, from which they invite everyone else). Later starts print neither.
+ */
+async function firstStart(services: Services): Promise<FirstStart> {
+  const first = await services.auth.init();
+  if (!first.created || !first.token) return { ...first, ownerLink: null };
+  const link = await services.signin.createLink({ principalId: first.token.principalId, expiresInMs: OWNER_LINK_MS, capabilities: allCapabilityNames() });
+  return { ...first, ownerLink: { token: link.token, expiresAt: link.expiresAt } };
 }
 
 export async function serve(argv: string[], io: CliIo): Promise<void> {
@@ -56,7 +73,7 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   };
   // Everything a start prints, in one write once it is all known: a reader that waits for the listening line
   // (a person, a script, the tests) finds the notices beside it, not a moment later.
-  const announce = async (actualPort: number, first: Awaited<ReturnType<Services['auth']['init']>>, extra = '') => {
+  const announce = async (actualPort: number, first: FirstStart, extra = '') => {
     const { publicBase } = await import('../http/app.js');
     const { oauthStartNotice } = await import('../http/oauth/server.js');
     const base = publicBase(await httpOptions(actualPort));
@@ -69,12 +86,17 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
     ];
     if (oauthNotice) lines.push(oauthNotice);
     if (first.token) lines.push(`First start: created account ${first.accountId} and an owner token with every capability:`, first.token.token);
+    if (first.ownerLink) {
+      const url = new URL('signin', webAppUrl(base));
+      url.searchParams.set('token', first.ownerLink.token);
+      lines.push(`Sign in to the web app as its owner (this link works once, until ${first.ownerLink.expiresAt}): ${url.href}`);
+    }
     io.stdout.write(`${lines.join('\n')}\n`);
   };
   if (workers > 1 && !isClusterWorker()) {
     // The primary prepares the store once, then only supervises.
     await store.migrate();
-    const first = await createServices(store).auth.init();
+    const first = await firstStart(createServices(store));
     await store.close();
     await runPrimary(workers, (actualPort) => void announce(actualPort, first, `, ${workers} workers`));
     return;
@@ -82,7 +104,7 @@ export async function serve(argv: string[], io: CliIo): Promise<void> {
   const logger = createLogger();
   await store.migrate();
   const services = createServices(store);
-  const first = await services.auth.init();
+  const first = await firstStart(services);
   // Large bodies convert in worker threads, off the event loop every account shares.
   startConvertPool(convertPoolOptionsFromEnv(io.env));
   // Listen first, so that with --port 0 the URLs the app advertises carry the port the system chose; what comes

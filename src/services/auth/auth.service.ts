@@ -211,6 +211,13 @@ export class AuthService {
     });
   }
 
+  /** The principal `init` made the first account's owner, or null before the first start. */
+  async ownerId(): Promise<string | null> {
+    const account = await repo.firstAccount(this.store.db);
+    if (!account) return null;
+    return (await repo.findPrincipalByName(this.store.db, account.id, OWNER_NAME))?.id ?? null;
+  }
+
   async listTokens(accountId: string, principalId?: string): Promise<TokenInfo[]> {
     if (!(await repo.findAccount(this.store.db, accountId))) throw new WaymarkError('VALIDATION_ERROR', `No account ${quote(accountId)}`, { issues: [{ path: 'account', message: 'unknown account' }] });
     const rows = await repo.listTokens(this.store.db, accountId, principalId);
