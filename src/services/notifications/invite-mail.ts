@@ -6,7 +6,7 @@
  */
 import { productName } from '../../config.js';
 import { webAppUrl } from '../../app-address.js';
-import type { MailMessage } from './mail-message.js';
+import { escapeHtml, type MailMessage } from './mail-message.js';
 import { oneLine } from './words.js';
 
 /** What the invitation's queue row holds until it is sent: the link's secret and its end. */
@@ -22,9 +22,6 @@ export function signinUrl(publicBase: URL, token: string): string {
   url.searchParams.set('token', token);
   return url.href;
 }
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
 export function composeInviteMail(recipientName: string, invite: InviteSummary, publicBase: URL): MailMessage {
   const link = signinUrl(publicBase, invite.signin_token);
