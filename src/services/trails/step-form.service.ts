@@ -17,8 +17,10 @@ import { contextLabels } from './context-labels.js';
 import { mayActOn, type TrailsService } from './trails.service.js';
 import type { SubmittedAnswer } from './step.js';
 import type { StepPayload } from './shapes.js';
-import { withoutBody, type TrailRead } from './view.js';
+import { enterableConnections, withoutBody, type TrailRead } from './view.js';
 import { stepComments } from './comments.service.js';
+import { buildFlowGraph } from '../flows/graph.js';
+import type { BitAhead } from './way-ahead.js';
 
 export type { StepPayload } from './shapes.js';
 
@@ -48,6 +50,12 @@ export class StepFormService {
         ...core,
         body: read.snapshot.body.children,
         elements: elements.map((e) => ({ ...e, answer_rule: isElementType(e.type) && ELEMENTS[e.type].stepType !== null ? ELEMENTS[e.type].answerRule : null })),
+        // Every condition with its connection (available or not), so the form can open them with unsaved answers.
+        connections: enterableConnections(read.snapshot, read.targets ?? new Map()),
+        steps_done: view.history.flatMap((h) =>
+          h.left_date_time_utc === null ? [] : [{ step_id: h.step_id, seq: h.seq, bit_title: h.bit_title, left_by: h.left_by, left_date_time_utc: h.left_date_time_utc }],
+        ),
+        ahead: running ? await this.ahead(actor, current.bit_id) : [],
       };
     }
     return {
@@ -76,13 +84,24 @@ export class StepFormService {
     };
   }
 
+  /**
+   * The bits reachable from the current step's bit as they are now (get_flow's graph walked from it), active ones
+   * only, for the likely way ahead; the current bit's own connections are the step's, from its snapshot.
+   */
+  private async ahead(actor: Actor, bitId: string): Promise<BitAhead[]> {
+    const graph = await buildFlowGraph(this.store.db, this.store.dialect, actor.accountId, bitId);
+    return graph.bits
+      .filter((b) => b.bit_id !== bitId && b.status === 'active')
+      .map((b) => ({ bit_id: b.bit_id, bit_title: b.bit_title, connections: b.connections.map((c) => ({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, condition: c.condition })) }));
+  }
+
   /** The step operation: the trail's current step as the form shows it. */
   async payload(actor: Actor, input: { trail_id: string }): Promise<StepPayload> {
     return this.of(actor, await this.trails.get(actor, input, 'slate'));
   }
 
-  /** save_step: submit_step_data's rules, errors and access, answered with the step as it now stands. */
-  async save(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<StepPayload> {
+  /** save_step: submit_step_data's rules, errors and access (and expected_step_id, as advance_trail's), answered with the step as it now stands. */
+  async save(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[]; expected_step_id?: string }): Promise<StepPayload> {
     return this.of(actor, await this.trails.submit(actor, input));
   }
 
