@@ -217,7 +217,7 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
   return (
     <form class="step-form" noValidate onSubmit={onSave} aria-labelledby="step-title">
       <h1 id="step-title">{step.bit_title}</h1>
-      <StepProgress step={step} open={open} chosen={chosen?.connection_id} />
+      <StepProgress step={step} answers={asSaved} chosen={chosen?.connection_id} />
       {step.bit_abstract && <p class="abstract">{step.bit_abstract}</p>}
       {step.transfer_reason && (
         <p class="notice">

@@ -4,11 +4,10 @@
  * (way-ahead.ts, with the connection rule advance_trail follows).
  */
 import { progressWords, wayAhead } from '../../src/services/trails/way-ahead.js';
-import type { AvailableConnection } from '../../src/services/trails/shapes.js';
 import type { StepView } from './payload.js';
 
-export function StepProgress({ step, open, chosen }: { step: StepView; open: AvailableConnection[]; chosen: string | undefined }) {
-  const way = wayAhead(step.bit_id, open, chosen, step.ahead);
+export function StepProgress({ step, answers, chosen }: { step: StepView; answers: ReadonlyMap<string, { value: unknown }>; chosen: string | undefined }) {
+  const way = wayAhead({ bit_id: step.bit_id, connections: step.connections, answers }, chosen, step.ahead);
   const words = progressWords(step.seq, step.steps_done.length, way);
   return (
     <section class="progress" aria-labelledby="progress-title">

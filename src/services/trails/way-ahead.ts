@@ -29,28 +29,33 @@ export const WAY_AHEAD_MAX = 50;
 const NO_ANSWERS = new Map<string, { value: unknown }>();
 
 /**
- * `from`: the current step's bit; `open`: its connections open now (conditions.ts, with the answers as they stand);
- * `chosen`: the connection the person picked among several open ones; `bits`: the bits reachable from it.
+ * `here`: the current step's bit, its connections and its answers as they stand (the form's unsaved ones included);
+ * `chosen`: the connection the person picked among several open ones; `bits`: the bits reachable from it. The way
+ * from the current step is certain only when no condition of it waits on an element not answered yet.
  */
 export function wayAhead(
-  from: string,
-  open: ReadonlyArray<{ connection_id: string; target_bit_id: string; target_bit_title: string }>,
+  here: {
+    bit_id: string;
+    connections: ReadonlyArray<{ connection_id: string; target_bit_id: string; target_bit_title: string; condition: Condition | null }>;
+    answers: ReadonlyMap<string, { value: unknown }>;
+  },
   chosen: string | undefined,
   bits: readonly BitAhead[],
 ): WayAhead {
   const byId = new Map(bits.map((b) => [b.bit_id, b]));
   const steps: WayAhead['steps'] = [];
+  const open = openConnections(here.connections, here.answers);
+  let certain = !here.connections.some((c) => c.condition !== null && !here.answers.has(c.condition.element_id));
   const first = nextMove(open);
-  if (first.kind === 'complete') return { steps, certain: true };
-  let certain = true;
+  if (first.kind === 'complete') return { steps, certain };
   let next: string;
   if (first.kind === 'follow') next = first.connection.target_bit_id;
   else {
     const picked = first.connections.find((c) => c.connection_id === chosen);
-    certain = picked !== undefined;
+    certain &&= picked !== undefined;
     next = (picked ?? first.connections[0]!).target_bit_id;
   }
-  const seen = new Set([from]);
+  const seen = new Set([here.bit_id]);
   const titles = new Map(open.map((c) => [c.target_bit_id, c.target_bit_title]));
   for (;;) {
     if (seen.has(next) || steps.length >= WAY_AHEAD_MAX) return { steps, certain: false };
