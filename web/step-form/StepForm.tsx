@@ -211,8 +211,9 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
   };
 
   const chosen = open.length > 1 ? open.find((c) => c.connection_id === choice) : open[0];
-  const saving = pending.length > 0 ? 'Save and c' : 'C';
-  const primary = open.length === 0 ? `${saving}omplete the trail` : chosen ? `${saving}ontinue to ${chosen.target_bit_title}` : `${saving}ontinue`;
+  // The primary button says what it will do with the answers as they stand: "Continue to X", "Complete the trail".
+  const action = open.length === 0 ? 'complete the trail' : chosen ? `continue to ${chosen.target_bit_title}` : 'continue';
+  const primary = pending.length > 0 ? `Save and ${action}` : `${action.charAt(0).toUpperCase()}${action.slice(1)}`;
   const hasErrors = errorIds.length > 0 || general !== null;
   return (
     <form class="step-form" noValidate onSubmit={onSave} aria-labelledby="step-title">
@@ -227,7 +228,7 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
       {stale && (
         <div ref={staleLine} tabIndex={-1} class="stale" role="alert">
           <p>{stale}</p>
-          <p>Nothing was saved here. Reload the step to see where the trail is now.</p>
+          <p>Reload the step to see where the trail is now.</p>
           {actions.reload && (
             <button type="button" onClick={() => actions.reload?.()}>
               Reload the step
@@ -281,26 +282,26 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
         <section class="next" aria-labelledby="next-title">
           <h2 id="next-title">Next</h2>
           <div class="next-what" aria-live="polite">
-          {open.length > 1 ? (
-            <fieldset id="next-choice" tabIndex={-1}>
-              <legend>Where next?</legend>
-              {open.map((c) => (
-                <div class="option" key={c.connection_id}>
-                  <input type="radio" name="next" id={`next-${c.connection_id}`} value={c.connection_id} checked={choice === c.connection_id} onChange={() => setChoice(c.connection_id)} />
-                  <label for={`next-${c.connection_id}`}>
-                    {c.target_bit_title}
-                    {c.label && <span class="muted"> — {c.label}</span>}
-                  </label>
-                </div>
-              ))}
-            </fieldset>
-          ) : open.length === 1 ? (
-            <p>
-              Next step: <strong>{open[0]!.target_bit_title}</strong>
-            </p>
-          ) : (
-            <p>{step.connections.length > 0 ? 'No way on is open with these answers: continuing completes the trail.' : 'This is the last step: continuing completes the trail.'}</p>
-          )}
+            {open.length > 1 ? (
+              <fieldset id="next-choice" tabIndex={-1}>
+                <legend>Where next?</legend>
+                {open.map((c) => (
+                  <div class="option" key={c.connection_id}>
+                    <input type="radio" name="next" id={`next-${c.connection_id}`} value={c.connection_id} checked={choice === c.connection_id} onChange={() => setChoice(c.connection_id)} />
+                    <label for={`next-${c.connection_id}`}>
+                      {c.target_bit_title}
+                      {c.label && <span class="muted"> — {c.label}</span>}
+                    </label>
+                  </div>
+                ))}
+              </fieldset>
+            ) : open.length === 1 ? (
+              <p>
+                Next step: <strong>{open[0]!.target_bit_title}</strong>
+              </p>
+            ) : (
+              <p>{step.connections.length > 0 ? 'No way on is open with these answers: continuing completes the trail.' : 'This is the last step: continuing completes the trail.'}</p>
+            )}
           </div>
           <button type="button" class="primary" disabled={busy || stale !== null} onClick={() => void onContinue()}>
             {primary}

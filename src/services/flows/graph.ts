@@ -33,7 +33,7 @@ type ConnectionRow = Awaited<ReturnType<typeof connectionsFrom>>[number];
  * start reaches. They are the branches an author wired in (a bit pointing into the flow, or one only
  * such bits lead to) but that a trail can never enter. Bits of the scope unrelated to the flow are not listed.
  */
-export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountId: string, startBitId: string): Promise<FlowGraph> {
+export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountId: string, startBitId: string, options: { reachableOnly?: boolean } = {}): Promise<FlowGraph> {
   const depth = new Map<string, number>([[startBitId, 0]]);
   const outgoing = new Map<string, ConnectionRow[]>();
   let frontier = [startBitId];
@@ -55,10 +55,11 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
     frontier = next;
   }
 
-  // The weakly connected component around the reachable set, minus that set.
+  // The weakly connected component around the reachable set, minus that set (not walked when only the reachable
+  // bits are wanted: the way ahead of a trail's step).
   const component = new Set(depth.keys());
   const touching = new Map<string, ConnectionRow>();
-  frontier = [...component];
+  frontier = options.reachableOnly ? [] : [...component];
   while (frontier.length > 0) {
     const rows = await connectionsTouching(q, accountId, frontier);
     const next: string[] = [];

@@ -89,7 +89,7 @@ export class StepFormService {
    * only, for the likely way ahead; the current bit's own connections are the step's, from its snapshot.
    */
   private async ahead(actor: Actor, bitId: string): Promise<BitAhead[]> {
-    const graph = await buildFlowGraph(this.store.db, this.store.dialect, actor.accountId, bitId);
+    const graph = await buildFlowGraph(this.store.db, this.store.dialect, actor.accountId, bitId, { reachableOnly: true });
     return graph.bits
       .filter((b) => b.bit_id !== bitId && b.status === 'active')
       .map((b) => ({ bit_id: b.bit_id, bit_title: b.bit_title, connections: b.connections.map((c) => ({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, condition: c.condition })) }));
