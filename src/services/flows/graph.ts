@@ -33,10 +33,22 @@ type ConnectionRow = Awaited<ReturnType<typeof connectionsFrom>>[number];
  * start reaches. They are the branches an author wired in (a bit pointing into the flow, or one only
  * such bits lead to) but that a trail can never enter. Bits of the scope unrelated to the flow are not listed.
  */
-export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountId: string, startBitId: string, options: { reachableOnly?: boolean } = {}): Promise<FlowGraph> {
-  const depth = new Map<string, number>([[startBitId, 0]]);
+export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountId: string, startBitId: string): Promise<FlowGraph> {
+  return walkGraph(q, dialect, accountId, [startBitId], {});
+}
+
+/**
+ * The bits reachable from several bits at once (each at depth 0), and nothing else: the way ahead of a trail's step
+ * starts at the targets of the step's connections, which its snapshot holds.
+ */
+export async function reachableFrom(q: Db | Tx, dialect: StoreDialect, accountId: string, starts: readonly string[]): Promise<GraphBit[]> {
+  return starts.length === 0 ? [] : (await walkGraph(q, dialect, accountId, [...new Set(starts)], { reachableOnly: true })).bits;
+}
+
+async function walkGraph(q: Db | Tx, dialect: StoreDialect, accountId: string, starts: string[], options: { reachableOnly?: boolean }): Promise<FlowGraph> {
+  const depth = new Map<string, number>(starts.map((id) => [id, 0]));
   const outgoing = new Map<string, ConnectionRow[]>();
-  let frontier = [startBitId];
+  let frontier = starts;
   while (frontier.length > 0) {
     const rows = await connectionsFrom(q, accountId, frontier);
     const next: string[] = [];
@@ -108,7 +120,7 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
   };
   const present = (b: GraphBit | null): b is GraphBit => b !== null;
   return {
-    start_bit_id: startBitId,
+    start_bit_id: starts[0]!,
     bits: [...depth.keys()].map(describe).filter(present),
     unreachable_bit_ids: unreachable,
     unreachable_bits: unreachable.map(describe).filter(present),

@@ -19,7 +19,7 @@ import type { SubmittedAnswer } from './step.js';
 import type { StepPayload } from './shapes.js';
 import { enterableConnections, withoutBody, type TrailRead } from './view.js';
 import { stepComments } from './comments.service.js';
-import { buildFlowGraph } from '../flows/graph.js';
+import { reachableFrom } from '../flows/graph.js';
 import type { BitAhead } from './way-ahead.js';
 
 export type { StepPayload } from './shapes.js';
@@ -46,16 +46,17 @@ export class StepFormService {
     let step: StepPayload['step'] = null;
     if (current && read.snapshot) {
       const { elements, ...core } = withoutBody(current);
+      const connections = enterableConnections(read.snapshot, read.targets ?? new Map());
       step = {
         ...core,
         body: read.snapshot.body.children,
         elements: elements.map((e) => ({ ...e, answer_rule: isElementType(e.type) && ELEMENTS[e.type].stepType !== null ? ELEMENTS[e.type].answerRule : null })),
         // Every condition with its connection (available or not), so the form can open them with unsaved answers.
-        connections: enterableConnections(read.snapshot, read.targets ?? new Map()),
+        connections,
         steps_done: view.history.flatMap((h) =>
           h.left_date_time_utc === null ? [] : [{ step_id: h.step_id, seq: h.seq, bit_title: h.bit_title, left_by: h.left_by, left_date_time_utc: h.left_date_time_utc }],
         ),
-        ahead: running ? await this.ahead(actor, current.bit_id) : [],
+        ahead: running ? await this.ahead(actor, connections) : [],
       };
     }
     return {
@@ -85,13 +86,13 @@ export class StepFormService {
   }
 
   /**
-   * The bits reachable from the current step's bit as they are now (get_flow's graph walked from it), active ones
-   * only, for the likely way ahead; the current bit's own connections are the step's, from its snapshot.
+   * The bits reachable from the current step's connections as they are now (get_flow's walk, from the targets its
+   * snapshot names), active ones only, for the likely way ahead. A last step reads nothing.
    */
-  private async ahead(actor: Actor, bitId: string): Promise<BitAhead[]> {
-    const graph = await buildFlowGraph(this.store.db, this.store.dialect, actor.accountId, bitId, { reachableOnly: true });
-    return graph.bits
-      .filter((b) => b.bit_id !== bitId && b.status === 'active')
+  private async ahead(actor: Actor, connections: Array<{ target_bit_id: string }>): Promise<BitAhead[]> {
+    const bits = await reachableFrom(this.store.db, this.store.dialect, actor.accountId, connections.map((c) => c.target_bit_id));
+    return bits
+      .filter((b) => b.status === 'active')
       .map((b) => ({ bit_id: b.bit_id, bit_title: b.bit_title, connections: b.connections.map((c) => ({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, condition: c.condition })) }));
   }
 
