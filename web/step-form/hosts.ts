@@ -85,5 +85,10 @@ export function toolStepActions(call: CallTool, trailId: string, events: HostEve
       const payload = await payloadCall(call, 'transfer_step', { trail_id: trailId, reason });
       events.moved({ payload, currentStep: payload.step });
     },
+    // get_trail's history says when the step was left and where the trail is; names are not a tool's to give.
+    async movedOn(stepId) {
+      return movedOnFrom(dataOf(await call('get_trail', { trail_id: trailId })) as unknown as TrailView, { people: [] }, stepId);
+    },
+    ...(events.reload ? { reload: events.reload } : {}),
   };
 }
