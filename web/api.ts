@@ -106,10 +106,11 @@ export type { TrailPeople, AnswerView } from '../src/services/trails/shapes.js';
 export const trailPeople = (id: string) => call<TrailPeople>('GET', `/trails/${encodeURIComponent(id)}/people`);
 export const step = (trailId: string) => call<StepPayload>('GET', `/trails/${encodeURIComponent(trailId)}/step`);
 /** Save: the answers recorded and the step as it now stands, in one call (save_step). */
-export const saveStep = (trailId: string, answers: AnswerInput[]) => call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/answers`, { data: submittedData(answers) });
-/** Continue: the step left and the form of the one now current, in one call (advance_step). */
-export const advanceStep = (trailId: string, connectionId?: string) =>
-  call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/advance`, connectionId ? { connection_id: connectionId } : {});
+export const saveStep = (trailId: string, answers: AnswerInput[], stepId?: string) =>
+  call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/answers`, { data: submittedData(answers), ...(stepId ? { expected_step_id: stepId } : {}) });
+/** Continue: the step left and the form of the one now current, in one call (advance_step); refused when the trail left `stepId` meanwhile. */
+export const advanceStep = (trailId: string, connectionId?: string, stepId?: string) =>
+  call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/advance`, { ...(connectionId ? { connection_id: connectionId } : {}), ...(stepId ? { expected_step_id: stepId } : {}) });
 /** Take the step, give it back, or (an Admin) hand it to a person, a group or nobody: each answers the step's form. */
 export const claimStep = (trailId: string) => call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/claim`, {});
 export const releaseStep = (trailId: string) => call<StepPayload>('POST', `/trails/${encodeURIComponent(trailId)}/step/release`, {});

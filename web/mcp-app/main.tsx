@@ -32,6 +32,15 @@ function StepApp({ initial }: { initial: StepPayload }) {
       // The model learns what the person did without a message in the conversation.
       void app.updateModelContext({ content: [{ type: 'text', text: `The person moved trail ${trailId} on; ${currentStep ? `the current step is “${currentStep.bit_title}”` : 'no step is waiting'}.` }] }).catch(() => undefined);
     },
+    // Someone else moved the trail on under the form: the step it is at now, read with get_trail.
+    reload() {
+      void call('get_trail', { trail_id: trailId })
+        .then((result) => {
+          const next = payloadOf(result);
+          if (next) setPayload(next);
+        })
+        .catch(() => undefined);
+    },
   });
   return (
     <div class="step-page">

@@ -25,6 +25,11 @@ export function StepPage({ params }: { params: Params }) {
         else reload();
       } else navigate(`/trails/${encodeURIComponent(trailId)}`);
     },
+    // The trail moved on under the form (stale.ts): the step it is at now, read again.
+    reload() {
+      setNotice(null);
+      reload();
+    },
   });
 
   return (

@@ -10,6 +10,9 @@ import { ElementControl, LinkInline, type FormState } from './fields.js';
 import { controlId } from './notes.js';
 import { bodyOf, type StepActions, type StepError, type StepPayload, type StepView } from './payload.js';
 import { answersToSend, checkField, errorsFromRefusal, fieldsOf, initialValues, savedValues, type FieldCheck } from './rules.js';
+import { openConnections } from '../../src/services/trails/conditions.js';
+import { isStaleRefusal, movedOnWords, MOVED_ON_UNKNOWN } from './stale.js';
+import { StepProgress } from './progress.js';
 
 export interface StepFormProps {
   payload: StepPayload;
@@ -43,6 +46,9 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
   const [busy, setBusy] = useState(false);
   const [choice, setChoice] = useState<string | undefined>(undefined);
   const [attempted, setAttempted] = useState(false);
+  // The trail moved on under the form: what happened, in words, and nothing more is sent from this step.
+  const [stale, setStale] = useState<string | null>(null);
+  const staleLine = useRef<HTMLDivElement>(null);
   const summary = useRef<HTMLDivElement>(null);
   const statusLine = useRef<HTMLParagraphElement>(null);
   // The host may hand over a newer payload of the same step (after a transfer): start from it.
@@ -54,6 +60,7 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
     }
     setStep(initial);
     setValues(initialValues(initial));
+    setStale(null);
   }, [initial]);
 
   const fields = useMemo(() => fieldsOf(step), [step]);
@@ -70,6 +77,10 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
     checks[f.id] = { errors: [...new Set(errors)], warnings: local.warnings.length > 0 ? local.warnings : (saved.get(f.id)?.warnings ?? []) };
   }
   const pending = answersToSend(step, values);
+  // The answers as a save would leave them, opened with the rule advance_trail follows (conditions.ts): the Next
+  // block says what Continue will do before anything is saved.
+  const asSaved = new Map<string, { value: unknown }>([...saved, ...pending.map((a) => [a.element_id, { value: a.value }] as const)]);
+  const open = openConnections(step.connections, asSaved);
   const errorIds = fields.filter((f) => checks[f.id].errors.length > 0).map((f) => f.id);
 
   const form: FormState = {
@@ -83,6 +94,16 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
       setFieldErrors((e) => (e[id] !== undefined ? { ...e, [id]: [] } : e));
       setStatus('');
     },
+  };
+
+  /** A refusal because the trail left this step: say who moved it on (the host reads the history) and offer a reload. */
+  const showStale = async () => {
+    setFieldErrors({});
+    setGeneral(null);
+    setStale(MOVED_ON_UNKNOWN);
+    setTimeout(() => staleLine.current?.focus(), 0);
+    const moved = await actions.movedOn?.(step.step_id).catch(() => null);
+    if (moved) setStale(movedOnWords(moved, Date.now()));
   };
 
   const showErrors = (byField: Record<string, string[]>, message: string | null) => {
@@ -105,7 +126,7 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
     }
     if (pending.length === 0) return step;
     try {
-      const next = (await actions.save(pending)).step;
+      const next = (await actions.save(pending, step.step_id)).step;
       if (!next) return null;
       setStep(next);
       setValues(initialValues(next));
@@ -123,8 +144,11 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
       return next;
     } catch (e) {
       if (!isStepError(e)) throw e;
-      const r = errorsFromRefusal(e);
-      showErrors(r.byField, r.general);
+      if (isStaleRefusal(e)) await showStale();
+      else {
+        const r = errorsFromRefusal(e);
+        showErrors(r.byField, r.general);
+      }
       return null;
     }
   };
@@ -161,9 +185,10 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
         return;
       }
       try {
-        await actions.advance(picked);
+        await actions.advance(picked, now.step_id);
       } catch (err) {
         if (!isStepError(err)) throw err;
+        if (isStaleRefusal(err)) return showStale();
         const r = errorsFromRefusal(err);
         showErrors(r.byField, r.general);
       }
@@ -185,16 +210,31 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
     },
   };
 
-  const available = step.connections_available;
+  const chosen = open.length > 1 ? open.find((c) => c.connection_id === choice) : open[0];
+  // The primary button says what it will do with the answers as they stand: "Continue to X", "Complete the trail".
+  const action = open.length === 0 ? 'complete the trail' : chosen ? `continue to ${chosen.target_bit_title}` : 'continue';
+  const primary = pending.length > 0 ? `Save and ${action}` : `${action.charAt(0).toUpperCase()}${action.slice(1)}`;
   const hasErrors = errorIds.length > 0 || general !== null;
   return (
     <form class="step-form" noValidate onSubmit={onSave} aria-labelledby="step-title">
       <h1 id="step-title">{step.bit_title}</h1>
+      <StepProgress step={step} answers={asSaved} chosen={chosen?.connection_id} />
       {step.bit_abstract && <p class="abstract">{step.bit_abstract}</p>}
       {step.transfer_reason && (
         <p class="notice">
           <strong>Handed to a person:</strong> {step.transfer_reason}
         </p>
+      )}
+      {stale && (
+        <div ref={staleLine} tabIndex={-1} class="stale" role="alert">
+          <p>{stale}</p>
+          <p>Reload the step to see where the trail is now.</p>
+          {actions.reload && (
+            <button type="button" onClick={() => actions.reload?.()}>
+              Reload the step
+            </button>
+          )}
+        </div>
       )}
       <div ref={summary} tabIndex={-1} class={hasErrors ? 'error-summary' : 'visually-hidden'} role={hasErrors ? 'alert' : undefined}>
         {general && <p>{general}</p>}
@@ -230,7 +270,7 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
       )}
       {canAnswer && fields.length > 0 && (
         <div class="actions">
-          <button type="submit" disabled={busy || pending.length === 0}>
+          <button type="submit" disabled={busy || pending.length === 0 || stale !== null}>
             Save answers
           </button>
           <p class="status" role="status" tabIndex={-1} ref={statusLine}>
@@ -241,28 +281,30 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
       {may.advance && (
         <section class="next" aria-labelledby="next-title">
           <h2 id="next-title">Next</h2>
-          {available.length > 1 ? (
-            <fieldset id="next-choice" tabIndex={-1}>
-              <legend>Where next?</legend>
-              {available.map((c) => (
-                <div class="option" key={c.connection_id}>
-                  <input type="radio" name="next" id={`next-${c.connection_id}`} value={c.connection_id} checked={choice === c.connection_id} onChange={() => setChoice(c.connection_id)} />
-                  <label for={`next-${c.connection_id}`}>
-                    {c.target_bit_title}
-                    {c.label && <span class="muted"> — {c.label}</span>}
-                  </label>
-                </div>
-              ))}
-            </fieldset>
-          ) : available.length === 1 ? (
-            <p>
-              Next step: <strong>{available[0].target_bit_title}</strong>
-            </p>
-          ) : (
-            <p>No way on is open with the answers saved so far: continuing completes the trail.</p>
-          )}
-          <button type="button" class="primary" disabled={busy} onClick={() => void onContinue()}>
-            {pending.length > 0 ? 'Save and continue' : available.length === 0 ? 'Complete the trail' : 'Continue'}
+          <div class="next-what" aria-live="polite">
+            {open.length > 1 ? (
+              <fieldset id="next-choice" tabIndex={-1}>
+                <legend>Where next?</legend>
+                {open.map((c) => (
+                  <div class="option" key={c.connection_id}>
+                    <input type="radio" name="next" id={`next-${c.connection_id}`} value={c.connection_id} checked={choice === c.connection_id} onChange={() => setChoice(c.connection_id)} />
+                    <label for={`next-${c.connection_id}`}>
+                      {c.target_bit_title}
+                      {c.label && <span class="muted"> — {c.label}</span>}
+                    </label>
+                  </div>
+                ))}
+              </fieldset>
+            ) : open.length === 1 ? (
+              <p>
+                Next step: <strong>{open[0]!.target_bit_title}</strong>
+              </p>
+            ) : (
+              <p>{step.connections.length > 0 ? 'No way on is open with these answers: continuing completes the trail.' : 'This is the last step: continuing completes the trail.'}</p>
+            )}
+          </div>
+          <button type="button" class="primary" disabled={busy || stale !== null} onClick={() => void onContinue()}>
+            {primary}
           </button>
         </section>
       )}

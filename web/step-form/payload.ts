@@ -7,6 +7,7 @@
 import type { BlockNode, SlateBody } from '../../src/content/slate.js';
 import type { ErrorBody } from '../../src/errors.js';
 import type { StepPayload } from '../../src/services/trails/shapes.js';
+import type { MovedOn } from './stale.js';
 
 export type { AnswerView, StepElement, StepPayload } from '../../src/services/trails/shapes.js';
 
@@ -37,8 +38,15 @@ export function submittedData(answers: AnswerInput[]) {
 /** A refusal as the API answers it: the tools' error envelope, what the form reads of it. */
 export type StepError = Pick<ErrorBody, 'code' | 'message' | 'details'>;
 
-/** What the host gives the form: saving answers returns the step as it now stands; advancing leaves it. */
+/**
+ * What the host gives the form: saving answers returns the step as it now stands; advancing leaves it. Both name the
+ * step they are for (`stepId`), so a step the trail has left meanwhile is refused rather than another one answered.
+ * When the trail moved on under the form, `movedOn` tells who did and where to (stale.ts), and `reload` shows the
+ * step it is at now; a host without them leaves the person the general words.
+ */
 export interface StepActions {
-  save(answers: AnswerInput[]): Promise<StepPayload>;
-  advance(connectionId: string | undefined): Promise<void>;
+  save(answers: AnswerInput[], stepId: string): Promise<StepPayload>;
+  advance(connectionId: string | undefined, stepId: string): Promise<void>;
+  movedOn?(stepId: string): Promise<MovedOn | null>;
+  reload?(): void;
 }

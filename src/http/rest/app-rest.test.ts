@@ -159,6 +159,18 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
     expect(saved.step!.required_missing).toEqual([]);
     expect(saved.step!.connections_available.map((c) => c.target_bit_title)).toEqual(['Standard path', 'Extra notes']);
     expect(saved.step!.body[0]).toEqual({ type: 'p', children: [{ text: 'Collect the request.' }] });
+    // Every way on with its condition, for the form to open them with unsaved answers; nothing done yet; the bits ahead.
+    expect(saved.step!.connections.map((c) => [c.target_bit_title, c.condition])).toEqual([
+      ['Standard path', { element_id: id('intake', 'route'), option_ids: [id('intake', 'std')] }],
+      ['Express approval', { element_id: id('intake', 'route'), option_ids: [id('intake', 'exp')] }],
+      ['Extra notes', null],
+    ]);
+    expect(saved.step!.steps_done).toEqual([]);
+    expect(saved.step!.ahead.map((b) => [b.bit_title, b.connections.length]).sort()).toEqual([
+      ['Express approval', 0],
+      ['Extra notes', 0],
+      ['Standard path', 0],
+    ]);
 
     const choose = await browser.post(`/trails/${trail}/step/advance`, {});
     expect([choose.status, choose.body.error?.code]).toEqual([422, 'VALIDATION_ERROR']);
@@ -169,6 +181,15 @@ describe.each(ENGINES)('the web app REST surface on %s', (engine) => {
     expect(moved.step).toMatchObject({ bit_title: 'Standard path', seq: 2, body: [{ type: 'p', children: [{ text: 'Handle it the usual way.' }] }] });
     const retried = await browser.post(`/trails/${trail}/step/advance`, { connection_id: toStandard.connection_id, expected_step_id: saved.step!.step_id });
     expect([retried.status, retried.body.error?.code]).toEqual([422, 'VALIDATION_ERROR']);
+    expect(moved.step!.steps_done).toEqual([{ step_id: saved.step!.step_id, seq: 1, bit_title: 'Intake', left_by: person.principalId, left_date_time_utc: expect.any(String) }]);
+    // Answers for the step the trail has left are refused as a retried advance is, naming the step it is at; nothing is kept.
+    const late = await browser.post(`/trails/${trail}/step/answers`, { data: [answer(id('intake', 'notes'), 'TextArea', 'Later')], expected_step_id: saved.step!.step_id });
+    expect([late.status, late.body.error?.code, late.body.error?.details?.current_step]).toEqual([
+      422,
+      'VALIDATION_ERROR',
+      { step_id: moved.step!.step_id, seq: 2, bit_id: bit.standard.bit_id, bit_title: 'Standard path' },
+    ]);
+    expect((await browser.ok(browser.get<StepPayload>(`/trails/${trail}/step`))).step!.answers).toEqual([]);
 
     const completed = await browser.ok(browser.post<StepPayload>(`/trails/${trail}/step/advance`, {}));
     expect(completed).toMatchObject({ trail: { status: 'completed' }, step: null, may: { answer: false, advance: false, transfer: false, cancel: false } });

@@ -77,14 +77,14 @@ export const saveStepOperation = defineOperation({
   name: 'save_step',
   title: 'Save answers and read the step form',
   description:
-    'Records answers to the current step as submit_step_data does (the same input, rules and errors), and answers the step payload as the step operation does, with the answers saved. Errors: those of submit_step_data.',
+    'Records answers to the current step as submit_step_data does (the same input, rules and errors), and answers the step payload as the step operation does, with the answers saved. expected_step_id: the step the answers are for; when the trail has left it, nothing is recorded (VALIDATION_ERROR, details.current_step). Errors: those of submit_step_data.',
   flags: { W: true, D: false, I: false },
   access: submitStepDataTool.access,
   rest: { method: 'post', path: '/trails/:trail_id/step/answers', operationId: 'saveStep' },
   mcp: false,
-  input: submitStepDataInput,
+  input: submitStepDataInput.extend({ expected_step_id: advanceTrailInput.shape.expected_step_id }),
   output: stepPayloadShape,
-  run: ({ actor, services }, input) => services.stepForm.save(actor, { trail_id: input.trail_id, data: answersOf(input.data) }),
+  run: ({ actor, services }, input) => services.stepForm.save(actor, { trail_id: input.trail_id, data: answersOf(input.data), expected_step_id: input.expected_step_id }),
 });
 
 /** The step form's Continue: advance_trail's input, rules, errors and access, answered with the step payload of the step now current. */

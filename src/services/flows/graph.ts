@@ -34,9 +34,21 @@ type ConnectionRow = Awaited<ReturnType<typeof connectionsFrom>>[number];
  * such bits lead to) but that a trail can never enter. Bits of the scope unrelated to the flow are not listed.
  */
 export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountId: string, startBitId: string): Promise<FlowGraph> {
-  const depth = new Map<string, number>([[startBitId, 0]]);
+  return walkGraph(q, dialect, accountId, [startBitId], {});
+}
+
+/**
+ * The bits reachable from several bits at once (each at depth 0), and nothing else: the way ahead of a trail's step
+ * starts at the targets of the step's connections, which its snapshot holds.
+ */
+export async function reachableFrom(q: Db | Tx, dialect: StoreDialect, accountId: string, starts: readonly string[]): Promise<GraphBit[]> {
+  return starts.length === 0 ? [] : (await walkGraph(q, dialect, accountId, [...new Set(starts)], { reachableOnly: true })).bits;
+}
+
+async function walkGraph(q: Db | Tx, dialect: StoreDialect, accountId: string, starts: string[], options: { reachableOnly?: boolean }): Promise<FlowGraph> {
+  const depth = new Map<string, number>(starts.map((id) => [id, 0]));
   const outgoing = new Map<string, ConnectionRow[]>();
-  let frontier = [startBitId];
+  let frontier = starts;
   while (frontier.length > 0) {
     const rows = await connectionsFrom(q, accountId, frontier);
     const next: string[] = [];
@@ -55,10 +67,11 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
     frontier = next;
   }
 
-  // The weakly connected component around the reachable set, minus that set.
+  // The weakly connected component around the reachable set, minus that set (not walked when only the reachable
+  // bits are wanted: the way ahead of a trail's step).
   const component = new Set(depth.keys());
   const touching = new Map<string, ConnectionRow>();
-  frontier = [...component];
+  frontier = options.reachableOnly ? [] : [...component];
   while (frontier.length > 0) {
     const rows = await connectionsTouching(q, accountId, frontier);
     const next: string[] = [];
@@ -107,7 +120,7 @@ export async function buildFlowGraph(q: Db | Tx, dialect: StoreDialect, accountI
   };
   const present = (b: GraphBit | null): b is GraphBit => b !== null;
   return {
-    start_bit_id: startBitId,
+    start_bit_id: starts[0]!,
     bits: [...depth.keys()].map(describe).filter(present),
     unreachable_bit_ids: unreachable,
     unreachable_bits: unreachable.map(describe).filter(present),

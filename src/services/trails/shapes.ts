@@ -193,6 +193,22 @@ export type TrailSummary = z.infer<typeof trailSummaryShape>;
 export const trailPageShape = z.object({ trails: z.array(trailSummaryShape), next_cursor: z.string().nullable() });
 export type TrailPage = z.infer<typeof trailPageShape>;
 
+/** A step the trail has left, as the step form's progress counts it and a stale step names who moved it on. */
+export const stepDoneShape = z.object({
+  step_id: z.string(),
+  seq: z.number().int(),
+  bit_title: z.string(),
+  left_by: z.string().nullable(),
+  left_date_time_utc: z.string(),
+});
+
+/** A bit ahead of the current step (way-ahead.ts BitAhead): its title and outgoing connections with their conditions. */
+export const bitAheadShape = z.object({
+  bit_id: z.string(),
+  bit_title: z.string(),
+  connections: z.array(connectionShape.pick({ connection_id: true, target_bit_id: true, condition: true })),
+});
+
 /**
  * The step form's payload (the step operation, trails/step-form.service.ts): the current step with its body as
  * Slate nodes, each element's answer rule, and what the caller may do now.
@@ -208,6 +224,11 @@ export const stepPayloadShape = z.object({
     .extend({
       body: z.array(z.unknown()).describe('The step\'s body as Slate nodes, as the trail entered it.'),
       elements: z.array(stepElementShape.extend({ answer_rule: z.string().nullable().describe('The answer rule of the element type; null for elements that take no answer.') })),
+      connections: z
+        .array(availableConnectionShape)
+        .describe('Every connection of the step whose target the trail may enter, with its condition: the form opens them with the unsaved answers by the rule advance_trail follows (trails/conditions.ts).'),
+      steps_done: z.array(stepDoneShape).describe('The steps the trail has left, oldest first.'),
+      ahead: z.array(bitAheadShape).describe('The bits reachable from this step as they are now, for the likely way ahead (trails/way-ahead.ts).'),
     })
     .nullable(),
   may: z.object({

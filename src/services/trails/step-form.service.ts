@@ -17,8 +17,10 @@ import { contextLabels } from './context-labels.js';
 import { mayActOn, type TrailsService } from './trails.service.js';
 import type { SubmittedAnswer } from './step.js';
 import type { StepPayload } from './shapes.js';
-import { withoutBody, type TrailRead } from './view.js';
+import { enterableConnections, withoutBody, type TrailRead } from './view.js';
 import { stepComments } from './comments.service.js';
+import { reachableFrom } from '../flows/graph.js';
+import type { BitAhead } from './way-ahead.js';
 
 export type { StepPayload } from './shapes.js';
 
@@ -44,10 +46,17 @@ export class StepFormService {
     let step: StepPayload['step'] = null;
     if (current && read.snapshot) {
       const { elements, ...core } = withoutBody(current);
+      const connections = enterableConnections(read.snapshot, read.targets ?? new Map());
       step = {
         ...core,
         body: read.snapshot.body.children,
         elements: elements.map((e) => ({ ...e, answer_rule: isElementType(e.type) && ELEMENTS[e.type].stepType !== null ? ELEMENTS[e.type].answerRule : null })),
+        // Every condition with its connection (available or not), so the form can open them with unsaved answers.
+        connections,
+        steps_done: view.history.flatMap((h) =>
+          h.left_date_time_utc === null ? [] : [{ step_id: h.step_id, seq: h.seq, bit_title: h.bit_title, left_by: h.left_by, left_date_time_utc: h.left_date_time_utc }],
+        ),
+        ahead: running ? await this.ahead(actor, connections) : [],
       };
     }
     return {
@@ -76,13 +85,24 @@ export class StepFormService {
     };
   }
 
+  /**
+   * The bits reachable from the current step's connections as they are now (get_flow's walk, from the targets its
+   * snapshot names), active ones only, for the likely way ahead. A last step reads nothing.
+   */
+  private async ahead(actor: Actor, connections: Array<{ target_bit_id: string }>): Promise<BitAhead[]> {
+    const bits = await reachableFrom(this.store.db, this.store.dialect, actor.accountId, connections.map((c) => c.target_bit_id));
+    return bits
+      .filter((b) => b.status === 'active')
+      .map((b) => ({ bit_id: b.bit_id, bit_title: b.bit_title, connections: b.connections.map((c) => ({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, condition: c.condition })) }));
+  }
+
   /** The step operation: the trail's current step as the form shows it. */
   async payload(actor: Actor, input: { trail_id: string }): Promise<StepPayload> {
     return this.of(actor, await this.trails.get(actor, input, 'slate'));
   }
 
-  /** save_step: submit_step_data's rules, errors and access, answered with the step as it now stands. */
-  async save(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<StepPayload> {
+  /** save_step: submit_step_data's rules, errors and access (and expected_step_id, as advance_trail's), answered with the step as it now stands. */
+  async save(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[]; expected_step_id?: string }): Promise<StepPayload> {
     return this.of(actor, await this.trails.submit(actor, input));
   }
 

@@ -13,6 +13,10 @@ import { connectionNodesById, connectionOf } from '../bits/view.js';
 import type { Condition, Connection } from '../bits/shapes.js';
 import type { RevisionState } from '../revisions/codec.js';
 import { bitRowOf, passThrough } from '../revisions/rows.js';
+import type { LatestAnswer } from './conditions.js';
+
+// The connection rule lives in conditions.ts, pure, so the step form runs the same one in the browser.
+export { conditionHolds, type LatestAnswer } from './conditions.js';
 
 export interface BitSnapshot {
   bit_id: string;
@@ -77,12 +81,6 @@ export function stepElements(body: SlateBody): StepElement[] {
   }));
 }
 
-export interface LatestAnswer {
-  element_id: string;
-  element_type: string;
-  value: unknown;
-}
-
 /** Whether a required element's answer counts: something chosen or written (an empty text or list does not). */
 function filled(value: unknown): boolean {
   if (value === null || value === undefined) return false;
@@ -129,18 +127,6 @@ export function storedSnapshot(stored: BitSnapshot): BitSnapshot {
     delete c.when;
   }
   return stored;
-}
-
-/**
- * A connection's condition given the answers so far (authoring-interface.md, Body syntax rule 4): an option
- * condition holds when the dropdown's or radio-button's latest answer is one of its options; a check-list
- * condition when the item's latest answer equals it, an unanswered item counting as unchecked.
- */
-export function conditionHolds(condition: Condition | null, latest: Map<string, LatestAnswer>): boolean {
-  if (!condition) return true;
-  const answer = latest.get(condition.element_id)?.value;
-  if ('option_ids' in condition) return typeof answer === 'string' && condition.option_ids.includes(answer);
-  return (answer === true) === condition.checked;
 }
 
 export interface SubmittedAnswer {

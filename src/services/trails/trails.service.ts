@@ -292,6 +292,7 @@ export class TrailsService {
     const now = nowIso();
     let current: StepCore | null = null;
     let snapshot: BitSnapshot | null = null;
+    let targets = new Map<string, { title: string; status: string }>();
     for (const step of steps) {
       const stepAnswers = byStep.get(step.id) ?? [];
       const stepEvents = eventsByStep.get(step.id) ?? [];
@@ -301,6 +302,7 @@ export class TrailsService {
       if (kept) {
         snapshot = kept;
         const live = await this.targetsOf(q, trail, kept);
+        targets = live;
         current = stepCore({ step, snapshot: kept, answers: stepAnswers }, trail.status, live, stepEvents, await this.waitingOf(q, trail, kept, now));
       }
     }
@@ -319,12 +321,12 @@ export class TrailsService {
       current_step: current,
       history,
     };
-    if (reader === 'slate' || !snapshot) return { trail: reader === 'slate' ? core : inMarkdown(core, ''), snapshot } as TrailRead<R>;
+    if (reader === 'slate' || !snapshot) return { trail: reader === 'slate' ? core : inMarkdown(core, ''), snapshot, targets } as TrailRead<R>;
     const body = snapshot.body;
     if (large(body.children)) await yieldToEventLoop();
     const render = () => renderBodyOffThread(body);
     const markdown = await (q === this.store.db ? render() : inTransaction(render));
-    return { trail: inMarkdown(core, markdown), snapshot } as TrailRead<R>;
+    return { trail: inMarkdown(core, markdown), snapshot, targets } as TrailRead<R>;
   }
 
   /** Who the current step waits for and by when; when the bit names someone who did not resolve, why nobody is named. */
@@ -461,10 +463,11 @@ export class TrailsService {
   }
 
   /** Answers the step's progress (no body: submit_step_data shows none, the step form takes it from the snapshot). */
-  async submit(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[] }): Promise<TrailRead<'slate'> & { warnings: AnswerWarnings }> {
+  async submit(actor: Actor, input: { trail_id: string; data: SubmittedAnswer[]; expected_step_id?: string }): Promise<TrailRead<'slate'> & { warnings: AnswerWarnings }> {
     assertAnswerSizes(input.data);
     return this.store.transaction(async (tx) => {
       const { trail, step, snapshot } = await this.current(tx, actor, input.trail_id);
+      if (input.expected_step_id !== undefined && input.expected_step_id !== step.id) throw notAtStep(trail.id, input.expected_step_id, step, snapshot.title, 'recorded');
       await this.assertMayAct(tx, actor, trail, step, snapshot, 'answer');
       const check = checkAnswers(snapshot.body, input.data);
       if (check.unknown.length > 0) {
@@ -550,13 +553,7 @@ export class TrailsService {
           { current_step: { step_id: step.id, seq: step.seq, bit_id: step.bit_id, bit_title: snapshot.title } },
         );
       }
-      if (input.expected_step_id !== undefined && input.expected_step_id !== step.id) {
-        throw validationError(
-          [{ path: 'expected_step_id', message: 'is not the current step' }],
-          `Trail ${trail.id} is no longer at step ${input.expected_step_id.slice(0, 64)}: it is at step ${step.seq} "${snapshot.title}" (${step.id}), so nothing was advanced. Read it with get_trail before advancing again.`,
-          { current_step: { step_id: step.id, seq: step.seq, bit_id: step.bit_id, bit_title: snapshot.title } },
-        );
-      }
+      if (input.expected_step_id !== undefined && input.expected_step_id !== step.id) throw notAtStep(trail.id, input.expected_step_id, step, snapshot.title, 'advanced');
       await this.assertMayAct(tx, actor, trail, step, snapshot, 'advance');
       const latest = latestAnswers(answers);
       const missing = missingRequired(stepElements(snapshot.body), latest);
@@ -734,4 +731,16 @@ export class TrailsService {
       return this.view(tx, trail, 'slate');
     });
   }
+}
+
+/**
+ * The refusal of a call meant for a step the trail has left (`expected_step_id`): nothing is done, and the details
+ * name the step it is at now (the step form then says who moved it on, from the trail's history).
+ */
+function notAtStep(trailId: string, expected: string, step: { id: string; seq: number; bit_id: string }, title: string, nothing: 'advanced' | 'recorded'): WaymarkError {
+  return validationError(
+    [{ path: 'expected_step_id', message: 'is not the current step' }],
+    `Trail ${trailId} is no longer at step ${expected.slice(0, 64)}: it is at step ${step.seq} "${title}" (${step.id}), so nothing was ${nothing}. Read it with get_trail before ${nothing === 'advanced' ? 'advancing' : 'answering'} again.`,
+    { current_step: { step_id: step.id, seq: step.seq, bit_id: step.bit_id, bit_title: title } },
+  );
 }

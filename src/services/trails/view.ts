@@ -7,7 +7,8 @@
 import type { Selectable } from 'kysely';
 import type { TrailAnswerTable, TrailTable } from '../../store/schema.js';
 import type { StepRow, TrailEvent } from '../../store/repositories/trails.repo.js';
-import { conditionHolds, missingRequired, stepElements, type BitSnapshot, type LatestAnswer } from './step.js';
+import { missingRequired, stepElements, type BitSnapshot, type LatestAnswer } from './step.js';
+import { openConnections } from './conditions.js';
 import type { AnswerView, AvailableConnection, HistoryEntry, StepAssigneeView, StepView, TrailView, TransferView } from './shapes.js';
 
 type Parse = <T>(raw: unknown) => T;
@@ -33,15 +34,20 @@ export function latestAnswers(answers: AnswerView[]): Map<string, AnswerView & L
   return latest;
 }
 
-/** Connections of the snapshot whose condition holds and whose target is still an active bit. */
-export function availableConnections(snapshot: BitSnapshot, latest: Map<string, LatestAnswer>, liveTargets: Map<string, { title: string; status: string }>): AvailableConnection[] {
+/** Connections of the snapshot whose target is still an active bit (or part of the trail's approved version), with its title. */
+export function enterableConnections(snapshot: BitSnapshot, liveTargets: Map<string, { title: string; status: string }>): AvailableConnection[] {
   const out: AvailableConnection[] = [];
   for (const c of snapshot.connections) {
     const target = liveTargets.get(c.target_bit_id);
-    if (!target || target.status !== 'active' || !conditionHolds(c.condition, latest)) continue;
+    if (!target || target.status !== 'active') continue;
     out.push({ connection_id: c.connection_id, target_bit_id: c.target_bit_id, target_bit_title: target.title, label: c.label, condition: c.condition });
   }
   return out;
+}
+
+/** Connections of the snapshot whose condition holds (conditions.ts) and whose target is still an active bit. */
+export function availableConnections(snapshot: BitSnapshot, latest: Map<string, LatestAnswer>, liveTargets: Map<string, { title: string; status: string }>): AvailableConnection[] {
+  return openConnections(enterableConnections(snapshot, liveTargets), latest);
 }
 
 export interface StepState {
@@ -66,6 +72,8 @@ export interface TrailRead<R extends BodyReader = BodyReader> {
   trail: R extends 'markdown' ? TrailView : TrailCore;
   /** The current step's snapshot; null once the trail ended. */
   snapshot: BitSnapshot | null;
+  /** The targets of the current step's connections as the trail may enter them (trails.service targetsOf); empty once it ended. */
+  targets?: Map<string, { title: string; status: string }>;
 }
 
 /** The trail as the trail tools show it: the current step's body as markdown (get_bit's, printed from the snapshot). */
