@@ -3,11 +3,26 @@
  * account" or one scope, never a UUID), and the short list of scopes with a form that makes one. A scope-limited
  * Admin is offered only their own scope: they place people there alone, and make no scopes.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { refusalInWords } from './change-words.js';
 
 export const WHOLE_ACCOUNT = 'The whole account';
+
+/**
+ * The scopes the person may see, for a page that names one where it would otherwise say only "a scope": an empty list
+ * until they come, and if they cannot be read (the page then says "its scope", as it did before names).
+ */
+export function useScopes(): api.ScopeView[] {
+  const [scopes, setScopes] = useState<api.ScopeView[]>([]);
+  useEffect(() => {
+    api.scopes().then(
+      (answer) => setScopes(answer.scopes),
+      () => setScopes([]),
+    );
+  }, []);
+  return scopes;
+}
 
 /** Where a person works, in words: the whole account, or their scope's name. */
 export function scopeInWords(scopeId: string | null, scopes: api.ScopeView[]): string {
