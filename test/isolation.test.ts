@@ -236,6 +236,19 @@ describe.each(ENGINES)('isolation probe on %s', (engine) => {
     }
   }
 
+  // A list without ids is probed by what it names: list_scopes names no scope of another account to anyone, and to a
+  // scope-limited principal no scope but its own (CONTRACT.md, "Accounts, scopes").
+  it('list_scopes · principal of another account, principal limited to another scope: never names a scope it may not see', async () => {
+    const list = REGISTRY.operations.find((o) => o.name === 'list_scopes') as Operation;
+    const named = async (caller: Principal) => ((await callWritingNothing(caller, list, {})).data as { scopes: Array<{ scope_id: string }> }).scopes.map((s) => s.scope_id);
+    const ownerScopes = await h.store.store.db.selectFrom('scopes').select('id').where('account_id', '=', h.accountId).execute();
+    expect(ownerScopes.length).toBeGreaterThan(1);
+    const hidden = ownerScopes.map((s) => s.id).filter((id) => id !== scopedWorld.scopeId);
+    expect((await named(otherAccount)).filter((id) => ownerScopes.some((s) => s.id === id))).toEqual([]);
+    expect(await named(scoped)).toEqual([scopedWorld.scopeId]);
+    expect(await named(h.owner)).toEqual(expect.arrayContaining([...hidden, scopedWorld.scopeId]));
+  });
+
   // Controls, after the probes: with its own records (a fresh world each), the same base input is not refused
   // for its form, its rights or its ids, so every probe above reached the record lookups.
   for (const tool of tools) {

@@ -13,7 +13,7 @@ import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
 import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trails/shapes.js';
 import type { CommentPage, CommentView } from '../src/services/trails/comment-shapes.js';
 import type { CommentedTrailView } from '../src/services/trails/commented-trail.js';
-import type { AccessEnded, Directory, Invitation, People, PersonView } from '../src/services/auth/shapes.js';
+import type { AccessEnded, Directory, Invitation, People, PersonView, ScopeList, ScopeView } from '../src/services/auth/shapes.js';
 import type { GroupList, GroupWithMembers } from '../src/services/groups/shapes.js';
 import type { HistoryPage } from '../src/services/events/shapes.js';
 import type { RestoredRevision, RevisionDiff } from '../src/services/revisions/shapes.js';
@@ -211,6 +211,11 @@ export const updatePerson = (principalId: string, change: { name?: string; email
 export type { AccessEnded, Invitation } from '../src/services/auth/shapes.js';
 /** A new person and their one-time sign-in link, unless it went by mail (invite_person). */
 export const invitePerson = (input: { name: string; email: string; permission: string; scope_id?: string | null; max_capabilities: string[] }) => call<Invitation>('POST', '/people', input);
+export type { ScopeView } from '../src/services/auth/shapes.js';
+/** The scopes this person may see, by name (list_scopes). */
+export const scopes = () => call<ScopeList>('GET', '/scopes');
+/** A new scope of the account (create_scope): an Admin of the whole account. */
+export const createScope = (name: string) => call<ScopeView>('POST', '/scopes', { name });
 /** Ends every sign-in, link, key and connected app of the person (end_person_access). */
 export const endPersonAccess = (principalId: string) => call<AccessEnded>('POST', `/people/${encodeURIComponent(principalId)}/end-access`, {});
 export type { FlowReport, FoundTrail, StepTime, TrailSearchPage } from '../src/services/trails/trail-search-shapes.js';

@@ -219,6 +219,7 @@ const SCENARIOS: Record<string, Scenario> = {
     const issued = await w.h.services.auth.createToken({ accountId: w.h.accountId, permission: 'view', capabilities: ['waymark.read'], kind: 'person', name: 'Ended Person' });
     return { args: { principal_id: issued.principalId }, resource: { type: 'principal', id: issued.principalId } };
   },
+  create_scope: async () => ({ args: { name: `Desk ${Math.random().toString(36).slice(2)}` }, resource: { type: 'scope', id: '*' } }),
   update_person: async (w) => ({ args: { principal_id: w.person.principalId, email: `p${Math.random().toString(36).slice(2)}@example.com` }, resource: { type: 'principal', id: w.person.principalId } }),
   revoke_own_token: async (w) => {
     await w.h.services.auth.createToken({ accountId: w.h.accountId, principalId: w.person.principalId, permission: 'edit', capabilities: ['waymark.read'] });

@@ -5,6 +5,7 @@ import { WEBHOOK_OPERATIONS } from './webhooks/webhook-operations.js';
 import { NOTIFICATION_OPERATIONS } from './notifications/notification-operations.js';
 import { GROUP_OPERATIONS } from './groups/group-operations.js';
 import { endPersonAccessOperation, invitePersonOperation, peopleOperation, updatePersonOperation } from './auth/people.js';
+import { createScopeOperation, listScopesOperation } from './auth/scopes.js';
 import { listGrantsOperation, listOwnTokensOperation, revokeGrantOperation, revokeOwnTokenOperation } from './auth/connected-apps.js';
 import { advanceStepOperation, assignStepOperation, claimStepOperation, inboxOperation, releaseStepOperation, saveStepOperation, stepOperation, trailPeopleOperation } from './trails/app-operations.js';
 import { describePlatformTool } from './platform/describe-platform.js';
@@ -98,6 +99,8 @@ const OPERATIONS: readonly Operation[] = [
   updatePersonOperation,
   invitePersonOperation,
   endPersonAccessOperation,
+  listScopesOperation,
+  createScopeOperation,
   restoreBitOperation,
   meOperation,
   signOutOperation,

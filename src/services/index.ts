@@ -6,6 +6,7 @@ import { RevisionsService } from './revisions/revisions.service.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 import { GroupsService } from './groups/groups.service.js';
 import { PeopleService } from './auth/people.service.js';
+import { ScopesService } from './auth/scopes.service.js';
 import { BitListService } from './bits/list.service.js';
 import { BitRestoreService } from './bits/restore.service.js';
 import { BitsService } from './bits/bits.service.js';
@@ -37,6 +38,7 @@ export interface Services {
   webhooks: WebhooksService;
   groups: GroupsService;
   people: PeopleService;
+  scopes: ScopesService;
   flows: FlowsService;
   folderExport: ExportService;
   folderImport: ImportService;
@@ -79,6 +81,7 @@ export function createServices(store: Store): Services {
     webhooks: new WebhooksService(store),
     groups: new GroupsService(store),
     people,
+    scopes: new ScopesService(store),
     flows,
     bitList: new BitListService(store),
     bitRestore: new BitRestoreService(store),

@@ -4,7 +4,8 @@
  * page says the link is on its way, the mail arrives carrying it, and the invited person signs in with it and has
  * no People page (they are no Admin). Without SMTP, the link is shown once with a Copy button and signs the person
  * in; the Admin then ends all of their sessions and access behind the confirm dialog, and the person's page is
- * signed out. axe-core runs on each state. Skipped without Chromium. (The consent page's bound by the maximum is
+ * signed out. An Admin makes a scope by name, invites a person into it and moves them back, the list naming the scope;
+ * an Admin of one scope is offered only that scope and makes none. axe-core runs on each state. Skipped without Chromium. (The consent page's bound by the maximum is
  * covered over HTTP: src/operations/auth/people-access.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -33,8 +34,8 @@ for (const engine of ENGINES) {
     let plain: HostileServer;
 
     /** A signed-in Admin's page on `server`. */
-    const adminPage = async (server: HostileServer): Promise<Page> => {
-      const admin = await server.services.auth.createToken({ accountId: server.accountId, permission: 'admin', capabilities: allCapabilityNames(), kind: 'person', name: 'Ada Admin', email: 'ada@example.com' });
+    const adminPage = async (server: HostileServer, scopeId: string | null = null, name = 'Ada Admin'): Promise<Page> => {
+      const admin = await server.services.auth.createToken({ accountId: server.accountId, scopeId, permission: 'admin', capabilities: allCapabilityNames(), kind: 'person', name, email: `${name.split(' ')[0].toLowerCase()}@example.com` });
       const issued = await server.services.signin.createLink({ principalId: admin.principalId, capabilities: allCapabilityNames() });
       const page = await (await run.browser().newContext({ viewport: { width: 1000, height: 900 } })).newPage();
       await page.goto(new URL(`/app/signin?token=${encodeURIComponent(issued.token)}`, server.base).href);
@@ -128,6 +129,49 @@ for (const engine of ENGINES) {
       await person.getByText(/ask your admin/i).first().waitFor({ timeout: 10_000 });
       await person.context().close();
       await page.context().close();
+    });
+
+    test('an Admin makes a scope and invites a person into it by name; an Admin of one scope is offered only theirs', { timeout: 90_000 }, async () => {
+      const page = await adminPage(plain, null, 'Ann Account');
+      const main = page.getByRole('main');
+      const scopes = main.locator('section', { has: page.getByRole('heading', { name: 'Scopes' }) });
+      await scopes.getByLabel('New scope').fill('Field team');
+      await scopes.getByRole('button', { name: 'Make scope' }).click();
+      await expect.poll(() => main.locator('.page-result').textContent(), { timeout: 10_000 }).toBe('Made the scope Field team: you can now invite people into it or move people there.');
+      await scopes.getByRole('list', { name: 'Scopes' }).getByText('Field team', { exact: true }).waitFor();
+      // The same name again, case aside, is refused in words beside the field.
+      await scopes.getByLabel('New scope').fill('FIELD TEAM');
+      await scopes.getByRole('button', { name: 'Make scope' }).click();
+      await expect.poll(() => scopes.getByRole('alert').textContent(), { timeout: 10_000 }).toContain('your account already has a scope named "FIELD TEAM"');
+      await expectAccessible(page, 'people, a scope made and a name refused');
+
+      const form = main.locator('section', { has: page.getByRole('heading', { name: 'Invite a person' }) });
+      expect(await form.getByLabel('Where they work').locator('option').allTextContents()).toEqual(['The whole account', 'Field team']);
+      await form.getByLabel('Where they work').selectOption({ label: 'Field team' });
+      await invite(page, 'Fay Field', 'fay@example.com');
+      await expect.poll(() => main.locator('.page-result').first().textContent(), { timeout: 10_000 }).toBe('Invited Fay Field. Copy their sign-in link below and give it to them.');
+      const fay = main.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: 'Fay Field' }) });
+      await expect.poll(() => fay.locator('dt:text-is("Where") + dd').textContent()).toBe('Field team');
+      const fayRow = await plain.services.store.db.selectFrom('principals').innerJoin('scopes', 'scopes.id', 'principals.scope_id').select('scopes.name').where('principals.name', '=', 'Fay Field').executeTakeFirstOrThrow();
+      expect(fayRow.name).toBe('Field team');
+
+      // Moved to the whole account from the change form, by name.
+      await fay.getByLabel('Where Fay Field works').selectOption({ label: 'The whole account' });
+      await fay.getByRole('button', { name: 'Save Fay Field' }).click();
+      await expect.poll(() => main.locator('.page-result').textContent(), { timeout: 10_000 }).toBe('Saved Fay Field: View in the whole account, at most read flows and trails, run trails.');
+      await expect.poll(() => main.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: 'Fay Field' }) }).locator('dt:text-is("Where") + dd').textContent()).toBe('The whole account');
+      await page.context().close();
+
+      // An Admin of the scope is offered it alone, and no form to make scopes.
+      const scopeId = (await plain.services.store.db.selectFrom('scopes').select('id').where('account_id', '=', plain.accountId).where('name', '=', 'Field team').executeTakeFirstOrThrow()).id;
+      const scoped = await adminPage(plain, scopeId, 'Sid Scoped');
+      const scopedMain = scoped.getByRole('main');
+      const scopedForm = scopedMain.locator('section', { has: scoped.getByRole('heading', { name: 'Invite a person' }) });
+      await expect.poll(() => scopedForm.getByLabel('Where they work').locator('option').allTextContents()).toEqual(['Field team']);
+      expect(await scopedMain.getByLabel('New scope').count()).toBe(0);
+      await expect.poll(() => scopedMain.getByRole('listitem').filter({ has: scoped.getByRole('heading', { level: 2, name: /Sid Scoped/ }) }).locator('dt:text-is("Where") + dd').textContent()).toBe('Field team');
+      await expectAccessible(scoped, 'people, an Admin of one scope');
+      await scoped.context().close();
     });
   });
 }

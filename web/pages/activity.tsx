@@ -8,6 +8,7 @@ import * as api from '../api.js';
 import { EVENT_RESOURCE_TYPES, type EventResourceType } from '../../src/store/enums.js';
 import { OPERATION_WORDS, RESOURCE_WORDS, refusalInWords, resourcePath, whatWasDone, whoDid, withNamesOf, type Names } from '../components/change-words.js';
 import { when } from '../components/loaded.js';
+import { scopeInWords, useScopes } from '../components/scopes.js';
 import { useMe } from '../me.js';
 import { href, navigate, type Params } from '../router.js';
 
@@ -66,6 +67,7 @@ function Change({ event, names, titles }: { event: api.EventView; names: Names; 
 
 function Activity({ params }: { params: Params }) {
   const me = useMe();
+  const scopes = useScopes();
   const filters: Filters = { type: params['?type'] ?? '', op: params['?op'] ?? '', who: params['?who'] ?? '', from: params['?from'] ?? '', to: params['?to'] ?? '' };
   const [events, setEvents] = useState<api.EventView[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -126,7 +128,7 @@ function Activity({ params }: { params: Params }) {
   return (
     <>
       <h1>Activity</h1>
-      <p>Every change you may see{me?.account_name ? ` in ${me.account_name}` : ''}{me?.scope_id ? ' (your scope and the account level)' : ''}, newest first.</p>
+      <p>Every change you may see{me?.account_name ? ` in ${me.account_name}` : ''}{me?.scope_id ? ` (your scope${scopes.some((x) => x.scope_id === me.scope_id) ? ` ${scopeInWords(me.scope_id, scopes)}` : ''} and the account level)` : ''}, newest first.</p>
       <form class="filters" aria-label="Filter the changes" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
           <label for="activity-type">What changed</label>

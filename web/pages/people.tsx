@@ -1,14 +1,16 @@
 /**
  * People and access (issue 28), for an Admin: who is in the account with their permission, scope and maximum (the
  * most any sign-in, token or connected app of theirs may do); inviting a person by name and email, whose one-time
- * sign-in link goes by mail when the server sends mail or is shown here once to copy; changing a person's permission
- * and maximum; and ending all of a person's sessions and access after a confirmation. No UUID, no command line.
+ * sign-in link goes by mail when the server sends mail or is shown here once to copy; changing a person's permission,
+ * scope and maximum; and ending all of a person's sessions and access after a confirmation. Scopes are chosen by
+ * their names, and an Admin of the whole account makes them here (components/scopes.tsx). No UUID, no command line.
  * After each action the focus goes to what it did.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { refusalInWords } from '../components/change-words.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { ScopeChoice, ScopesSection, scopeInWords, whereInSentence } from '../components/scopes.js';
 import { may, useMe } from '../me.js';
 
 type Person = api.PersonView;
@@ -84,9 +86,16 @@ function PermissionChoice(props: { id: string; label: string; value: Permission;
   );
 }
 
-function PersonItem(props: { person: Person; brand: string; isMe: boolean; onSaid(text: string, person?: Person): void }) {
-  const { person } = props;
+/** The scopes a person may be placed in, and whether the whole account is one of the choices (an account-level Admin). */
+interface Places {
+  scopes: api.ScopeView[];
+  wholeAccount: boolean;
+}
+
+function PersonItem(props: { person: Person; brand: string; isMe: boolean; places: Places; onSaid(text: string, person?: Person): void }) {
+  const { person, places } = props;
   const [permission, setPermission] = useState<Permission>((person.permission ?? 'view') as Permission);
+  const [scopeId, setScopeId] = useState<string | null>(person.scope_id);
   const [chosen, setChosen] = useState<Set<Kind>>(new Set((person.max_capabilities ?? []).map(kindOf)));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -103,7 +112,7 @@ function PersonItem(props: { person: Person; brand: string; isMe: boolean; onSai
       setBusy(false);
     }
   };
-  const unchanged = permission === person.permission && [...chosen].sort().join() === (person.max_capabilities ?? []).map(kindOf).sort().join();
+  const unchanged = permission === person.permission && scopeId === person.scope_id && [...chosen].sort().join() === (person.max_capabilities ?? []).map(kindOf).sort().join();
   return (
     <li class="group" aria-labelledby={headingId}>
       <h2 id={headingId}>
@@ -116,7 +125,7 @@ function PersonItem(props: { person: Person; brand: string; isMe: boolean; onSai
         <dt>Permission</dt>
         <dd>{person.permission ? PERMISSION_WORDS[person.permission as Permission] : 'not shown'}</dd>
         <dt>Where</dt>
-        <dd>{person.scope_id === null ? 'The whole account' : 'One scope of the account'}</dd>
+        <dd>{scopeInWords(person.scope_id, places.scopes)}</dd>
         <dt>At most</dt>
         <dd>{maximumInWords(person.max_capabilities)}</dd>
       </dl>
@@ -129,12 +138,13 @@ function PersonItem(props: { person: Person; brand: string; isMe: boolean; onSai
         onSubmit={(e) => {
           e.preventDefault();
           void act(async () => {
-            const saved = await api.updatePerson(person.principal_id, { permission, max_capabilities: namesFor(chosen, props.brand) });
-            props.onSaid(`Saved ${saved.name}: ${PERMISSION_WORDS[(saved.permission ?? 'view') as Permission].split(':')[0]}, at most ${maximumInWords(saved.max_capabilities)}.`, saved);
+            const saved = await api.updatePerson(person.principal_id, { permission, max_capabilities: namesFor(chosen, props.brand), ...(scopeId === person.scope_id ? {} : { scope_id: scopeId }) });
+            props.onSaid(`Saved ${saved.name}: ${PERMISSION_WORDS[(saved.permission ?? 'view') as Permission].split(':')[0]} ${whereInSentence(saved.scope_id, places.scopes)}, at most ${maximumInWords(saved.max_capabilities)}.`, saved);
           });
         }}
       >
         <PermissionChoice id={`${headingId}-permission`} label={`Permission of ${person.name}`} value={permission} onChange={setPermission} />
+        <ScopeChoice id={`${headingId}-scope`} label={`Where ${person.name} works`} value={scopeId} scopes={places.scopes} wholeAccount={places.wholeAccount} onChange={setScopeId} />
         <CapabilityChoice legend={`What ${person.name} may do at most`} idPrefix={`${headingId}-max`} chosen={chosen} onChange={setChosen} />
         <div class="actions">
           <button type="submit" disabled={busy || unchanged || chosen.size === 0}>
@@ -211,6 +221,8 @@ export function PeoplePage() {
   const canChange = may(me, 'author', 'admin');
   const brand = me?.capabilities[0]?.split('.')[0] ?? 'waymark';
   const [people, setPeople] = useState<Person[] | null>(null);
+  const [scopes, setScopes] = useState<api.ScopeView[]>([]);
+  const [scopeId, setScopeId] = useState<string | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const [said, setSaid] = useState<string | null>(null);
   const [invited, setInvited] = useState<api.Invitation | null>(null);
@@ -231,6 +243,15 @@ export function PeoplePage() {
       (e: unknown) => setFailed(refusalInWords(e)),
     );
   useEffect(() => void reload(), []);
+  useEffect(() => {
+    api.scopes().then(
+      (answer) => setScopes(answer.scopes),
+      (e: unknown) => setFailed(refusalInWords(e)),
+    );
+  }, []);
+  // A scope-limited Admin places people only in their own scope: it is their one choice, chosen already.
+  useEffect(() => setScopeId(me?.scope_id ?? null), [me?.scope_id]);
+  const places: Places = { scopes, wholeAccount: !me?.scope_id };
   const focusResult = () => requestAnimationFrame(() => result.current?.focus());
   const say = (text: string, saved?: Person) => {
     setSaid(text);
@@ -268,7 +289,7 @@ export function PeoplePage() {
             setFormError(null);
             setBusy(true);
             api
-              .invitePerson({ name, email, permission, max_capabilities: namesFor(chosen, brand), ...(me?.scope_id ? { scope_id: me.scope_id } : {}) })
+              .invitePerson({ name, email, permission, max_capabilities: namesFor(chosen, brand), scope_id: scopeId })
               .then(
                 (answer) => {
                   setPeople((before) => [...(before ?? []), answer.person].sort((a, b) => a.name.localeCompare(b.name)));
@@ -288,6 +309,7 @@ export function PeoplePage() {
           <label for="invite-email">Email</label>
           <input id="invite-email" type="email" required maxLength={254} value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
           <PermissionChoice id="invite-permission" label="Permission" value={permission} onChange={setPermission} />
+          <ScopeChoice id="invite-scope" label="Where they work" value={scopeId} scopes={scopes} wholeAccount={places.wholeAccount} onChange={setScopeId} />
           <CapabilityChoice legend="What they may do at most" idPrefix="invite-max" chosen={chosen} onChange={setChosen} />
           {formError && (
             <p role="alert" class="error-summary">
@@ -301,13 +323,21 @@ export function PeoplePage() {
           </div>
         </form>
       </section>
+      <ScopesSection
+        scopes={scopes}
+        mayCreate={places.wholeAccount}
+        onCreated={(scope) => {
+          setScopes((before) => [...before, scope].sort((a, b) => a.name.localeCompare(b.name)));
+          say(`Made the scope ${scope.name}: you can now invite people into it or move people there.`);
+        }}
+      />
       {!people && !failed && <p class="loading">Loading…</p>}
       {people && (
         <section aria-labelledby="people-title">
           <h2 id="people-title">Everyone</h2>
           <ul class="groups" aria-label="People">
             {people.map((p) => (
-              <PersonItem key={`${p.principal_id}-${p.permission}-${(p.max_capabilities ?? []).join()}`} person={p} brand={brand} isMe={p.principal_id === me?.principal_id} onSaid={say} />
+              <PersonItem key={`${p.principal_id}-${p.permission}-${p.scope_id ?? ''}-${(p.max_capabilities ?? []).join()}`} person={p} brand={brand} isMe={p.principal_id === me?.principal_id} places={places} onSaid={say} />
             ))}
           </ul>
         </section>

@@ -9,6 +9,7 @@ import * as api from '../api.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../src/services/webhooks/event-types.js';
 import { refusalInWords } from '../components/change-words.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { scopeInWords, useScopes } from '../components/scopes.js';
 import { when } from '../components/loaded.js';
 import { may, useMe } from '../me.js';
 
@@ -318,7 +319,7 @@ function DeliveryLog(props: { id: string; webhook: api.WebhookView; canChange: b
   );
 }
 
-function WebhookItem(props: { webhook: api.WebhookView; canChange: boolean; onChanged(w: api.WebhookView): void; onRemoved(w: api.WebhookView): void; onSecret(s: Shown): void; onGone(): void }) {
+function WebhookItem(props: { webhook: api.WebhookView; scopes: api.ScopeView[]; canChange: boolean; onChanged(w: api.WebhookView): void; onRemoved(w: api.WebhookView): void; onSecret(s: Shown): void; onGone(): void }) {
   const w = props.webhook;
   const [said, setSaid] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
@@ -395,7 +396,7 @@ function WebhookItem(props: { webhook: api.WebhookView; canChange: boolean; onCh
           {w.scope_id && (
             <>
               <dt>Scope</dt>
-              <dd>Changes in its scope only.</dd>
+              <dd>{props.scopes.some((s) => s.scope_id === w.scope_id) ? `Changes in the scope ${scopeInWords(w.scope_id, props.scopes)} only.` : 'Changes in its scope only.'}</dd>
             </>
           )}
           <dt>Added</dt>
@@ -615,6 +616,7 @@ function Webhooks() {
   const me = useMe();
   const canChange = may(me, 'author', 'admin');
   const [list, setList] = useState<api.WebhookView[] | null>(null);
+  const scopes = useScopes();
   const [failed, setFailed] = useState<string | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const [said, setSaid] = useState<string | null>(null);
@@ -680,6 +682,7 @@ function Webhooks() {
                 <WebhookItem
                   key={w.webhook_id}
                   webhook={w}
+                  scopes={scopes}
                   canChange={canChange}
                   onChanged={changed}
                   onRemoved={removed}

@@ -89,3 +89,9 @@ export type OwnTokenView = z.infer<typeof ownTokenShape>;
 
 export const ownTokenListShape = z.object({ tokens: z.array(ownTokenShape) });
 export const tokenRevokedShape = z.object({ token_id: z.string(), revoked_at: z.string() });
+
+/** A scope of the account by name (issue 28): what the People page offers to put a person in. */
+export const scopeViewShape = z.object({ scope_id: z.string(), name: z.string() });
+export type ScopeView = z.infer<typeof scopeViewShape>;
+export const scopeListShape = z.object({ scopes: z.array(scopeViewShape) });
+export type ScopeList = z.infer<typeof scopeListShape>;

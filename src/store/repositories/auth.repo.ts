@@ -1,3 +1,5 @@
+import { sql, type SqlBool } from 'kysely';
+import { lowerText } from '../dialects/dialect.js';
 import type { Db, Tx } from '../store.js';
 import type { PrincipalTable, ScopeTable } from '../schema.js';
 
@@ -21,6 +23,19 @@ export async function insertScope(q: Q, row: ScopeTable): Promise<void> {
 
 export async function findScope(q: Q, id: string) {
   return q.selectFrom('scopes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The account's scopes by name, or only `onlyId` (a scope-limited caller's own). */
+export async function listScopes(q: Q, accountId: string, onlyId: string | null) {
+  let query = q.selectFrom('scopes').select(['id', 'name']).where('account_id', '=', accountId);
+  if (onlyId !== null) query = query.where('id', '=', onlyId);
+  return query.orderBy(lowerText(sql.ref('name'))).orderBy('name').orderBy('id').execute();
+}
+
+/** Whether the account has a scope of this name, case aside (folded alike on both engines: lowerText). */
+export async function scopeNameTaken(q: Q, accountId: string, name: string): Promise<boolean> {
+  const row = await q.selectFrom('scopes').select('id').where('account_id', '=', accountId).where(sql<SqlBool>`${lowerText(sql.ref('name'))} = ${lowerText(sql.val(name))}`).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function insertPrincipal(q: Q, row: PrincipalTable): Promise<void> {
