@@ -44,23 +44,30 @@ export function StepPage({ params }: { params: Params }) {
               {notice}
             </p>
           )}
-          {payload.step?.human_required && (
-            <p class="person-only">
-              <span class="badge">Needs a person</span> A person must do this step: an agent may not answer it or move the trail on.
-            </p>
-          )}
-          {payload.step && (
-            <StepAssignment
-              payload={payload}
-              trailId={trailId}
-              changed={(next, text) => {
-                setNotice(text);
-                show(next);
-              }}
-            />
-          )}
-          <TrailContext context={payload.trail.trail_context} labels={payload.trail.context_labels} />
-          <StepForm payload={payload} actions={actions} />
+          <StepForm
+            payload={payload}
+            actions={actions}
+            before={
+              <>
+                {payload.step?.human_required && (
+                  <p class="person-only">
+                    <span class="badge">Needs a person</span> A person must do this step: an agent may not answer it or move the trail on.
+                  </p>
+                )}
+                {payload.step && (
+                  <StepAssignment
+                    payload={payload}
+                    trailId={trailId}
+                    changed={(next, text) => {
+                      setNotice(text);
+                      show(next);
+                    }}
+                  />
+                )}
+                <TrailContext context={payload.trail.trail_context} labels={payload.trail.context_labels} />
+              </>
+            }
+          />
           {payload.step && payload.comments && <StepComments trailId={trailId} stepId={payload.step.step_id} initial={payload.comments} />}
           {payload.step && (payload.may.transfer || payload.may.cancel) && (
             <section class="more-actions" aria-labelledby="more-title">

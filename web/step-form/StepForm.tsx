@@ -3,6 +3,7 @@
  * of each field, Save, and the choice of where to go next. Self-contained: it knows the payload and the two
  * actions its host gives it (save, advance), nothing of routes, sessions or this app.
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ElementNode } from '../../src/content/slate.js';
 import { SlateView } from './body.js';
@@ -17,26 +18,29 @@ import { StepProgress } from './progress.js';
 export interface StepFormProps {
   payload: StepPayload;
   actions: StepActions;
+  /** What the host shows between the step's title and progress and its form (who does it, the trail's context). */
+  before?: ComponentChildren;
 }
 
 function isStepError(e: unknown): e is StepError {
   return typeof e === 'object' && e !== null && typeof (e as StepError).code === 'string';
 }
 
-export function StepForm({ payload, actions }: StepFormProps) {
+export function StepForm({ payload, actions, before }: StepFormProps) {
   const step = payload.step;
   if (!step) {
     return (
       <div class="step-form">
         <h1 id="step-title">{payload.trail.trail_title ?? payload.trail.flow_title}</h1>
         <p>This trail is {payload.trail.status.replace(/_/g, ' ')}: no step is waiting.</p>
+        {before}
       </div>
     );
   }
-  return <StepFields key={step.step_id} initial={step} may={payload.may} actions={actions} />;
+  return <StepFields key={step.step_id} initial={step} may={payload.may} actions={actions} before={before} />;
 }
 
-function StepFields({ initial, may, actions }: { initial: StepView; may: StepPayload['may']; actions: StepActions }) {
+function StepFields({ initial, may, actions, before }: { initial: StepView; may: StepPayload['may']; actions: StepActions; before?: ComponentChildren }) {
   const [step, setStep] = useState(initial);
   const canAnswer = may.answer;
   const [values, setValues] = useState(() => initialValues(initial));
@@ -216,10 +220,14 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
   const primary = pending.length > 0 ? `Save and ${action}` : `${action.charAt(0).toUpperCase()}${action.slice(1)}`;
   const hasErrors = errorIds.length > 0 || general !== null;
   return (
-    <form class="step-form" noValidate onSubmit={onSave} aria-labelledby="step-title">
+    <>
+      {/* The step's title and where the trail stands come first; the host's panels (who does it, the context) sit
+          between them and the form, outside it: they hold forms of their own. */}
       <h1 id="step-title">{step.bit_title}</h1>
       <StepProgress step={step} answers={asSaved} chosen={chosen?.connection_id} />
       {step.bit_abstract && <p class="abstract">{step.bit_abstract}</p>}
+      {before}
+    <form class="step-form" noValidate onSubmit={onSave} aria-labelledby="step-title">
       {step.transfer_reason && (
         <p class="notice">
           <strong>Handed to a person:</strong> {step.transfer_reason}
@@ -309,5 +317,6 @@ function StepFields({ initial, may, actions }: { initial: StepView; may: StepPay
         </section>
       )}
     </form>
+    </>
   );
 }
