@@ -2,27 +2,15 @@
  * A trail as a list names it (list_trails, the Trails page, its CSV): one mapping from the trail's row and its
  * current step's bit, so the two lists cannot drift apart.
  */
-import type { TrailStatus } from '../../store/enums.js';
+import type { SearchRow } from '../../store/repositories/trail-search.repo.js';
 import { stepBits } from '../../store/repositories/trails.repo.js';
 import type { Db } from '../../store/store.js';
 import { nowIso } from '../clock.js';
 import type { TrailSummary } from './shapes.js';
 import { isOverdue } from './view.js';
 
-/** The trail columns a summary reads: what listTrails and searchTrails both select. */
-export interface SummaryRow {
-  id: string;
-  flow_id: string;
-  title: string | null;
-  status: TrailStatus;
-  current_step_id: string | null;
-  started_by: string;
-  created_at: string;
-  updated_at: string;
-  due_at: string | null;
-  step_due_at: string | null;
-  archived_at?: string | null;
-}
+/** The trail columns a summary reads: what searchTrails selects, and listTrails too. */
+type SummaryRow = Omit<SearchRow, 'archived_at'> & { archived_at?: string | null };
 
 export async function trailSummaries(db: Db, rows: SummaryRow[]): Promise<TrailSummary[]> {
   const stepIds = rows.map((t) => t.current_step_id).filter((id): id is string => id !== null);
