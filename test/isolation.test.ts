@@ -68,6 +68,8 @@ const DOCUMENTED_BY_TOOL: Record<string, ErrorCode | 'filter'> = {
   // The step form's Continue takes advance_trail's input and answers as it does.
   'advance_step.connection_id': 'VALIDATION_ERROR',
   'advance_step.expected_step_id': 'VALIDATION_ERROR',
+  // The step form's Save names its step as Continue does (a stale step is told, nothing recorded).
+  'save_step.expected_step_id': 'VALIDATION_ERROR',
   // remove_node_ids lists nodes of the bit being written; an id that is not one of them removes nothing, and
   // the body that drops the caller's own node is refused for that node.
   'update_bit.remove_node_ids': 'BIT_CONTENT_LOSS',

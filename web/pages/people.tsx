@@ -6,6 +6,7 @@
  * their names, and an Admin of the whole account makes them here (components/scopes.tsx). No UUID, no command line.
  * After each action the focus goes to what it did.
  */
+import { CopyOnce } from '../components/copy-once.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { refusalInWords } from '../components/change-words.js';
@@ -185,29 +186,11 @@ function PersonItem(props: { person: Person; brand: string; isMe: boolean; place
 
 /** The one-time link, when no mail carried it: shown here once, to copy. */
 function LinkShown(props: { invitation: api.Invitation }) {
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<string | null>(null);
   const url = new URL('signin', window.location.href);
   url.searchParams.set('token', props.invitation.signin_token ?? '');
-  const copy = () => {
-    field.current?.select();
-    navigator.clipboard.writeText(url.href).then(
-      () => setCopied('Copied to the clipboard.'),
-      () => setCopied('The browser did not let the page copy it: the link is selected, copy it with your keyboard or the menu.'),
-    );
-  };
   return (
-    <div class="field">
-      <label for="invite-link">Sign-in link for {props.invitation.person.name}</label>
-      <div class="copy-row">
-        <input id="invite-link" ref={field} type="text" readOnly value={url.href} spellcheck={false} autoComplete="off" aria-describedby="invite-once" onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      <p aria-live="polite" class="muted copied">
-        {copied}
-      </p>
+    <div>
+      <CopyOnce id="invite-link" label={`Sign-in link for ${props.invitation.person.name}`} value={url.href} what="link" describedBy="invite-once" />
       <p id="invite-once" class="notice">
         <strong>Copy it now: you will not see it again.</strong> Give it to {props.invitation.person.name} yourself; it signs in once, until {new Date(props.invitation.expires_at).toLocaleString()}. This server sends no mail, so
         it was not emailed.

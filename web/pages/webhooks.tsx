@@ -4,6 +4,7 @@
  * again, the secret rotated, the subscription stopped, started again or removed. The event types are the server's
  * own list (src/services/webhooks/event-types.ts), so the form offers exactly what create_webhook accepts.
  */
+import { CopyOnce } from '../components/copy-once.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../src/services/webhooks/event-types.js';
@@ -129,21 +130,11 @@ type Shown = { webhook: api.WebhookWithSecret; rotated: boolean };
 /** The secret, this once: a read-only field to copy, the warning, and how a receiver checks a signature with it. */
 function SecretShown({ shown, onDone }: { shown: Shown; onDone(): void }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<string | null>(null);
   useEffect(() => {
     heading.current?.scrollIntoView({ block: 'start' });
     heading.current?.focus({ preventScroll: true });
-    setCopied(null);
   }, [shown]);
   const { webhook, rotated } = shown;
-  const copy = () => {
-    field.current?.select();
-    navigator.clipboard.writeText(webhook.secret).then(
-      () => setCopied('Copied to the clipboard.'),
-      () => setCopied('The browser did not let the page copy it: the secret is selected, copy it with your keyboard or the menu.'),
-    );
-  };
   return (
     <section class="secret-shown" aria-labelledby="secret-title">
       <h2 id="secret-title" ref={heading} tabIndex={-1}>
@@ -152,28 +143,7 @@ function SecretShown({ shown, onDone }: { shown: Shown; onDone(): void }) {
       <p>
         For <span class="url-text">{webhook.url}</span>.
       </p>
-      <div class="field">
-        <label for="webhook-secret">Signing secret</label>
-        <div class="copy-row">
-          <input
-            id="webhook-secret"
-            ref={field}
-            type="text"
-            readOnly
-            value={webhook.secret}
-            spellcheck={false}
-            autoComplete="off"
-            aria-describedby="secret-once"
-            onFocus={(e) => (e.currentTarget as HTMLInputElement).select()}
-          />
-          <button type="button" onClick={copy}>
-            Copy
-          </button>
-        </div>
-        <p aria-live="polite" class="muted copied">
-          {copied}
-        </p>
-      </div>
+      <CopyOnce key={webhook.secret} id="webhook-secret" label="Signing secret" value={webhook.secret} what="secret" describedBy="secret-once" />
       <p id="secret-once" class="notice">
         <strong>Copy it now: you will not see it again.</strong> Waymark shows a secret only when it is made. Keep it where your receiver runs (below, in
         WAYMARK_WEBHOOK_SECRET); if it is lost, rotate the secret to get a new one.
