@@ -43,6 +43,10 @@ describe.each(ENGINES)('the waymark command on %s', (engine) => {
     expect(account).toMatch(UUID);
     const scope = (await run('scope', 'create', '--account', account, 'Team')).stdout.trim();
     expect(scope).toMatch(UUID);
+    // A name the account has (case aside) is refused, as the app's New scope refuses it.
+    const twice = await run('scope', 'create', '--account', account, 'TEAM');
+    expect([twice.code, twice.stdout]).toEqual([1, '']);
+    expect(twice.stderr).toContain('your account already has a scope named "TEAM": choose another name');
     const issued = await run('token', 'create', '--account', account, '--permission', 'edit', '--capabilities', 'author,waymark.read', '--scope', scope, '--kind', 'person', '--expires-in', '30d');
     expect(issued.code).toBe(0);
     expect(issued.stdout).toMatch(/^waymark_\S+\n$/);

@@ -69,7 +69,15 @@ export async function scope(argv: string[], io: CliIo): Promise<void> {
   const args = parseArgs(rest, { values: ['account'], flags: [] });
   const accountId = requireOption(args, 'account');
   const name = onePositional(args, 'scope NAME');
-  await withServices(io, async (services) => io.stdout.write(`${await services.auth.createScope(accountId, name)}\n`), 'scope_create');
+  await withServices(
+    io,
+    async (services) => {
+      // The app's create_scope rule (a name unique in the account, case aside) holds at the command line too.
+      if ((await services.auth.accountName(accountId)) === null) throw new Error(`No account ${accountId}`);
+      io.stdout.write(`${(await services.scopes.create(operatorActor(accountId), { name })).scope_id}\n`);
+    },
+    'scope_create',
+  );
 }
 
 export async function token(argv: string[], io: CliIo): Promise<void> {

@@ -14,6 +14,7 @@ import { answersToSend, checkField, errorsFromRefusal, fieldsOf, initialValues, 
 import { openConnections } from '../../src/services/trails/conditions.js';
 import { isStaleRefusal, movedOnWords, MOVED_ON_UNKNOWN } from './stale.js';
 import { StepProgress } from './progress.js';
+import { TRAIL_STATUS_WORDS } from '../../src/services/trails/status-words.js';
 
 export interface StepFormProps {
   payload: StepPayload;
@@ -32,7 +33,7 @@ export function StepForm({ payload, actions, before }: StepFormProps) {
     return (
       <div class="step-form">
         <h1 id="step-title">{payload.trail.trail_title ?? payload.trail.flow_title}</h1>
-        <p>This trail is {payload.trail.status.replace(/_/g, ' ')}: no step is waiting.</p>
+        <p>This trail is {TRAIL_STATUS_WORDS[payload.trail.status].toLowerCase()}: no step is waiting.</p>
         {before}
       </div>
     );
