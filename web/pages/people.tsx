@@ -95,6 +95,8 @@ interface Places {
 
 function PersonItem(props: { person: Person; brand: string; isMe: boolean; places: Places; onSaid(text: string, person?: Person): void }) {
   const { person, places } = props;
+  const [name, setName] = useState(person.name);
+  const [email, setEmail] = useState(person.email ?? '');
   const [permission, setPermission] = useState<Permission>((person.permission ?? 'view') as Permission);
   const [scopeId, setScopeId] = useState<string | null>(person.scope_id);
   const [chosen, setChosen] = useState<Set<Kind>>(new Set((person.max_capabilities ?? []).map(kindOf)));
@@ -113,7 +115,7 @@ function PersonItem(props: { person: Person; brand: string; isMe: boolean; place
       setBusy(false);
     }
   };
-  const unchanged = permission === person.permission && scopeId === person.scope_id && [...chosen].sort().join() === (person.max_capabilities ?? []).map(kindOf).sort().join();
+  const unchanged = name.trim() === person.name && email.trim() === (person.email ?? '') && permission === person.permission && scopeId === person.scope_id && [...chosen].sort().join() === (person.max_capabilities ?? []).map(kindOf).sort().join();
   return (
     <li class="group" aria-labelledby={headingId}>
       <h2 id={headingId}>
@@ -139,16 +141,31 @@ function PersonItem(props: { person: Person; brand: string; isMe: boolean; place
         onSubmit={(e) => {
           e.preventDefault();
           void act(async () => {
-            const saved = await api.updatePerson(person.principal_id, { permission, max_capabilities: namesFor(chosen, props.brand), ...(scopeId === person.scope_id ? {} : { scope_id: scopeId }) });
+            const saved = await api.updatePerson(person.principal_id, {
+              permission,
+              max_capabilities: namesFor(chosen, props.brand),
+              ...(name.trim() === person.name ? {} : { name: name.trim() }),
+              // An emptied field clears the address (nobody is told by mail then).
+              ...(email.trim() === (person.email ?? '') ? {} : { email: email.trim() === '' ? null : email.trim() }),
+              ...(scopeId === person.scope_id ? {} : { scope_id: scopeId }),
+            });
             props.onSaid(`Saved ${saved.name}: ${PERMISSION_WORDS[(saved.permission ?? 'view') as Permission].split(':')[0]} ${whereInSentence(saved.scope_id, places.scopes)}, at most ${maximumInWords(saved.max_capabilities)}.`, saved);
           });
         }}
       >
+        <div class="field">
+          <label for={`${headingId}-name`}>Name of {person.name}</label>
+          <input id={`${headingId}-name`} required maxLength={100} autoComplete="off" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        </div>
+        <div class="field">
+          <label for={`${headingId}-email`}>Email of {person.name}</label>
+          <input id={`${headingId}-email`} type="email" maxLength={254} autoComplete="off" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+        </div>
         <PermissionChoice id={`${headingId}-permission`} label={`Permission of ${person.name}`} value={permission} onChange={setPermission} />
         <ScopeChoice id={`${headingId}-scope`} label={`Where ${person.name} works`} value={scopeId} scopes={places.scopes} wholeAccount={places.wholeAccount} onChange={setScopeId} />
         <CapabilityChoice legend={`What ${person.name} may do at most`} idPrefix={`${headingId}-max`} chosen={chosen} onChange={setChosen} />
         <div class="actions">
-          <button type="submit" disabled={busy || unchanged || chosen.size === 0}>
+          <button type="submit" disabled={busy || unchanged || chosen.size === 0 || name.trim() === ''}>
             Save {person.name}
           </button>
           <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
@@ -287,10 +304,14 @@ export function PeoplePage() {
               .finally(() => setBusy(false));
           }}
         >
-          <label for="invite-name">Name</label>
-          <input id="invite-name" required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-          <label for="invite-email">Email</label>
-          <input id="invite-email" type="email" required maxLength={254} value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+          <div class="field">
+            <label for="invite-name">Name</label>
+            <input id="invite-name" required maxLength={100} autoComplete="off" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          </div>
+          <div class="field">
+            <label for="invite-email">Email</label>
+            <input id="invite-email" type="email" required maxLength={254} autoComplete="off" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+          </div>
           <PermissionChoice id="invite-permission" label="Permission" value={permission} onChange={setPermission} />
           <ScopeChoice id="invite-scope" label="Where they work" value={scopeId} scopes={scopes} wholeAccount={places.wholeAccount} onChange={setScopeId} />
           <CapabilityChoice legend="What they may do at most" idPrefix="invite-max" chosen={chosen} onChange={setChosen} />
@@ -320,7 +341,7 @@ export function PeoplePage() {
           <h2 id="people-title">Everyone</h2>
           <ul class="groups" aria-label="People">
             {people.map((p) => (
-              <PersonItem key={`${p.principal_id}-${p.permission}-${p.scope_id ?? ''}-${(p.max_capabilities ?? []).join()}`} person={p} brand={brand} isMe={p.principal_id === me?.principal_id} places={places} onSaid={say} />
+              <PersonItem key={`${p.principal_id}-${p.name}-${p.email ?? ''}-${p.permission}-${p.scope_id ?? ''}-${(p.max_capabilities ?? []).join()}`} person={p} brand={brand} isMe={p.principal_id === me?.principal_id} places={places} onSaid={say} />
             ))}
           </ul>
         </section>
