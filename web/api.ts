@@ -8,7 +8,7 @@ import type { Me } from '../src/services/auth/shapes.js';
 import type { BitSummary, BitView } from '../src/services/bits/shapes.js';
 import type { FlowView, FlowWithGraph } from '../src/services/flows/shapes.js';
 import type { Inbox } from '../src/services/trails/inbox-shapes.js';
-import type { FlowReport, TrailSearchPage } from '../src/services/trails/trail-search-shapes.js';
+import type { FlowReport, TrailSearchInput, TrailSearchPage } from '../src/services/trails/trail-search-shapes.js';
 import type { ReferenceSearchPage } from '../src/services/references/shapes.js';
 import type { TrailPeople, TrailProgress, TrailView } from '../src/services/trails/shapes.js';
 import type { CommentPage, CommentView } from '../src/services/trails/comment-shapes.js';
@@ -221,17 +221,7 @@ export const endPersonAccess = (principalId: string) => call<AccessEnded>('POST'
 export type { FlowReport, FoundTrail, StepTime, TrailSearchPage } from '../src/services/trails/trail-search-shapes.js';
 
 /** The Trails page's filters (search_trails, export_trails). */
-export interface TrailSearchQuery {
-  flow_id?: string;
-  status?: string[];
-  waiting_for_me?: boolean;
-  started_by_id?: string;
-  started_since?: string;
-  started_until?: string;
-  q?: string;
-  cursor?: string;
-  limit?: number;
-}
+export type TrailSearchQuery = TrailSearchInput;
 /** Every trail this person may see under the filters, newest change first (search_trails). */
 export const searchTrails = (q: TrailSearchQuery) => call<TrailSearchPage>('GET', withQuery('/trails/search', { ...q }));
 /** The address of the same trails as a CSV download (export_trails): the browser fetches it with the session. */

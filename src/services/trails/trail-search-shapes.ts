@@ -1,7 +1,20 @@
 /** The Trails page's answers (issue 28): a page of search_trails, and flow_report. Every door and the web import these. */
 import { z } from 'zod';
-import { TRAIL_STATUSES } from '../../store/enums.js';
+import { TRAIL_STATUSES, type TrailStatus } from '../../store/enums.js';
 import { trailSummaryShape } from './shapes.js';
+
+/** The Trails page's filters as search_trails and export_trails take them (the operations' zod input is their check). */
+export interface TrailSearchInput {
+  flow_id?: string;
+  status?: TrailStatus[];
+  waiting_for_me?: boolean;
+  started_by_id?: string;
+  started_since?: string;
+  started_until?: string;
+  q?: string;
+  cursor?: string;
+  limit?: number;
+}
 
 /** A trail as the Trails page lists it: list_trails' summary with its flow's title. */
 export const foundTrailShape = trailSummaryShape.extend({ flow_title: z.string() });

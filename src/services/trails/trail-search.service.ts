@@ -14,19 +14,7 @@ import type { PeopleService } from '../auth/people.service.js';
 import { trailSummaries } from './summary.js';
 import { csvText } from './csv.js';
 import { TRAIL_STATUS_WORDS } from './status-words.js';
-import type { FlowReport, FoundTrail, StepTime, TrailSearchPage } from './trail-search-shapes.js';
-
-export interface TrailSearchInput {
-  flow_id?: string;
-  status?: TrailStatus[];
-  waiting_for_me?: boolean;
-  started_by_id?: string;
-  started_since?: string;
-  started_until?: string;
-  q?: string;
-  cursor?: string;
-  limit?: number;
-}
+import type { FlowReport, FoundTrail, StepTime, TrailSearchInput, TrailSearchPage } from './trail-search-shapes.js';
 
 /** A CSV download: its text, and the cursor of the rest when it holds only the first LIMITS.trailExportRows. */
 export interface CsvFile {
